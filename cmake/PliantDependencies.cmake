@@ -1,0 +1,60 @@
+# Finds Pliant's dependencies (Debian 12 packages, see README) and defines imported targets for the
+# ones that ship no CMake package. Used by the build and, installed, by pliantConfig.cmake, so that
+# a consumer's find_package(pliant) recreates the same targets.
+include(CMakeFindDependencyMacro)
+if(PLIANT_CONSUMER)
+  set(_pliant_find find_dependency)
+else()
+  set(_pliant_find find_package)
+endif()
+
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(Threads REQUIRED)
+
+# CHOLMOD (SuiteSparse 5 has no CMake config).
+if(NOT TARGET pliant_dep::cholmod)
+  find_path(PLIANT_CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse REQUIRED)
+  find_library(PLIANT_CHOLMOD_LIBRARY cholmod REQUIRED)
+  find_library(PLIANT_SUITESPARSECONFIG_LIBRARY suitesparseconfig REQUIRED)
+  add_library(pliant_dep::cholmod INTERFACE IMPORTED)
+  set_target_properties(pliant_dep::cholmod PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES ${PLIANT_CHOLMOD_INCLUDE_DIR}
+    INTERFACE_LINK_LIBRARIES "${PLIANT_CHOLMOD_LIBRARY};${PLIANT_SUITESPARSECONFIG_LIBRARY}")
+endif()
+
+if(PLIANT_WITH_GMSH AND NOT TARGET pliant_dep::gmsh)
+  find_path(PLIANT_GMSH_INCLUDE_DIR gmsh.h REQUIRED)
+  find_library(PLIANT_GMSH_LIBRARY gmsh REQUIRED)
+  add_library(pliant_dep::gmsh INTERFACE IMPORTED)
+  set_target_properties(pliant_dep::gmsh PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES ${PLIANT_GMSH_INCLUDE_DIR}
+    INTERFACE_LINK_LIBRARIES ${PLIANT_GMSH_LIBRARY})
+endif()
+
+find_package(tinyobjloader REQUIRED)
+find_package(fmt REQUIRED)
+
+if(PLIANT_WITH_RENDER)
+  set(OpenGL_GL_PREFERENCE GLVND)
+  find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(PLIANT_STB REQUIRED IMPORTED_TARGET GLOBAL stb)
+endif()
+
+if(NOT PLIANT_CONSUMER)
+  # Tools and apps only: CLI, JSON, logging, tests, benchmarks, viewer.
+  find_package(nlohmann_json 3 REQUIRED)
+  find_package(CLI11 REQUIRED)
+  if(PLIANT_BUILD_TESTS)
+    find_package(GTest REQUIRED)
+  endif()
+  if(PLIANT_BUILD_BENCH)
+    find_package(benchmark REQUIRED)
+  endif()
+  if(PLIANT_WITH_VIEWER)
+    find_package(glfw3 3.3 REQUIRED)
+    find_package(PkgConfig REQUIRED)
+    pkg_check_modules(PLIANT_IMGUI REQUIRED IMPORTED_TARGET GLOBAL imgui)
+  endif()
+endif()
