@@ -1,0 +1,78 @@
+// `pliant`: the command-line entry point. Verbs register themselves (see cli.hpp).
+#include "cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <utility>
+#include <vector>
+
+namespace pliant::cli {
+namespace {
+
+std::vector<std::pair<int, VerbSetup>>& registry() {
+  static std::vector<std::pair<int, VerbSetup>> verbs;
+  return verbs;
+}
+
+int report_user_error(const std::string& message) {
+  std::fprintf(stderr, "pliant: error: %s\n", message.c_str());
+  return 2;
+}
+
+std::vector<std::pair<std::string, InfoHandler>>& info_registry() {
+  static std::vector<std::pair<std::string, InfoHandler>> handlers;
+  return handlers;
+}
+
+}  // namespace
+
+VerbRegistrar::VerbRegistrar(int order, VerbSetup setup) { registry().emplace_back(order, setup); }
+
+InfoRegistrar::InfoRegistrar(const char* extension, InfoHandler handler) {
+  info_registry().emplace_back(extension, handler);
+}
+
+InfoHandler find_info_handler(const std::string& extension) {
+  for (const auto& [ext, handler] : info_registry()) {
+    if (ext == extension) return handler;
+  }
+  return nullptr;
+}
+
+}  // namespace pliant::cli
+
+int main(int argc, char** argv) {
+  using namespace pliant::cli;
+  CLI::App app{"pliant: real-time deformable bodies (FEM, Green's functions, mass-spring tissue).", "pliant"};
+  app.set_version_flag("--version", std::string("pliant ") + PLIANT_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  auto verbs = registry();
+  std::stable_sort(verbs.begin(), verbs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [order, setup] : verbs) setup(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Option errors (unknown flag, missing or malformed value) are user errors: one line, status 2.
+    return report_user_error(e.what());
+  } catch (const UserError& e) {
+    return report_user_error(e.what());
+  } catch (const std::bad_alloc&) {
+    return report_user_error("out of memory (the input asks for more than this machine has)");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pliant: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

@@ -1,0 +1,70 @@
+// `pliant bench NAME|all [--json PATH] [--quick]`: runs registered benchmarks (bench/).
+#include "cli.hpp"
+
+#if PLIANT_HAS_BENCH
+#include "bench.hpp"
+#include "pliant/io/atomic_file.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace pliant::cli {
+namespace {
+
+struct BenchArgs {
+  std::string name;
+  std::string json;
+  bool quick = false;
+  int threads = 0;
+};
+
+void run_bench(const BenchArgs& args) {
+  const auto all = bench::registered();
+  std::vector<bench::Entry> chosen;
+  for (const auto& e : all) {
+    if (args.name == "all" || e.name == args.name) chosen.push_back(e);
+  }
+  if (chosen.empty()) {
+    std::string names;
+    for (const auto& e : all) names += (names.empty() ? "" : ", ") + e.name;
+    fail(fmt::format("bench: unknown benchmark '{}' (available: {}, all)", args.name, names));
+  }
+  // With several benchmarks --json names a directory (one NAME.json each); with one, a file.
+  const bool to_dir = chosen.size() > 1 || std::filesystem::is_directory(args.json);
+  if (!args.json.empty() && to_dir) std::filesystem::create_directories(args.json);
+  bench::Context context;
+  context.quick = args.quick;
+  context.threads = args.threads;
+  for (const auto& e : chosen) {
+    fmt::print("== bench {}: {}{}\n", e.name, e.description, args.quick ? " (quick smoke run)" : "");
+    nlohmann::json result = e.run(context);
+    result["benchmark"] = e.name;
+    result["quick"] = args.quick;
+    result["machine"] = bench::machine_description();
+    if (!args.json.empty()) {
+      const std::filesystem::path out = to_dir ? std::filesystem::path(args.json) / (e.name + ".json")
+                                               : std::filesystem::path(args.json);
+      unwrap(io::write_file_atomically(out, result.dump(2) + "\n"));
+      fmt::print("wrote {}\n", out.string());
+    }
+  }
+}
+
+void setup_bench(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  std::string names;
+  for (const auto& e : bench::registered()) names += "\n  " + e.name + ": " + e.description;
+  auto* cmd = app.add_subcommand("bench", "Run a benchmark, print its table and write JSON." + names);
+  cmd->add_option("name", args->name, "Benchmark name, or 'all'")->required();
+  cmd->add_option("--json", args->json, "Write results to this JSON file (a directory for 'all')");
+  cmd->add_flag("--quick", args->quick, "Smoke run: smallest sizes, few repetitions");
+  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  cmd->callback([args] { run_bench(*args); });
+}
+
+}  // namespace
+PLIANT_REGISTER_VERB(900, setup_bench);
+}  // namespace pliant::cli
+#endif
