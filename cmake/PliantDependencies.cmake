@@ -34,6 +34,7 @@ endif()
 
 find_package(tinyobjloader REQUIRED)
 find_package(fmt REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)  # scene files (a private, header-only dependency of pliant::scene)
 
 if(PLIANT_WITH_RENDER)
   set(OpenGL_GL_PREFERENCE GLVND)
@@ -43,8 +44,7 @@ if(PLIANT_WITH_RENDER)
 endif()
 
 if(NOT PLIANT_CONSUMER)
-  # Tools and apps only: CLI, JSON, logging, tests, benchmarks, viewer.
-  find_package(nlohmann_json 3 REQUIRED)
+  # Tools and apps only: CLI, tests, benchmarks, viewer.
   find_package(CLI11 REQUIRED)
   if(PLIANT_BUILD_TESTS)
     find_package(GTest REQUIRED)

@@ -1,0 +1,105 @@
+// The surface contract: how interactions, the viewer and the haptic loop see a deformable body of
+// any family (DESIGN.md). Grabs, scripted tools and probes never ask which family they touch.
+#pragma once
+
+#include "pliant/core/timing.hpp"
+#include "pliant/core/types.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pliant::scene {
+
+/// A point on a body's current surface: a triangle and barycentric coordinates (u, v), the point being
+/// (1-u-v)·a + u·b + v·c for the triangle's corners a, b, c.
+struct SurfacePoint {
+  Index triangle = -1;
+  double u = 0.0;
+  double v = 0.0;
+};
+
+/// Handle of a grab held by a body ({slot, generation}: a released handle never aliases a new grab).
+struct GrabId {
+  std::int32_t slot = -1;
+  std::uint32_t generation = 0;
+  bool valid() const { return slot >= 0; }
+  friend bool operator==(const GrabId&, const GrabId&) = default;
+};
+
+/// What a body emits during a step; read after the step, valid until the next one.
+struct BodyEvent {
+  enum class Kind : std::uint8_t {
+    tear_hole,
+    tear_propagate,
+    tear_branch,
+    tear_through,
+    tear_delete,
+    grab_released
+  };
+  Kind kind;
+  Index node = -1;  ///< surface node involved, if any
+  Vec3 position;    ///< where it happened (unit: m)
+};
+
+/// A per-surface-node scalar field for colour maps and output (e.g. displacement magnitude).
+struct SurfaceField {
+  std::string name;           ///< e.g. "displacement", "stress"
+  std::string unit;           ///< e.g. "m", "Pa", "N"
+  std::vector<double> value;  ///< one value per surface node
+};
+
+/// A deformable body seen through the surface contract. Implemented once per family (scene/*_body.cpp).
+class Body {
+ public:
+  virtual ~Body() = default;
+
+  virtual const std::string& name() const = 0;
+  /// The family's name: "green", "springs", ...
+  virtual std::string_view family() const = 0;
+
+  /// Current surface positions (unit: m), one per surface node.
+  virtual std::span<const Vec3> surface_positions() const = 0;
+  /// Rest surface positions (unit: m).
+  virtual std::span<const Vec3> surface_rest_positions() const = 0;
+  /// Surface triangles over the surface nodes, outward normals.
+  virtual std::span<const Tri> surface_triangles() const = 0;
+  /// Increments whenever surface nodes or triangles are added or re-connected (tearing), so a BVH or
+  /// GPU buffer knows to rebuild instead of refit.
+  virtual std::uint64_t surface_topology_version() const { return 0; }
+
+  /// Starts a grab at a surface point, holding it where it is now.
+  virtual GrabId grab(const SurfacePoint& point) = 0;
+  /// Moves a grab's target; the body follows in its next step (unit: m).
+  virtual void move_grab(GrabId id, const Vec3& target) = 0;
+  virtual void release(GrabId id) = 0;
+  /// Force the body exerts on the grabbing tool, after the last step (unit: N). A haptic device
+  /// renders this.
+  virtual Vec3 grab_reaction(GrabId id) const = 0;
+  /// Local compliance at a grab, ∂(displacement)/∂(force) (unit: m/N): lets the haptic loop update
+  /// forces between steps (exact for a linear Green body; an estimate for others, zero if unknown).
+  virtual Mat3 grab_compliance(GrabId /*id*/) const { return Mat3::Zero(); }
+
+  /// Adds an external force at a surface point for the next step (unit: N).
+  virtual void apply_force(const SurfacePoint& point, const Vec3& force) = 0;
+
+  /// Advances by dt (unit: s), recording its named stages in `profile`. Never throws.
+  virtual void step(double dt, Profile& profile) = 0;
+
+  /// Events of the last step.
+  virtual std::span<const BodyEvent> events() const { return {}; }
+  /// Fields available for colour maps and output files.
+  virtual std::vector<SurfaceField> surface_fields() const = 0;
+  /// Stable hash of the state, for determinism tests.
+  virtual std::uint64_t state_hash() const = 0;
+};
+
+/// The position of a surface point on the given positions.
+inline Vec3 point_on(std::span<const Vec3> positions, std::span<const Tri> triangles, const SurfacePoint& p) {
+  const Tri& t = triangles[static_cast<std::size_t>(p.triangle)];
+  return (1.0 - p.u - p.v) * positions[t[0]] + p.u * positions[t[1]] + p.v * positions[t[2]];
+}
+
+}  // namespace pliant::scene

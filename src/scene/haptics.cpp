@@ -1,0 +1,100 @@
+#include "pliant/scene/haptics.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace pliant::scene {
+
+void SnapshotBuffer::publish(const HapticSnapshot& snapshot) {
+  slots_[write_] = snapshot;
+  write_ = middle_.exchange(write_ | kFresh, std::memory_order_acq_rel) & 3u;
+}
+
+const HapticSnapshot& SnapshotBuffer::read() {
+  if (middle_.load(std::memory_order_acquire) & kFresh) {
+    read_ = middle_.exchange(read_, std::memory_order_acq_rel) & 3u;
+  }
+  return slots_[read_];
+}
+
+HapticLoop::HapticLoop(SnapshotBuffer& buffer, DeviceTrajectory trajectory, double rate_hz)
+    : buffer_(buffer), trajectory_(std::move(trajectory)), rate_hz_(rate_hz) {}
+
+HapticLoop::~HapticLoop() {
+  if (running_) stop();
+}
+
+void HapticLoop::start() {
+  periods_ms_.clear();
+  periods_ms_.reserve(1 << 16);
+  max_force_jump_ = 0.0;
+  max_force_ = 0.0;
+  running_ = true;
+  thread_ = std::thread([this] { run(); });
+}
+
+Vec3 HapticLoop::device_position() const {
+  return {device_[0].load(std::memory_order_relaxed), device_[1].load(std::memory_order_relaxed),
+          device_[2].load(std::memory_order_relaxed)};
+}
+
+void HapticLoop::run() {
+  using Clock = std::chrono::steady_clock;
+  const auto period =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / rate_hz_));
+  // Sleep until shortly before the deadline, then spin: the kernel's wake-up latency (50-200 µs)
+  // would otherwise be the jitter of every sample.
+  const auto spin_margin = std::chrono::microseconds(150);
+  const auto start = Clock::now();
+  auto deadline = start;
+  auto last = start;
+  Vec3 last_force = Vec3::Zero();
+  bool first = true;
+  while (running_.load(std::memory_order_relaxed)) {
+    deadline += period;
+    std::this_thread::sleep_until(deadline - spin_margin);
+    while (Clock::now() < deadline) {
+    }
+    const auto now = Clock::now();
+    const double t = std::chrono::duration<double>(now - start).count();
+    const Vec3 x = trajectory_(t);
+    for (int k = 0; k < 3; ++k) device_[k].store(x[k], std::memory_order_relaxed);
+    const HapticSnapshot& snap = buffer_.read();
+    const Vec3 f = haptic_force(snap.contact, x);
+    if (!first) {
+      periods_ms_.push_back(std::chrono::duration<double, std::milli>(now - last).count());
+      max_force_jump_ = std::max(max_force_jump_, (f - last_force).norm());
+    }
+    max_force_ = std::max(max_force_, f.norm());
+    first = false;
+    last = now;
+    last_force = f;
+    // A loop that fell far behind (debugger, suspended VM) resynchronises instead of bursting.
+    if (now - deadline > 10 * period) deadline = now;
+  }
+  seconds_ = std::chrono::duration<double>(last - start).count();
+}
+
+HapticStats HapticLoop::stop() {
+  running_ = false;
+  if (thread_.joinable()) thread_.join();
+  HapticStats s;
+  s.samples = periods_ms_.size() + (periods_ms_.empty() ? 0 : 1);
+  s.seconds = seconds_;
+  s.achieved_hz = s.seconds > 0 ? static_cast<double>(periods_ms_.size()) / s.seconds : 0.0;
+  if (!periods_ms_.empty()) {
+    std::vector<double> p = periods_ms_;
+    std::sort(p.begin(), p.end());
+    auto at = [&](double q) {
+      return p[std::min(p.size() - 1, static_cast<std::size_t>(q * (p.size() - 1) + 0.5))];
+    };
+    s.period_p50_ms = at(0.5);
+    s.period_p99_ms = at(0.99);
+    s.period_max_ms = p.back();
+  }
+  s.max_force_jump = max_force_jump_;
+  s.max_force = max_force_;
+  return s;
+}
+
+}  // namespace pliant::scene

@@ -1,0 +1,181 @@
+#include "json_reader.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace pliant::scene::detail {
+namespace {
+
+// RFC 6901: '~' becomes "~0" and '/' becomes "~1" inside a reference token.
+std::string escape_token(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string format_number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
+}  // namespace
+
+std::string describe(const nlohmann::json& value) {
+  std::string s;
+  switch (value.type()) {
+    case nlohmann::json::value_t::null:
+      return "null";
+    case nlohmann::json::value_t::object:
+      return "an object";
+    case nlohmann::json::value_t::array:
+      return "an array of " + std::to_string(value.size());
+    default:
+      s = value.dump();
+      break;
+  }
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+void JsonReader::fail(std::string_view message) const {
+  throw JsonReadError(file_ + ": " + (pointer_.empty() ? std::string("/") : pointer_) + ": " +
+                      std::string(message));
+}
+
+void JsonReader::fail_expected(std::string_view what) const {
+  fail("expected " + std::string(what) + ", got " + describe(*value_));
+}
+
+void JsonReader::expect_object(std::initializer_list<std::string_view> allowed) const {
+  if (!value_->is_object()) fail_expected("an object");
+  for (const auto& [key, v] : value_->items()) {
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == key;
+    if (!known) {
+      std::string list;
+      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      JsonReader(v, file_, pointer_ + "/" + escape_token(key))
+          .fail("unknown key (allowed here: " + list + ")");
+    }
+  }
+}
+
+bool JsonReader::has(std::string_view key) const {
+  return value_->is_object() && value_->contains(std::string(key));
+}
+
+JsonReader JsonReader::at(std::string_view key) const {
+  if (!value_->is_object()) fail_expected("an object");
+  const auto it = value_->find(std::string(key));
+  if (it == value_->end()) fail("missing required key \"" + std::string(key) + "\"");
+  return JsonReader(*it, file_, pointer_ + "/" + escape_token(key));
+}
+
+std::optional<JsonReader> JsonReader::find(std::string_view key) const {
+  if (!has(key)) return std::nullopt;
+  return at(key);
+}
+
+std::vector<JsonReader> JsonReader::elements(std::size_t min_size) const {
+  if (!value_->is_array()) fail_expected("an array");
+  if (value_->size() < min_size) fail_expected("an array of at least " + std::to_string(min_size));
+  std::vector<JsonReader> out;
+  out.reserve(value_->size());
+  for (std::size_t i = 0; i < value_->size(); ++i) {
+    out.emplace_back((*value_)[i], file_, pointer_ + "/" + std::to_string(i));
+  }
+  return out;
+}
+
+double JsonReader::number() const {
+  if (!value_->is_number()) fail_expected("a number");
+  const double x = value_->get<double>();
+  if (!std::isfinite(x)) fail_expected("a finite number");
+  return x;
+}
+
+double JsonReader::number_in(double lo, double hi, bool lo_open, bool hi_open) const {
+  std::string what = "a number";
+  if (lo > -kInf) what += (lo_open ? " > " : " >= ") + format_number(lo);
+  if (hi < kInf)
+    what += (lo > -kInf ? " and" : "") + std::string(hi_open ? " < " : " <= ") + format_number(hi);
+  if (!value_->is_number()) fail_expected(what);
+  const double x = value_->get<double>();
+  const bool ok = std::isfinite(x) && (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
+  if (!ok) fail_expected(what);
+  return x;
+}
+
+long long JsonReader::integer(long long lo, long long hi) const {
+  const std::string what = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (!value_->is_number_integer()) fail_expected(what);
+  long long x = 0;
+  if (value_->is_number_unsigned()) {
+    const auto u = value_->get<unsigned long long>();
+    if (u > static_cast<unsigned long long>(std::numeric_limits<long long>::max())) fail_expected(what);
+    x = static_cast<long long>(u);
+  } else {
+    x = value_->get<long long>();
+  }
+  if (x < lo || x > hi) fail_expected(what);
+  return x;
+}
+
+bool JsonReader::boolean() const {
+  if (!value_->is_boolean()) fail_expected("true or false");
+  return value_->get<bool>();
+}
+
+std::string JsonReader::string() const {
+  if (!value_->is_string()) fail_expected("a string");
+  return value_->get<std::string>();
+}
+
+std::string JsonReader::one_of(std::initializer_list<std::string_view> choices) const {
+  std::string list;
+  for (std::string_view c : choices) list += (list.empty() ? "" : ", ") + ("\"" + std::string(c) + "\"");
+  if (!value_->is_string()) fail_expected("one of " + list);
+  const std::string s = value_->get<std::string>();
+  for (std::string_view c : choices) {
+    if (c == s) return s;
+  }
+  fail_expected("one of " + list);
+}
+
+Vec3 JsonReader::vec3() const {
+  if (!value_->is_array() || value_->size() != 3) fail_expected("an array of 3 numbers");
+  const auto e = elements();
+  return {e[0].number(), e[1].number(), e[2].number()};
+}
+
+double JsonReader::number_or(std::string_view key, double fallback) const {
+  const auto v = find(key);
+  return v ? v->number() : fallback;
+}
+double JsonReader::positive_or(std::string_view key, double fallback) const {
+  const auto v = find(key);
+  return v ? v->positive() : fallback;
+}
+long long JsonReader::integer_or(std::string_view key, long long fallback, long long lo, long long hi) const {
+  const auto v = find(key);
+  return v ? v->integer(lo, hi) : fallback;
+}
+bool JsonReader::boolean_or(std::string_view key, bool fallback) const {
+  const auto v = find(key);
+  return v ? v->boolean() : fallback;
+}
+std::string JsonReader::string_or(std::string_view key, std::string fallback) const {
+  const auto v = find(key);
+  return v ? v->string() : fallback;
+}
+
+}  // namespace pliant::scene::detail
