@@ -1,0 +1,70 @@
+// World: bodies of any family, scripted interactions, and the staged step.
+//
+// One step runs these named stages, each timed into profile():
+//   interactions  scripted grabs and probes move their handles (surface contract only)
+//   body:<name>   each body's own step (its internal stages are in body_profile(i))
+//   events        body events gathered into events(), stamped with body and time
+// Events are valid until the next step. The same world and thread count give a bit-identical
+// state_hash() (tests/scene/determinism_test.cpp).
+#pragma once
+
+#include "pliant/core/timing.hpp"
+#include "pliant/scene/body.hpp"
+#include "pliant/scene/interactions.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pliant::scene {
+
+struct WorldEvent {
+  Index body = 0;
+  double time = 0.0;  ///< simulation time at the end of the step that emitted it (unit: s)
+  BodyEvent event;
+};
+
+class World {
+ public:
+  explicit World(double time_step = 1.0 / 60.0) : dt_(time_step) {}
+
+  /// Adds a body; returns its index.
+  Index add_body(std::unique_ptr<Body> body);
+  std::size_t body_count() const { return bodies_.size(); }
+  Body& body(Index i) { return *bodies_[static_cast<std::size_t>(i)]; }
+  const Body& body(Index i) const { return *bodies_[static_cast<std::size_t>(i)]; }
+
+  void add(ScriptedGrab grab) { grabs_.push_back(std::move(grab)); }
+  void add(ForceProbe probe) { probes_.push_back(probe); }
+  std::span<const ScriptedGrab> scripted_grabs() const { return grabs_; }
+
+  /// Advances every body by one time step.
+  void step();
+
+  double time() const { return time_; }
+  std::uint64_t step_count() const { return steps_; }
+  double time_step() const { return dt_; }  ///< (unit: s)
+
+  const Profile& profile() const { return profile_; }
+  const Profile& body_profile(Index i) const { return body_profiles_[static_cast<std::size_t>(i)]; }
+  std::span<const WorldEvent> events() const { return events_; }
+
+  /// Hash of every body's state and the world clock.
+  std::uint64_t state_hash() const;
+
+ private:
+  double dt_;
+  double time_ = 0.0;
+  std::uint64_t steps_ = 0;
+  std::vector<std::unique_ptr<Body>> bodies_;
+  std::vector<std::string> body_stage_names_;
+  std::vector<Profile> body_profiles_;
+  std::vector<ScriptedGrab> grabs_;
+  std::vector<ForceProbe> probes_;
+  std::vector<WorldEvent> events_;
+  Profile profile_;
+};
+
+}  // namespace pliant::scene
