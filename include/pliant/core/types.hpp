@@ -2,6 +2,9 @@
 #pragma once
 
 #include <Eigen/Core>
+// cross() and quaternions: MatrixBase::cross is declared by Core but defined here, so code using it
+// without this include compiles and then fails to link.
+#include <Eigen/Geometry>
 
 #include <array>
 #include <cstdint>
