@@ -1,0 +1,24 @@
+// Checks that a triangle surface bounds a solid: what a tetrahedral mesher needs from its input.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/core/tri_mesh.hpp"
+#include "pliant/core/types.hpp"
+
+namespace pliant::meshing {
+
+/// What check_closed_surface learned about a valid surface.
+struct ClosedSurfaceInfo {
+  double volume = 0.0;  ///< enclosed volume, positive whatever the orientation (unit: m³)
+  bool inward = false;  ///< triangles wind clockwise seen from outside (normals point inward)
+  Index edges = 0;      ///< undirected edges (each shared by exactly two triangles)
+};
+
+/// Checks that `surface` is one closed, manifold, consistently oriented shell enclosing a volume: finite
+/// coordinates, node indices in range, no degenerate triangles, every edge shared by exactly two
+/// triangles that traverse it in opposite directions, a single connected piece. The error is one line
+/// naming the first offending triangle, edge or node ("surface is not closed: edge 4-9 belongs only to
+/// triangle 7 (12 open edges)"). Cost O(F log F).
+Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface);
+
+}  // namespace pliant::meshing
