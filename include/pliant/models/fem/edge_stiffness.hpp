@@ -1,0 +1,41 @@
+// The seed's edge-based block store of the global stiffness, and its matrix-vector product.
+//
+// Seed 000 (Nikitina et al.) stores K as 3×3 blocks: K_ii on every node and one oriented block K_ij
+// per edge (i < j), using K_ji = K_ijᵀ. Its product is g_i = K_ii u_i, then for each edge ij:
+// g_i += K_ij u_j and g_j += K_ijᵀ u_i. This halves the off-diagonal storage of a full CSR matrix
+// and needs no index arrays per entry; the paper quotes (6 N_verts + 9 N_edges)·8 bytes (symmetric
+// diagonal blocks). We keep full 3×3 diagonal blocks for simpler, aligned arithmetic.
+#pragma once
+
+#include "pliant/core/tet_mesh.hpp"
+#include "pliant/core/types.hpp"
+#include "pliant/models/fem/material.hpp"
+
+#include <Eigen/Core>
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace pliant::fem {
+
+struct EdgeStiffness {
+  Index node_count = 0;
+  std::vector<Mat3> diagonal;      ///< #nodes blocks K_ii (unit: N/m)
+  std::vector<Edge> edges;         ///< #edges unique edges, e[0] < e[1], sorted
+  std::vector<Mat3> off_diagonal;  ///< #edges blocks K_ij, row node i = e[0], column node j = e[1] (unit: N/m)
+
+  /// g = K u (both 3·#nodes). Serial, in the seed's order; `g` must not alias `u`. No allocation when
+  /// `g` already has the right size.
+  void multiply(const Eigen::VectorXd& u, Eigen::VectorXd& g) const;
+  /// Bytes held by the blocks and edge list.
+  std::size_t memory_bytes() const;
+};
+
+/// Builds the edge store directly from the elements (independently of assembly.hpp, so the two can
+/// check each other). Precondition: `check_fem_mesh(mesh)` succeeded.
+EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, const Material& material);
+/// Same with one material per tet.
+EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, std::span<const Material> per_tet);
+
+}  // namespace pliant::fem
