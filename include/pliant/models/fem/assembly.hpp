@@ -53,12 +53,12 @@ class StiffnessAssembler {
 
   Index node_count_ = 0;
   std::vector<Edge> edges_;
-  std::vector<Index> block_offsets_;   // #nodes+1: first neighbour slot of node a (self included)
-  std::vector<Index> block_nodes_;     // neighbour node of each slot (sorted, self included)
-  std::vector<Index> incident_offsets_;  // #nodes+1: node -> incident (tet, local) list
-  std::vector<Index> incident_tets_;     // tet index of each incidence
+  std::vector<Index> block_offsets_;         // #nodes+1: first neighbour slot of node a (self included)
+  std::vector<Index> block_nodes_;           // neighbour node of each slot (sorted, self included)
+  std::vector<Index> incident_offsets_;      // #nodes+1: node -> incident (tet, local) list
+  std::vector<Index> incident_tets_;         // tet index of each incidence
   std::vector<std::int8_t> incident_local_;  // local index (0..3) of the node in that tet
-  std::vector<Index> incident_slots_;    // 4 per incidence: slot of tet node b in column a's list
+  std::vector<Index> incident_slots_;        // 4 per incidence: slot of tet node b in column a's list
 };
 
 /// K for one material (unit: N/m). Precondition: `check_fem_mesh(mesh)` succeeded; use

@@ -21,9 +21,10 @@ namespace pliant::fem {
 
 struct EdgeStiffness {
   Index node_count = 0;
-  std::vector<Mat3> diagonal;      ///< #nodes blocks K_ii (unit: N/m)
-  std::vector<Edge> edges;         ///< #edges unique edges, e[0] < e[1], sorted
-  std::vector<Mat3> off_diagonal;  ///< #edges blocks K_ij, row node i = e[0], column node j = e[1] (unit: N/m)
+  std::vector<Mat3> diagonal;  ///< #nodes blocks K_ii (unit: N/m)
+  std::vector<Edge> edges;     ///< #edges unique edges, e[0] < e[1], sorted
+  std::vector<Mat3>
+      off_diagonal;  ///< #edges blocks K_ij, row node i = e[0], column node j = e[1] (unit: N/m)
 
   /// g = K u (both 3·#nodes). Serial, in the seed's order; `g` must not alias `u`. No allocation when
   /// `g` already has the right size.

@@ -42,8 +42,7 @@ StrainOperator strain_operator(const TetGradients& g);
 /// K_ab = V (λ ∇N_a ∇N_bᵀ + μ ∇N_b ∇N_aᵀ + μ (∇N_a·∇N_b) I).
 Mat12 tet_stiffness(const TetGradients& g, const Material& material);
 /// Convenience overload from the four rest positions (unit: m).
-Mat12 tet_stiffness(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3,
-                    const Material& material);
+Mat12 tet_stiffness(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3, const Material& material);
 
 /// Element stiffness as the literal product Δᵀ D Δ V. Slower; kept as the independent reference
 /// that tests compare `tet_stiffness` against.

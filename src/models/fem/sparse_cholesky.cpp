@@ -1,0 +1,74 @@
+// Factor-once, solve-many sparse Cholesky. CHOLMOD (Chen, Davis, Hager & Rajamanickam, "Algorithm 887:
+// CHOLMOD, supernodal sparse Cholesky factorization and update/downdate", ACM TOMS 35(3), 2008) via
+// Eigen's CholmodSupport, or Eigen's SimplicialLDLT. CHOLMOD headers stay in this file.
+#include "pliant/models/fem/sparse_cholesky.hpp"
+
+#include <Eigen/CholmodSupport>
+#include <Eigen/SparseCholesky>
+
+#include <string>
+
+namespace pliant::fem {
+
+std::string_view to_string(CholeskyBackend backend) {
+  switch (backend) {
+    case CholeskyBackend::cholmod_supernodal:
+      return "cholmod_supernodal";
+    case CholeskyBackend::eigen_simplicial_ldlt:
+      return "eigen_simplicial_ldlt";
+  }
+  return "unknown";
+}
+
+struct SparseCholesky::Impl {
+  CholeskyBackend backend;
+  Eigen::Index size = 0;
+  long long factor_nonzeros = 0;
+  // CHOLMOD's solve writes to its common workspace, hence mutable; see the header's thread note.
+  mutable Eigen::CholmodSupernodalLLT<SparseMatrix, Eigen::Lower> cholmod;
+  Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt;
+};
+
+SparseCholesky::SparseCholesky(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SparseCholesky::SparseCholesky(SparseCholesky&&) noexcept = default;
+SparseCholesky& SparseCholesky::operator=(SparseCholesky&&) noexcept = default;
+SparseCholesky::~SparseCholesky() = default;
+
+Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBackend backend) {
+  if (A.rows() == 0 || A.rows() != A.cols())
+    return Error{"cholesky: matrix must be square and non-empty, got " + std::to_string(A.rows()) + "×" +
+                 std::to_string(A.cols())};
+  auto impl = std::make_unique<Impl>();
+  impl->backend = backend;
+  impl->size = A.rows();
+  const char* failure =
+      "cholesky: matrix is not positive definite (singular constraints or a degenerate element?)";
+  if (backend == CholeskyBackend::cholmod_supernodal) {
+    impl->cholmod.cholmod().print = 0;  // report through our Result, not CHOLMOD's stderr warnings
+    impl->cholmod.compute(A);
+    if (impl->cholmod.info() != Eigen::Success) return Error{failure};
+    impl->factor_nonzeros = static_cast<long long>(impl->cholmod.cholmod().lnz);
+  } else {
+    impl->ldlt.compute(A);
+    if (impl->ldlt.info() != Eigen::Success || !(impl->ldlt.vectorD().array() > 0.0).all())
+      return Error{failure};
+    impl->factor_nonzeros = impl->ldlt.matrixL().nestedExpression().nonZeros() + A.rows();
+  }
+  return SparseCholesky(std::move(impl));
+}
+
+Eigen::VectorXd SparseCholesky::solve(const Eigen::VectorXd& b) const {
+  if (impl_->backend == CholeskyBackend::cholmod_supernodal) return impl_->cholmod.solve(b);
+  return impl_->ldlt.solve(b);
+}
+
+Eigen::MatrixXd SparseCholesky::solve(const Eigen::MatrixXd& B) const {
+  if (impl_->backend == CholeskyBackend::cholmod_supernodal) return impl_->cholmod.solve(B);
+  return impl_->ldlt.solve(B);
+}
+
+Eigen::Index SparseCholesky::size() const { return impl_->size; }
+CholeskyBackend SparseCholesky::backend() const { return impl_->backend; }
+long long SparseCholesky::factor_nonzeros() const { return impl_->factor_nonzeros; }
+
+}  // namespace pliant::fem
