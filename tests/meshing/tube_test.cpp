@@ -79,7 +79,12 @@ TEST(TubeMesh, VolumeConvergesToTheAnnulusTimesLength) {
   const double analytic = std::numbers::pi * (0.1 * 0.1 - 0.09 * 0.09) * 1.0;
   double previous_error = 1.0;
   for (Index n : {8, 32, 128, 512}) {
-    const auto mesh = tube_mesh({.segments_around = n, .segments_along = 2, .segments_through = 1});
+    const auto mesh = tube_mesh({.inner_radius = 0.09,
+                                 .outer_radius = 0.1,
+                                 .length = 1.0,
+                                 .segments_around = n,
+                                 .segments_along = 2,
+                                 .segments_through = 1});
     ASSERT_TRUE(mesh.ok());
     const double error = 1.0 - test::tet_volumes(*mesh).total / analytic;
     const double theta = 2 * std::numbers::pi / n;
