@@ -20,3 +20,13 @@ Vec3 area_vector(const Vec3& a, const Vec3& b, const Vec3& c);
 std::array<Vec3, 4> face_area_vectors(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3);
 
 }  // namespace pliant
+
+namespace pliant {
+
+/// Closest point of triangle (a, b, c) to p, with its barycentric weights: the result is
+/// (1-u-v)·a + u·b + v·c, u, v ≥ 0, u + v ≤ 1 (unit: m). Degenerate triangles give the closest point
+/// of their edges.
+Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, double& u,
+                               double& v);
+
+}  // namespace pliant

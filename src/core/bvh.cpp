@@ -1,0 +1,244 @@
+// Triangle BVH: binned SAH build (Wald 2007), bottom-up refit, stack-based traversal.
+#include "pliant/core/bvh.hpp"
+
+#include "pliant/core/geometry.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+
+namespace pliant {
+namespace {
+
+constexpr int kBins = 16;
+constexpr Index kLeafSize = 4;
+constexpr int kSahDepthLimit = 48;
+
+Aabb triangle_box(const std::vector<Vec3>& x, const Tri& t) {
+  Aabb box;
+  for (Index v : t) {
+    if (x[static_cast<std::size_t>(v)].allFinite()) box.extend(x[static_cast<std::size_t>(v)]);
+  }
+  return box;
+}
+
+}  // namespace
+
+void TriangleBvh::build(const std::vector<Vec3>& positions, const std::vector<Tri>& triangles) {
+  positions_ = positions;
+  nodes_.clear();
+  depth_ = 0;
+  const Index n = static_cast<Index>(triangles.size());
+  triangle_id_.resize(triangles.size());
+  std::iota(triangle_id_.begin(), triangle_id_.end(), 0);
+  triangles_.clear();
+  if (n == 0) return;
+
+  std::vector<Aabb> boxes(triangles.size());
+  std::vector<Vec3> centroids(triangles.size());
+  for (Index i = 0; i < n; ++i) {
+    boxes[i] = triangle_box(positions, triangles[i]);
+    centroids[i] = boxes[i].empty() ? Vec3::Zero() : boxes[i].centre();
+  }
+
+  struct Task {
+    Index node, first, count;
+    int depth;
+  };
+  nodes_.reserve(2 * triangles.size());
+  nodes_.push_back({});
+  std::vector<Task> stack = {{0, 0, n, 0}};
+  while (!stack.empty()) {
+    const Task task = stack.back();
+    stack.pop_back();
+    depth_ = std::max(depth_, task.depth);
+    Index* ids = triangle_id_.data() + task.first;
+    Aabb box, centre_box;
+    for (Index i = 0; i < task.count; ++i) {
+      box.merge(boxes[ids[i]]);
+      centre_box.extend(centroids[ids[i]]);
+    }
+    Node& node = nodes_[task.node];
+    node.box = box;
+    node.first = task.first;
+    node.count = task.count;
+    if (task.count <= kLeafSize) continue;
+
+    const Vec3 extent = centre_box.extent();
+    int axis = 0;
+    extent.maxCoeff(&axis);
+    if (!(extent[axis] > 0)) continue;  // all centroids coincide: no split separates them
+
+    Index split = task.count / 2;  // object median, used below depth kSahDepthLimit or if SAH declines
+    const double lo = centre_box.min[axis];
+    const double scale = kBins / extent[axis];
+    const auto bin_of = [&](Index id) {
+      return std::min(kBins - 1, static_cast<int>((centroids[id][axis] - lo) * scale));
+    };
+    bool use_sah = task.depth < kSahDepthLimit && std::isfinite(scale);
+    if (use_sah) {
+      // Binned SAH: cost of a split after bin b ∝ area(left)·#left + area(right)·#right.
+      std::array<Aabb, kBins> bin_box;
+      std::array<Index, kBins> bin_count{};
+      for (Index i = 0; i < task.count; ++i) {
+        const int b = bin_of(ids[i]);
+        bin_box[b].merge(boxes[ids[i]]);
+        ++bin_count[b];
+      }
+      std::array<double, kBins> right_cost{};
+      Aabb acc;
+      Index count = 0;
+      for (int b = kBins - 1; b > 0; --b) {
+        acc.merge(bin_box[b]);
+        count += bin_count[b];
+        right_cost[b] = acc.surface_area() * count;
+      }
+      double best = std::numeric_limits<double>::infinity();
+      int best_bin = -1;
+      acc = Aabb{};
+      count = 0;
+      for (int b = 0; b < kBins - 1; ++b) {
+        acc.merge(bin_box[b]);
+        count += bin_count[b];
+        const double cost = acc.surface_area() * count + right_cost[b + 1];
+        if (count > 0 && count < task.count && cost < best) best = cost, best_bin = b;
+      }
+      // SAH with a traversal cost of one triangle test: splitting costs 1 + best/area(box), a leaf
+      // costs count. Small nodes become leaves when no split is cheaper; larger ones always split.
+      if (best_bin < 0) {
+        use_sah = false;
+      } else if (task.count <= 2 * kLeafSize && best >= box.surface_area() * (task.count - 1)) {
+        continue;
+      } else {
+        Index* mid = std::partition(ids, ids + task.count, [&](Index id) { return bin_of(id) <= best_bin; });
+        split = static_cast<Index>(mid - ids);
+      }
+    }
+    if (!use_sah) {
+      std::nth_element(ids, ids + split, ids + task.count,
+                       [&](Index a, Index b) { return centroids[a][axis] < centroids[b][axis]; });
+    }
+    const Index left = static_cast<Index>(nodes_.size());
+    nodes_.push_back({});
+    nodes_.push_back({});
+    Node& parent = nodes_[task.node];  // push_back may have moved the array
+    parent.first = left;
+    parent.count = 0;
+    stack.push_back({left + 1, task.first + split, task.count - split, task.depth + 1});
+    stack.push_back({left, task.first, split, task.depth + 1});
+  }
+  triangles_.resize(triangles.size());
+  for (Index i = 0; i < n; ++i) triangles_[i] = triangles[triangle_id_[i]];
+}
+
+void TriangleBvh::refit(const std::vector<Vec3>& positions) {
+  positions_ = positions;  // same size: copies into the existing buffer
+  for (std::size_t k = nodes_.size(); k-- > 0;) {
+    Node& node = nodes_[k];
+    if (node.count > 0) {
+      node.box = Aabb{};
+      for (Index i = node.first; i < node.first + node.count; ++i)
+        node.box.merge(triangle_box(positions_, triangles_[i]));
+    } else {
+      node.box = nodes_[node.first].box;
+      node.box.merge(nodes_[node.first + 1].box);
+    }
+  }
+}
+
+std::optional<RayHit> TriangleBvh::raycast(const Ray& ray, double t_max) const {
+  std::optional<RayHit> best;
+  if (nodes_.empty()) return best;
+  const Vec3 inv = ray.direction.cwiseInverse();
+  double t_enter = 0;
+  if (!nodes_[0].box.intersect_ray(ray.origin, ray.direction, inv, 0, t_max, t_enter)) return best;
+  std::array<Index, kMaxDepth + 2> stack;
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
+    if (node.count > 0) {
+      for (Index i = node.first; i < node.first + node.count; ++i) {
+        const Tri& t = triangles_[i];
+        if (auto hit =
+                intersect_ray_triangle(ray, positions_[t[0]], positions_[t[1]], positions_[t[2]], t_max)) {
+          hit->triangle = triangle_id_[i];
+          t_max = hit->t;
+          best = hit;
+        }
+      }
+      continue;
+    }
+    // Visit the nearer child first: its hits shrink t_max and prune the other.
+    double t0 = 0, t1 = 0;
+    const bool h0 = nodes_[node.first].box.intersect_ray(ray.origin, ray.direction, inv, 0, t_max, t0);
+    const bool h1 = nodes_[node.first + 1].box.intersect_ray(ray.origin, ray.direction, inv, 0, t_max, t1);
+    if (h0 && h1) {
+      const bool near_first = t0 <= t1;
+      stack[top++] = near_first ? node.first + 1 : node.first;
+      stack[top++] = near_first ? node.first : node.first + 1;
+    } else if (h0) {
+      stack[top++] = node.first;
+    } else if (h1) {
+      stack[top++] = node.first + 1;
+    }
+  }
+  return best;
+}
+
+std::vector<Index> TriangleBvh::overlapping(const Aabb& box) const {
+  std::vector<Index> result;
+  if (nodes_.empty() || box.empty()) return result;
+  std::array<Index, kMaxDepth + 2> stack;
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
+    if (!node.box.overlaps(box)) continue;
+    if (node.count > 0) {
+      for (Index i = node.first; i < node.first + node.count; ++i) {
+        if (triangle_box(positions_, triangles_[i]).overlaps(box)) result.push_back(triangle_id_[i]);
+      }
+    } else {
+      stack[top++] = node.first;
+      stack[top++] = node.first + 1;
+    }
+  }
+  std::sort(result.begin(), result.end());
+  return result;
+}
+
+std::optional<NearestHit> TriangleBvh::nearest(const Vec3& query, double max_distance_squared) const {
+  std::optional<NearestHit> best;
+  if (nodes_.empty()) return best;
+  double limit = max_distance_squared;
+  std::array<Index, kMaxDepth + 2> stack;
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
+    if (node.box.empty() || node.box.squared_distance(query) > limit) continue;
+    if (node.count > 0) {
+      for (Index i = node.first; i < node.first + node.count; ++i) {
+        const Tri& t = triangles_[i];
+        double u = 0, v = 0;
+        const Vec3 p =
+            closest_point_on_triangle(query, positions_[t[0]], positions_[t[1]], positions_[t[2]], u, v);
+        const double d2 = (p - query).squaredNorm();
+        if (d2 <= limit) {
+          limit = d2;
+          best = NearestHit{triangle_id_[i], p, d2, u, v};
+        }
+      }
+      continue;
+    }
+    const Index a = node.first, b = node.first + 1;
+    const bool a_first = nodes_[a].box.squared_distance(query) <= nodes_[b].box.squared_distance(query);
+    stack[top++] = a_first ? b : a;
+    stack[top++] = a_first ? a : b;
+  }
+  return best;
+}
+
+}  // namespace pliant
