@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -14,7 +15,15 @@ namespace pliant::fem {
 
 namespace {
 
-std::string vec_str(const Eigen::Vector3d& v) {
+// A direction for a message: unit length, tiny components zeroed, sign chosen so the largest
+// component is positive (an eigenvector's sign is arbitrary).
+std::string direction_str(Eigen::Vector3d v) {
+  v.normalize();
+  Eigen::Index k = 0;
+  v.cwiseAbs().maxCoeff(&k);
+  if (v[k] < 0) v = -v;
+  for (auto& c : v)
+    if (std::abs(c) < 1e-9) c = 0.0;
   char buf[96];
   std::snprintf(buf, sizeof buf, "(%.3g, %.3g, %.3g)", v.x(), v.y(), v.z());
   return buf;
@@ -89,8 +98,8 @@ Status check_constraints(const TetMesh& mesh, std::span<const Index> fixed_dofs)
     if (eig.eigenvalues()[0] <= 1e-10 * lmax) {
       const Eigen::Matrix<double, 6, 1> v = eig.eigenvectors().col(0);
       const std::string motion = v.head<3>().norm() >= v.tail<3>().norm()
-                                     ? "translation along " + vec_str(v.head<3>().normalized())
-                                     : "rotation about axis " + vec_str(v.tail<3>().normalized());
+                                     ? "translation along " + direction_str(v.head<3>())
+                                     : "rotation about axis " + direction_str(v.tail<3>());
       return Error{"dirichlet: singular constraints: " + where + " can still move rigidly (" + motion +
                    "); fix at least 3 non-collinear nodes in every connected part"};
     }
