@@ -5,13 +5,12 @@
 // sharp edges and reparametrises them (gmsh tutorial 13's approach).
 #include "pliant/meshing_gmsh/tetrahedralize.hpp"
 
+#include "pliant/core/geometry.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/meshing/surface_check.hpp"
 
 #include <gmsh.h>
-
-#include <Eigen/Geometry>
 
 #include <cmath>
 #include <cstdio>
@@ -152,12 +151,12 @@ Result<TetMesh> run_gmsh(const TriMesh& surface, bool flip, const Tetrahedralize
   for (std::size_t e = 0; e < tet_tags.size(); ++e) {
     Tet& t = mesh.tets[e];
     for (int k = 0; k < 4; ++k) t[k] = index[where.at(tet_nodes[4 * e + k])];
-    const Vec3 &a = mesh.positions[t[0]], &b = mesh.positions[t[1]], &c = mesh.positions[t[2]],
-               &d = mesh.positions[t[3]];
-    const double volume = (b - a).dot((c - a).cross(d - a));
+    const double volume =
+        signed_volume(mesh.positions[t[0]], mesh.positions[t[1]], mesh.positions[t[2]], mesh.positions[t[3]]);
     if (volume < 0) std::swap(t[2], t[3]);
-    if (volume == 0)
-      return Error{"gmsh produced a flat tetrahedron (" + std::to_string(e) + "); try --size or remeshing"};
+    if (volume == 0) {
+      return Error{"gmsh produced a flat tetrahedron (" + std::to_string(e) + "); try a --size or --remesh"};
+    }
   }
   return mesh;
 }
@@ -211,13 +210,8 @@ Result<TetMesh> tetrahedralize(const TriMesh& surface, const TetrahedralizeOptio
     report->input_was_inward = checked->inward;
     report->surface_volume = checked->volume;
     report->seconds = clock.seconds();
-    double volume = 0;
-    for (const Tet& t : mesh->tets) {
-      const Vec3& a = mesh->positions[t[0]];
-      volume +=
-          (mesh->positions[t[1]] - a).dot((mesh->positions[t[2]] - a).cross(mesh->positions[t[3]] - a)) / 6.0;
-    }
-    report->mesh_volume = volume;
+    report->quality = mesh_quality(*mesh);
+    report->mesh_volume = report->quality.total_volume;
   }
   return mesh;
 }

@@ -5,6 +5,7 @@
 // without it (-DPLIANT_WITH_GMSH=OFF).
 #pragma once
 
+#include "pliant/core/quality.hpp"
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
@@ -36,6 +37,7 @@ struct TetrahedralizeReport {
   double surface_volume = 0.0;    ///< volume enclosed by the input surface (unit: m³)
   double mesh_volume = 0.0;       ///< sum of the output tet volumes (unit: m³)
   double seconds = 0.0;           ///< wall time inside gmsh (unit: s)
+  MeshQuality quality;            ///< radius ratio and dihedral angles of the output tets
 };
 
 /// Fills the closed surface with positively oriented tetrahedra. The surface is checked first
