@@ -1,5 +1,7 @@
 #include "pliant/meshing/ball.hpp"
 
+#include "pliant/core/quality.hpp"
+
 #include "meshing/mesh_checks.hpp"
 
 #include <gmock/gmock.h>
@@ -56,6 +58,19 @@ TEST(BallMesh, EveryTetKeepsAnInteriorNode) {
     int on_sphere = 0;
     for (Index v : t) on_sphere += std::abs(mesh->positions[v].norm() - 1.0) < 1e-12;
     EXPECT_LT(on_sphere, 4);
+  }
+}
+
+TEST(BallMesh, NoSliversAtAnyResolution) {
+  // Measured smallest dihedral angles: 45° (n = 2), 38° (4), 34° (8), 31° (32), decreasing slowly
+  // towards the limit of the continuous map; 25° flags any split or mapping regression.
+  for (Index n : {2, 4, 8, 16, 24}) {
+    const auto mesh = ball_mesh({.radius = 0.5, .resolution = n});
+    ASSERT_TRUE(mesh.ok());
+    const MeshQuality q = mesh_quality(*mesh);
+    EXPECT_GT(q.min_dihedral_deg.min, 25.0) << "resolution " << n;
+    EXPECT_LT(q.max_dihedral_deg.max, 125.0) << "resolution " << n;
+    EXPECT_GT(q.radius_ratio.min, 0.5) << "resolution " << n;
   }
 }
 

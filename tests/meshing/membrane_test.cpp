@@ -45,6 +45,9 @@ TEST(RectMembrane, CountsAreaAndOrientation) {
     EXPECT_EQ(c.edges, 3 * c.nodes - 3 - c.boundary_edges);  // planar disc topology
     EXPECT_GT(test::min_normal_z(*mesh), 0.0);
     EXPECT_NEAR(test::total_area(*mesh), 0.06, 1e-15);
+    // Square cells (0.05 × 0.05) cut by a diagonal: right isosceles triangles.
+    EXPECT_NEAR(test::angle_range(*mesh).first, 45.0, 1e-9);
+    EXPECT_NEAR(test::angle_range(*mesh).second, 90.0, 1e-9);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "pliant/meshing/tube.hpp"
 
+#include "pliant/core/quality.hpp"
+
 #include "meshing/mesh_checks.hpp"
 
 #include <gmock/gmock.h>
@@ -94,6 +96,19 @@ TEST(TubeMesh, VolumeConvergesToTheAnnulusTimesLength) {
     previous_error = error;
   }
   EXPECT_LT(previous_error, 3e-5);
+}
+
+TEST(TubeMesh, DefaultPipeHasNearCubicCells) {
+  // The defaults aim at ~1 cm cubes split into Kuhn tets (radius ratio 0.72, dihedral 45°..90° for an
+  // exact cube); the curvature of the wall moves them a little.
+  const auto mesh = tube_mesh({});
+  ASSERT_TRUE(mesh.ok());
+  EXPECT_EQ(mesh->node_count(), 7872u);
+  const MeshQuality q = mesh_quality(*mesh);
+  EXPECT_EQ(q.inverted_count, 0);
+  EXPECT_GT(q.radius_ratio.min, 0.6);
+  EXPECT_GT(q.min_dihedral_deg.min, 30.0);
+  EXPECT_LT(q.max_dihedral_deg.max, 100.0);
 }
 
 TEST(TubeMesh, RejectsImpossibleParametersNamingTheField) {
