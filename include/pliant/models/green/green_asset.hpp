@@ -1,0 +1,130 @@
+// GreenAsset: the precomputed surface-to-surface Green's function of a linear FEM body.
+//
+// Nikitina et al. (seed 000, "Linear FEM with precomputed Green's functions", Fraunhofer IMK, c. 2003)
+// and Bro-Nielsen & Cotin (Eurographics 1996): with the constrained DOFs eliminated, the reduced
+// stiffness A = K_ff is SPD and A⁻¹ is the discrete Green's function. A quasi-static interaction
+// only needs its surface rows and columns (K⁻¹)_S, so we factor A once (CHOLMOD), solve for every
+// surface DOF in multi-right-hand-side blocks and keep the surface entries. The block is symmetric
+// (reciprocity), so only the lower triangle of 3×3 node blocks is stored, in float: 4.5·Ns² floats.
+//
+// Control elements (seed 000): a set of nodes moved as one affine map b(X) = T + (M − I) X, 12
+// parameters. Their nodes are prescribed (part of the constrained set), and for each basis motion
+// b^(k) we store the surface rows of u^(k) = −A⁻¹ B b^(k) (B = K_fc), plus b^(k) itself on the
+// element's own surface nodes. At run time u = Σ_k c_k u^(k).
+//
+// The asset is immutable once built or loaded; its large arrays may live in a memory-mapped file.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/core/tet_mesh.hpp"
+#include "pliant/core/tri_mesh.hpp"
+#include "pliant/core/types.hpp"
+#include "pliant/models/fem/material.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace pliant::green {
+
+/// One control element as given to the builder: the volume nodes it moves rigidly-affinely.
+struct ControlElementSpec {
+  std::vector<Index> nodes;  ///< volume node indices (any order; duplicates ignored)
+};
+
+/// Settings of the precomputation.
+struct GreenBuildSettings {
+  int threads = 0;  ///< solver threads (each holds its own factor copy); 0 = OpenMP's default
+  /// Right-hand sides per block solve (columns); bigger is faster per column but needs
+  /// #free DOFs × block × 8 bytes per thread.
+  int block_columns = 96;
+  /// Called with the finished fraction in [0, 1] from the calling thread (no printing inside).
+  std::function<void(double fraction)> progress;
+};
+
+/// Per-control-element data of the asset.
+struct ControlElement {
+  std::vector<Index> volume_nodes;  ///< the element's nodes (ascending, volume numbering)
+  /// Moments of the rest positions, for the rotation fit: count, Σ X (unit: m), Σ X Xᵀ (unit: m²).
+  double count = 0;
+  Vec3 sum = Vec3::Zero();
+  Mat3 sum_outer = Mat3::Zero();
+};
+
+/// The immutable Green's function asset.
+class GreenAsset {
+ public:
+  GreenAsset() = default;
+
+  /// Surface triangles over surface nodes, with rest positions (unit: m).
+  const TriMesh& surface() const { return surface_; }
+  Index surface_node_count() const { return static_cast<Index>(surface_.positions.size()); }
+  /// Surface node -> volume node.
+  const std::vector<Index>& volume_node() const { return volume_node_; }
+  /// 1 where a surface node is constrained (fixed or part of a control element): its column of the
+  /// Green's block is zero and it cannot be grabbed.
+  const std::vector<std::uint8_t>& constrained() const { return constrained_; }
+  const std::vector<ControlElement>& control_elements() const { return control_elements_; }
+
+  /// Packed lower triangle of 3×3 node blocks G(i, j), i ≥ j, row-major within a block, at float
+  /// offset 9·(i(i+1)/2 + j) (unit: m/N).
+  const float* block() const { return block_; }
+  static std::size_t packed_floats(std::size_t ns) { return 9 * (ns * (ns + 1) / 2); }
+  /// Responses of control element e: 3·Ns × 12 column-major (unit: m per unit parameter:
+  /// translation columns are dimensionless, linear-part columns are m).
+  const float* control_response(std::size_t e) const {
+    return control_ + e * 36 * static_cast<std::size_t>(surface_node_count());
+  }
+
+  /// The 3×3 block G(i, j) of surface nodes i, j (unit: m/N).
+  Mat3 green_block(Index i, Index j) const;
+
+  // Provenance, checked when loading (see green_file.hpp).
+  std::uint64_t mesh_hash = 0;        ///< hash of rest positions and tets (mesh_hash())
+  std::uint64_t constraint_hash = 0;  ///< hash of fixed nodes and control elements
+  fem::Material material;             ///< the material it was built for
+  Index volume_node_count = 0;        ///< nodes of the volume mesh
+  Index tet_count = 0;                ///< tets of the volume mesh
+  double precompute_seconds = 0;      ///< wall time of the build (unit: s)
+
+  /// Assembles an asset from its parts (the builder and the file reader use this). `block` and
+  /// `control` must stay valid while `storage` is alive (it may own them or a mapping).
+  static GreenAsset from_parts(TriMesh surface, std::vector<Index> volume_node,
+                               std::vector<std::uint8_t> constrained,
+                               std::vector<ControlElement> control_elements,
+                               std::shared_ptr<const void> storage, const float* block, const float* control);
+
+ private:
+  TriMesh surface_;
+  std::vector<Index> volume_node_;
+  std::vector<std::uint8_t> constrained_;
+  std::vector<ControlElement> control_elements_;
+  std::shared_ptr<const void> storage_;
+  const float* block_ = nullptr;
+  const float* control_ = nullptr;
+};
+
+/// Hash of a mesh's rest positions and tets (stored in the asset, compared on load).
+std::uint64_t mesh_hash(const TetMesh& mesh);
+/// Hash of the constraint set: sorted unique fixed nodes, then each control element's sorted nodes.
+std::uint64_t constraint_hash(std::span<const Index> fixed_nodes,
+                              std::span<const ControlElementSpec> controls);
+
+/// Bytes the precomputation needs at its peak: the stored block and responses, the factor copies
+/// (estimated) and the per-thread right-hand-side blocks. For the CLI's memory check.
+std::size_t estimate_build_bytes(const TetMesh& mesh, std::size_t surface_nodes, std::size_t controls,
+                                 int threads, int block_columns);
+
+/// Builds the asset: assembles K, eliminates fixed nodes and control-element nodes, factors, and
+/// solves for every free surface DOF and every control basis motion. Fails with one line on a bad
+/// mesh, an out-of-range node, constraints that leave a rigid motion free, or a control element
+/// sharing nodes with the fixed set or another element.
+Result<GreenAsset> build_green_asset(const TetMesh& mesh, const fem::Material& material,
+                                     std::span<const Index> fixed_nodes,
+                                     std::span<const ControlElementSpec> controls = {},
+                                     const GreenBuildSettings& settings = {});
+
+}  // namespace pliant::green

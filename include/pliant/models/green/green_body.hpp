@@ -1,0 +1,136 @@
+// GreenBody: the run-time side of a precomputed Green's function asset, all by superposition.
+//
+// Seed 000 and Bro-Nielsen & Cotin (Eurographics 1996): with G = (K⁻¹)_S the surface Green's block,
+// every frame's surface displacement is a linear combination of stored columns:
+//   forces      u = G f                                    (rank-3 update per loaded node)
+//   grabs       u_G = d at k grabbed nodes: solve the 3k×3k system C f_g = d − u_base(G) with
+//               C = G_GG (factored once per grab set), then u = u_base + W (d − u_base(G)) where
+//               W = G_SG C⁻¹ is formed once per grab set, so moving one grab is a rank-3 update;
+//   control     u = Σ_e Σ_k c_ek u_e^(k), only elements whose parameters changed are updated;
+//   rotation    (seed 000 appendix, remedy "average rotation of the control elements") the best
+//               rotation R of all handles (grabs and control elements) from rest to target is fitted
+//               (polar decomposition of the cross-covariance, Kabsch/Horn), the targets are un-rotated,
+//               the linear problem is solved in that frame and the result rotated back, so a rigid motion
+//               of every handle moves the body rigidly instead of shearing it.
+// Increments are accumulated in double from the float store, so many small updates do not drift.
+// Once warmed up, update() performs no heap allocation; set_grabs() (a grab set change) may allocate.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/core/timing.hpp"
+#include "pliant/core/types.hpp"
+#include "pliant/models/green/green_asset.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace pliant::green {
+
+/// Per-instance settings.
+struct GreenDef {
+  /// Fit the average rotation of the handles and solve in the rotated frame (seed 000 appendix).
+  /// Fixed nodes rotate with the body too, so use it for bodies held by grabs and control elements.
+  bool rotation_correction = false;
+  /// Handles needed before a rotation is fitted: fewer than 3 non-collinear points leave it undefined,
+  /// and the identity is used.
+  int min_rotation_handles = 3;
+};
+
+/// A grab: a surface node held at a target position.
+struct Grab {
+  Index node = 0;              ///< surface node index
+  Vec3 target = Vec3::Zero();  ///< where the node is held (unit: m, world frame)
+};
+
+/// What changes every frame.
+struct GreenState {
+  std::vector<Grab> grabs;        ///< current grabs (set with set_grabs, move with move_grab)
+  std::vector<Vec3> grab_forces;  ///< force each grab applies to the body (unit: N);
+                                  ///< the reaction felt by the hand is its negative
+  std::vector<Eigen::Matrix4d> control_transforms;  ///< per control element, rest -> current affine map
+  std::vector<Vec3> positions;                      ///< current surface positions (unit: m)
+  Mat3 rotation = Mat3::Identity();                 ///< fitted handle rotation of the last update
+  Profile profile;                                  ///< stage times of the last update
+};
+
+class GreenBody {
+ public:
+  explicit GreenBody(std::shared_ptr<const GreenAsset> asset, GreenDef def = {});
+
+  const GreenAsset& asset() const { return *asset_; }
+  const GreenDef& def() const { return def_; }
+  const GreenState& state() const { return state_; }
+
+  /// Replaces the grab set (surface nodes and targets). Fails on an out-of-range node, a
+  /// constrained node, or the same node twice. Factors the 3k×3k grab block and forms W.
+  Status set_grabs(std::span<const Grab> grabs);
+  /// Moves grab `index` to a new target (unit: m); takes effect at the next update.
+  void move_grab(std::size_t index, const Vec3& target) { state_.grabs[index].target = target; }
+  /// Sets the external force on a surface node (unit: N, world frame); zero removes it.
+  void set_force(Index surface_node, const Vec3& force);
+  /// Removes all external forces.
+  void clear_forces();
+  /// Sets control element e's affine map (4×4, last row 0 0 0 1): rest X -> M X + t.
+  void set_control(std::size_t element, const Eigen::Matrix4d& transform) {
+    state_.control_transforms[element] = transform;
+  }
+
+  /// Recomputes surface positions and grab forces. Stages: "control", "forces", "grabs", "surface".
+  void update();
+
+  /// Only the grab forces for the current targets (the haptic path: a 3k×3k solve, no surface
+  /// update). Writes state().grab_forces. Requires no change of forces/controls since update().
+  void update_grab_forces();
+
+  /// Compliance at a surface node with the current grabs held (unit: m/N): G(n,n) − G(n,G) C⁻¹ G(G,n).
+  /// For a grabbed node: its own compliance with the other grabs held.
+  Mat3 local_compliance(Index surface_node) const;
+
+  /// Surface displacement of the last update in the solve frame (before rotation) (unit: m), 3·Ns.
+  const Eigen::VectorXd& displacement() const { return u_total_; }
+
+ private:
+  void fit_rotation();
+  void add_green_column(Index j, const Vec3& v, double* u) const;
+
+  std::shared_ptr<const GreenAsset> asset_;
+  GreenDef def_;
+  GreenState state_;
+  Index ns_ = 0;
+
+  // Forces: dense current and applied (solve frame) values, list of touched nodes.
+  std::vector<Vec3> force_now_;
+  std::vector<Vec3> force_applied_;
+  std::vector<Index> force_nodes_;
+  std::vector<std::uint8_t> force_listed_;
+
+  // Control elements: applied coefficient vectors (solve frame).
+  std::vector<Eigen::Matrix<double, 12, 1>> control_applied_;
+
+  // Grabs.
+  Eigen::LDLT<Eigen::MatrixXd> grab_factor_;
+  Eigen::MatrixXf w_;                 // 3Ns × 3k, W = G_SG C⁻¹ (column-major)
+  Eigen::MatrixXd g_sg_;              // 3Ns × 3k, G_SG in double (for local_compliance)
+  Eigen::VectorXd residual_applied_;  // d − u_base(G) used for the current u_grab_
+  Eigen::VectorXd residual_;
+  Eigen::VectorXd grab_force_solve_;
+  bool grabs_dirty_ = true;
+
+  Eigen::VectorXd u_control_;            // 3Ns
+  Eigen::VectorXd u_force_;              // 3Ns
+  Eigen::VectorXd u_grab_;               // 3Ns
+  Eigen::VectorXd u_total_;              // 3Ns
+  Vec3 rest_centroid_ = Vec3::Zero();    // p̄ of the handle fit (unit: m)
+  Vec3 target_centroid_ = Vec3::Zero();  // q̄ of the handle fit (unit: m)
+};
+
+/// Best rotation R (det +1) with R (p − p̄) ≈ (q − q̄) from moments of the handle point pairs:
+/// n, Σp, Σq and Σ p qᵀ. Returns false (and R = I) when the points are fewer than 3 or collinear.
+bool fit_rotation_from_moments(double n, const Vec3& sum_p, const Vec3& sum_q, const Mat3& sum_pq,
+                               Mat3& rotation);
+
+}  // namespace pliant::green
