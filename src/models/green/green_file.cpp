@@ -72,6 +72,7 @@ T get(const std::byte* p) {
 // Writes `bytes` bytes from `data`, then zero padding to `padded`, feeding both to the checksum.
 bool write_section(std::ostream& out, Hasher& h, const void* data, std::uint64_t bytes,
                    std::uint64_t padded) {
+  if (padded == 0) return static_cast<bool>(out);
   std::vector<char> section(static_cast<std::size_t>(padded), 0);
   if (bytes > 0) std::memcpy(section.data(), data, static_cast<std::size_t>(bytes));
   h.add(section.data(), section.size());
@@ -153,7 +154,7 @@ Status write_green(const GreenAsset& asset, std::ostream& out) {
   if (ok) {
     const std::uint64_t bytes = 4 * GreenAsset::packed_floats(ns);
     const char* p = reinterpret_cast<const char*>(asset.block());
-    hash.add(p, static_cast<std::size_t>(bytes));
+    if (bytes > 0) hash.add(p, static_cast<std::size_t>(bytes));
     out.write(p, static_cast<std::streamsize>(bytes));
     const char zeros[8] = {};
     if (l.block > bytes) {
@@ -228,7 +229,15 @@ Result<GreenAsset> read_green(std::span<const std::byte> bytes, std::shared_ptr<
   std::uint64_t starts[9];
   for (int s = 0; s < 9; ++s) {
     starts[s] = offset;
-    if (sections[s] > 0) hash.add(bytes.data() + offset, static_cast<std::size_t>(sections[s]));
+    if (s == 7) {
+      // The block is hashed as written: its floats, then the padding (if any) as a second range.
+      const std::uint64_t data = 4 * GreenAsset::packed_floats(h.surface_nodes);
+      if (data > 0) hash.add(bytes.data() + offset, static_cast<std::size_t>(data));
+      if (sections[s] > data)
+        hash.add(bytes.data() + offset + data, static_cast<std::size_t>(sections[s] - data));
+    } else if (sections[s] > 0) {
+      hash.add(bytes.data() + offset, static_cast<std::size_t>(sections[s]));
+    }
     offset += sections[s];
   }
   if (hash.value() != get<std::uint64_t>(bytes.data() + offset))

@@ -2,7 +2,7 @@
 //
 // Layout (little-endian, every section padded to 8 bytes so that the float block can be used in
 // place from a page-aligned mapping):
-//   header (112 bytes): magic "PLGREEN\0", u32 format version, u32 bytes per stored value (4 = float),
+//   header (120 bytes): magic "PLGREEN\0", u32 format version, u32 bytes per stored value (4 = float),
 //     u64 mesh hash, u64 constraint hash, f64 λ, f64 μ, f64 ρ (Pa, Pa, kg/m³), u64 volume nodes,
 //     u64 tets, u64 surface nodes Ns, u64 surface triangles, u64 control elements, u64 control nodes
 //     (all elements together), f64 precompute seconds, u64 payload bytes
@@ -31,7 +31,7 @@
 namespace pliant::green {
 
 inline constexpr std::uint32_t kGreenFormatVersion = 1;
-inline constexpr std::size_t kGreenHeaderBytes = 112;
+inline constexpr std::size_t kGreenHeaderBytes = 120;
 
 /// The decoded header of a .green file.
 struct GreenFileHeader {
