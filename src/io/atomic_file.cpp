@@ -35,7 +35,8 @@ Status write_file_atomically(const std::filesystem::path& path,
   if (!path.parent_path().empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(path.parent_path(), ec)) {
-      return Error{path.string() + ": cannot write: directory " + path.parent_path().string() + " does not exist"};
+      return Error{path.string() + ": cannot write: directory " + path.parent_path().string() +
+                   " does not exist"};
     }
   }
   TemporaryGuard tmp{temporary_beside(path)};

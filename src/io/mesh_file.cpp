@@ -1,0 +1,144 @@
+// Format dispatch by extension, file loading, and the TetMesh/TriMesh views of a MeshFile.
+#include "pliant/io/mesh_file.hpp"
+
+#include "io/parse.hpp"
+#include "io/readers.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <system_error>
+
+namespace pliant::io {
+namespace {
+
+std::string lower_extension(const std::filesystem::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+Result<std::string> load(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) return Error{path.string() + ": cannot open: no such file"};
+  if (std::filesystem::is_directory(status)) return Error{path.string() + ": cannot open: it is a directory"};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path.string() + ": cannot open: " + std::strerror(errno)};
+  std::string bytes;
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  if (size > 0) {
+    bytes.resize(static_cast<std::size_t>(size));
+    in.seekg(0);
+    in.read(bytes.data(), size);
+    if (!in) return Error{path.string() + ": read failed"};
+  }
+  return bytes;
+}
+
+std::string plural(std::size_t n, const std::string& kind) {
+  if (n == 1) return "1 " + kind;
+  if (kind.back() == 'x') return std::to_string(n) + " " + kind + "es";
+  if (kind == "hexahedron" || kind == "tetrahedron" || kind == "polyhedron") {
+    return std::to_string(n) + " " + kind.substr(0, kind.size() - 2) + "a";
+  }
+  if (kind.back() == ')') return std::to_string(n) + " × " + kind;
+  return std::to_string(n) + " " + kind + "s";
+}
+
+}  // namespace
+
+std::string MeshFile::skipped_summary() const {
+  std::string out;
+  for (const auto& [kind, n] : skipped) out += (out.empty() ? "" : ", ") + plural(n, kind);
+  return out;
+}
+
+Result<MeshFile> parse_mesh(std::string_view bytes, const std::string& name, const std::string& extension) {
+  try {
+    if (bytes.empty()) return Error{name + ": empty file"};
+    if (extension == ".msh") return detail::read_msh(bytes, name);
+    if (extension == ".vtk") return detail::read_vtk(bytes, name);
+    if (extension == ".vtu") return detail::read_vtu(bytes, name);
+    if (extension == ".obj") return detail::read_obj(bytes, name);
+    if (extension == ".stl") return detail::read_stl(bytes, name);
+    return Error{name + ": unknown mesh format '" + extension +
+                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl)"};
+  } catch (const detail::ParseFailure& f) {
+    return Error{f.message};
+  } catch (const std::bad_alloc&) {
+    return Error{name + ": out of memory while reading"};
+  }
+}
+
+Result<MeshFile> read_mesh_file(const std::filesystem::path& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == ".node" || ext == ".ele") {
+    auto node_path = path, ele_path = path;
+    node_path.replace_extension(ext == ".node" ? path.extension() : std::filesystem::path(".node"));
+    ele_path.replace_extension(ext == ".ele" ? path.extension() : std::filesystem::path(".ele"));
+    auto nodes = load(node_path);
+    if (!nodes) return nodes.error();
+    auto eles = load(ele_path);
+    if (!eles) return Error{eles.message() + " (TetGen meshes need both .node and .ele)"};
+    try {
+      if (nodes->empty()) return Error{node_path.string() + ": empty file"};
+      if (eles->empty()) return Error{ele_path.string() + ": empty file"};
+      return detail::read_tetgen(*nodes, node_path.string(), *eles, ele_path.string());
+    } catch (const detail::ParseFailure& f) {
+      return Error{f.message};
+    } catch (const std::bad_alloc&) {
+      return Error{path.string() + ": out of memory while reading"};
+    }
+  }
+  if (ext != ".msh" && ext != ".vtk" && ext != ".vtu" && ext != ".obj" && ext != ".stl") {
+    return Error{path.string() + ": unknown mesh format '" + ext +
+                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl)"};
+  }
+  auto bytes = load(path);
+  if (!bytes) return bytes.error();
+  return parse_mesh(*bytes, path.string(), ext);
+}
+
+Result<TetMesh> read_tet_mesh(const std::filesystem::path& path) {
+  auto file = read_mesh_file(path);
+  if (!file) return file.error();
+  if (file->tets.empty()) {
+    std::string found = file->skipped_summary();
+    if (!file->triangles.empty())
+      found = plural(file->triangles.size(), "triangle") + (found.empty() ? "" : ", " + found);
+    return Error{path.string() + ": no tetrahedra" + (found.empty() ? "" : " (found " + found + ")")};
+  }
+  return TetMesh{std::move(file->positions), std::move(file->tets)};
+}
+
+Result<TriMesh> read_tri_mesh(const std::filesystem::path& path) {
+  auto file = read_mesh_file(path);
+  if (!file) return file.error();
+  if (file->triangles.empty()) {
+    std::string found = file->skipped_summary();
+    if (!file->tets.empty())
+      found = plural(file->tets.size(), "tetrahedron") + (found.empty() ? "" : ", " + found);
+    return Error{path.string() + ": no triangles" + (found.empty() ? "" : " (found " + found + ")")};
+  }
+  // Compact: keep only the nodes the triangles use, in file order.
+  std::vector<Index> remap(file->positions.size(), -1);
+  for (const Tri& t : file->triangles) {
+    for (const Index v : t) remap[v] = 0;
+  }
+  TriMesh mesh;
+  for (std::size_t i = 0; i < remap.size(); ++i) {
+    if (remap[i] == 0) {
+      remap[i] = static_cast<Index>(mesh.positions.size());
+      mesh.positions.push_back(file->positions[i]);
+    }
+  }
+  mesh.triangles.reserve(file->triangles.size());
+  for (const Tri& t : file->triangles) mesh.triangles.push_back({remap[t[0]], remap[t[1]], remap[t[2]]});
+  return mesh;
+}
+
+}  // namespace pliant::io

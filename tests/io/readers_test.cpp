@@ -1,0 +1,277 @@
+// Every reader on every variant of its format, against the same sample mesh; and the defences.
+#include "formats.hpp"
+#include "pliant/io/mesh_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace pliant::io {
+namespace {
+
+using testing::cube_sample;
+using testing::Sample;
+
+void expect_same(const Sample& s, const MeshFile& m, bool float32 = false) {
+  ASSERT_EQ(m.positions.size(), s.positions.size());
+  for (std::size_t i = 0; i < s.positions.size(); ++i) {
+    for (int k = 0; k < 3; ++k) {
+      const double want =
+          float32 ? static_cast<double>(static_cast<float>(s.positions[i][k])) : s.positions[i][k];
+      EXPECT_EQ(m.positions[i][k], want) << "node " << i;
+    }
+  }
+  EXPECT_EQ(m.tets, s.tets);
+  EXPECT_EQ(m.triangles, s.triangles);
+}
+
+MeshFile parse_ok(const std::string& bytes, const std::string& ext) {
+  auto r = parse_mesh(bytes, "test" + ext, ext);
+  EXPECT_TRUE(r.ok()) << r.message();
+  return r.ok() ? std::move(r).value() : MeshFile{};
+}
+
+std::string parse_error(const std::string& bytes, const std::string& ext) {
+  auto r = parse_mesh(bytes, "test" + ext, ext);
+  EXPECT_FALSE(r.ok());
+  if (r.ok()) return "";
+  EXPECT_EQ(r.message().find('\n'), std::string::npos) << "message must be one line: " << r.message();
+  return r.message();
+}
+
+TEST(MshReader, Version22AsciiAndBinary) {
+  const Sample s = cube_sample();
+  for (bool binary : {false, true}) {
+    const MeshFile m = parse_ok(testing::msh22(s, binary, 101), ".msh");
+    expect_same(s, m);
+    EXPECT_EQ(m.format, binary ? "Gmsh 2.2 binary" : "Gmsh 2.2 ASCII");
+  }
+}
+
+TEST(MshReader, Version41AsciiAndBinaryWithParametricBlocks) {
+  const Sample s = cube_sample();
+  for (bool binary : {false, true}) {
+    const MeshFile m = parse_ok(testing::msh41(s, binary), ".msh");
+    expect_same(s, m);
+    EXPECT_EQ(m.format, binary ? "Gmsh 4.1 binary" : "Gmsh 4.1 ASCII");
+  }
+}
+
+TEST(MshReader, HexahedraOnlyIsNoTetrahedraAndNamesWhatWasFound) {
+  const std::string text =
+      "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n8\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n5 0 0 1\n6 1 0 "
+      "1\n"
+      "7 1 1 1\n8 0 1 1\n$EndNodes\n$Elements\n1\n1 5 2 0 1 1 2 3 4 5 6 7 8\n$EndElements\n";
+  const MeshFile m = parse_ok(text, ".msh");
+  EXPECT_TRUE(m.tets.empty());
+  EXPECT_EQ(m.skipped_summary(), "1 hexahedron");
+  const auto dir = std::filesystem::temp_directory_path() / "pliant_io_hex";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "hex.msh") << text;
+  const auto r = read_tet_mesh(dir / "hex.msh");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("no tetrahedra (found 1 hexahedron)"), std::string::npos) << r.message();
+}
+
+TEST(MshReader, QuadraticTetrahedraKeepTheirCorners) {
+  std::string text = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n10\n";
+  for (int i = 1; i <= 10; ++i)
+    text += std::to_string(i) + " " + std::to_string(i) + " " + std::to_string(i * i) + " 0.5\n";
+  text += "$EndNodes\n$Elements\n1\n7 11 0 4 3 2 1 5 6 7 8 9 10\n$EndElements\n";
+  const MeshFile m = parse_ok(text, ".msh");
+  ASSERT_EQ(m.tets.size(), 1u);
+  EXPECT_EQ(m.tets[0], (Tet{3, 2, 1, 0}));
+}
+
+TEST(MshReader, RejectsLiesAndDamage) {
+  const Sample s = cube_sample();
+  const std::string good = testing::msh22(s, false);
+  EXPECT_NE(
+      parse_error("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n99999999\n1 0 0 0\n$EndNodes\n", ".msh")
+          .find("test.msh:5: declares 99999999 nodes"),
+      std::string::npos);
+  std::string bad_ref = good;
+  bad_ref.replace(bad_ref.rfind("$EndElements") - 2, 1, "9");  // last tet's last node -> 9 (undefined)
+  EXPECT_NE(parse_error(bad_ref, ".msh").find("references node 9, which is not defined"), std::string::npos);
+  std::string nan = good;
+  const std::size_t x = nan.find("\n2 ") + 3;
+  nan.replace(x, nan.find(' ', x) - x, "nan");
+  EXPECT_NE(parse_error(nan, ".msh").find("not a finite number"), std::string::npos);
+  EXPECT_NE(parse_error(good.substr(0, good.size() / 2), ".msh").find("unexpected end of file"),
+            std::string::npos);
+  const std::string bin = testing::msh41(s, true);
+  EXPECT_NE(parse_error(bin.substr(0, bin.size() - 60), ".msh").find(": byte "), std::string::npos);
+  EXPECT_NE(
+      parse_error("$MeshFormat\n3.0 0 8\n$EndMeshFormat\n", ".msh").find("version 3.0 is not supported"),
+      std::string::npos);
+}
+
+TEST(TetgenReader, ZeroAndOneBasedWithAttributesAndSiblingLookup) {
+  const Sample s = cube_sample();
+  const auto dir = std::filesystem::temp_directory_path() / "pliant_io_tetgen";
+  std::filesystem::create_directories(dir);
+  for (int base : {0, 1}) {
+    std::ofstream(dir / "m.node") << testing::tetgen_node(s, base);
+    std::ofstream(dir / "m.ele") << testing::tetgen_ele(s, base);
+    for (const char* name : {"m.node", "m.ele"}) {
+      const auto r = read_mesh_file(dir / name);
+      ASSERT_TRUE(r.ok()) << r.message();
+      expect_same({s.positions, s.tets, {}}, *r);
+    }
+  }
+  // An .ele that references a node the .node file lacks (1-based ele against 0-based node).
+  std::ofstream(dir / "m.node") << testing::tetgen_node(s, 0);
+  std::ofstream(dir / "m.ele") << testing::tetgen_ele(s, 1);
+  const auto r = read_tet_mesh(dir / "m.ele");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("m.ele:3: tetrahedron 2 references node 8, which is not defined"),
+            std::string::npos)
+      << r.message();
+  std::filesystem::remove(dir / "m.ele");
+  const auto missing = read_tet_mesh(dir / "m.node");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("need both .node and .ele"), std::string::npos) << missing.message();
+}
+
+TEST(VtkLegacyReader, AsciiAndBinaryInBothCellLayouts) {
+  const Sample s = cube_sample();
+  for (bool binary : {false, true}) {
+    for (bool v5 : {false, true}) {
+      const MeshFile m = parse_ok(testing::vtk_legacy(s, binary, v5), ".vtk");
+      expect_same(s, m);
+      ASSERT_EQ(m.edges.size(), 1u);
+      EXPECT_EQ(m.edges[0], (Edge{0, 7}));
+      EXPECT_EQ(m.skipped_summary(), "1 hexahedron");
+    }
+  }
+}
+
+TEST(VtkLegacyReader, RejectsWrongCellSizesAndShortLists) {
+  const Sample s = cube_sample();
+  std::string text = testing::vtk_legacy(s, false, false);
+  text.replace(text.find("\n10\n"), 4, "\n5\n");  // a 4-point cell declared a triangle
+  EXPECT_NE(parse_error(text, ".vtk").find("has 4 points, expected 3"), std::string::npos);
+  EXPECT_NE(parse_error("# vtk DataFile Version 3.0\nx\nASCII\nDATASET STRUCTURED_POINTS\n", ".vtk")
+                .find("only UNSTRUCTURED_GRID"),
+            std::string::npos);
+  EXPECT_NE(
+      parse_error(
+          "# vtk DataFile Version 3.0\nx\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 1000000 float\n0 0 0\n",
+          ".vtk")
+          .find("declares 3000000 point coordinates"),
+      std::string::npos);
+}
+
+TEST(VtuReader, EveryEncodingAndHeaderType) {
+  using testing::VtuMode;
+  const Sample s = cube_sample();
+  for (VtuMode mode : {VtuMode::ascii, VtuMode::inline_separate, VtuMode::inline_joint, VtuMode::appended_raw,
+                       VtuMode::appended_base64}) {
+    for (bool header64 : {false, true}) {
+      for (bool float32 : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "mode " << static_cast<int>(mode) << " header64 " << header64);
+        const MeshFile m = parse_ok(testing::vtu(s, mode, header64, float32), ".vtu");
+        expect_same(s, m, float32);
+      }
+    }
+  }
+}
+
+TEST(VtuReader, RejectsCompressionBadBase64AndLyingHeaders) {
+  using testing::VtuMode;
+  const Sample s = cube_sample();
+  std::string z = testing::vtu(s, VtuMode::inline_separate, false);
+  z.replace(z.find("header_type"), 0, "compressor=\"vtkZLibDataCompressor\" ");
+  EXPECT_NE(parse_error(z, ".vtu").find("compressed VTU (vtkZLibDataCompressor) is not supported"),
+            std::string::npos);
+  std::string b = testing::vtu(s, VtuMode::inline_separate, false);
+  b[b.find("format=\"binary\">") + 30] = '!';
+  EXPECT_NE(parse_error(b, ".vtu").find("bad base64"), std::string::npos);
+  std::string r = testing::vtu(s, VtuMode::appended_raw, true);
+  EXPECT_NE(parse_error(r.substr(0, r.size() - 40), ".vtu").find("bytes"), std::string::npos);
+  std::string n = testing::vtu(s, VtuMode::ascii, false);
+  n.replace(n.find("NumberOfPoints=\"8\""), 18, "NumberOfPoints=\"80000000\"");
+  EXPECT_NE(parse_error(n, ".vtu").find("needs 240000000 numbers"), std::string::npos);
+}
+
+TEST(ObjReader, TriangulatesConvexAndConcavePolygons) {
+  // An L-shaped hexagon (concave at (1,1)) of area 3 in the plane z = 2, and a quad of area 1.
+  const std::string text =
+      "# L\nv 0 0 2\nv 2 0 2\nv 2 1 2\nv 1 1 2\nv 1 2 2\nv 0 2 2\nv 5 0 0\nv 6 0 0\nv 6 1 0\nv 5 1 0\n"
+      "f 1 2 3 4 5 6\nf -4 -3 -2 -1\n";
+  const MeshFile m = parse_ok(text, ".obj");
+  ASSERT_EQ(m.triangles.size(), 6u);
+  double area = 0;
+  for (const Tri& t : m.triangles) {
+    const Vec3 n = (m.positions[t[1]] - m.positions[t[0]]).cross(m.positions[t[2]] - m.positions[t[0]]);
+    EXPECT_GT(n.z(), 0) << "every triangle keeps the polygon's counter-clockwise orientation";
+    area += 0.5 * n.norm();
+  }
+  EXPECT_NEAR(area, 4.0, 1e-12);
+}
+
+TEST(ObjReader, RejectsOutOfRangeFaceWithItsLine) {
+  EXPECT_NE(parse_error("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n\nf 1 2 7\n", ".obj")
+                .find("test.obj:6: face 2 references vertex 7, but there are 3 vertices"),
+            std::string::npos);
+}
+
+TEST(StlReader, BinaryWhoseHeaderSaysSolidIsStillBinary) {
+  std::string bin = "solid looks like ascii";
+  bin.resize(80, ' ');
+  testing::put<std::uint32_t>(bin, 2);
+  const float tris[2][9] = {{0, 0, 0, 1, 0, 0, 0, 1, 0}, {1, 0, 0, 1, 1, 0, 0, 1, 0}};
+  for (const auto& t : tris) {
+    for (int k = 0; k < 3; ++k) testing::put<float>(bin, 0);
+    for (float v : t) testing::put<float>(bin, v);
+    bin.append(2, '\0');
+  }
+  const MeshFile m = parse_ok(bin, ".stl");
+  EXPECT_EQ(m.format, "STL binary");
+  EXPECT_EQ(m.positions.size(), 4u) << "shared corners are merged";
+  EXPECT_EQ(m.triangles.size(), 2u);
+  const std::string lying = bin.substr(0, bin.size() - 10);
+  EXPECT_NE(parse_error(lying, ".stl")
+                .find("binary STL declares 2 triangles (184 bytes), but the file has 174 bytes"),
+            std::string::npos);
+}
+
+TEST(StlReader, Ascii) {
+  const std::string text =
+      "solid t\nfacet normal 0 0 1\n outer loop\n  vertex 0 0 0\n  vertex 1 0 0\n  vertex 0 1 0\n "
+      "endloop\nendfacet\n"
+      "facet normal 0 0 1\n outer loop\n  vertex 1 0 0\n  vertex 1 1 0\n  vertex 0 1 0\n "
+      "endloop\nendfacet\nendsolid t\n";
+  const MeshFile m = parse_ok(text, ".stl");
+  EXPECT_EQ(m.format, "STL ASCII");
+  EXPECT_EQ(m.positions.size(), 4u);
+  EXPECT_EQ(m.triangles, (std::vector<Tri>{{0, 1, 2}, {1, 3, 2}}));
+  EXPECT_NE(parse_error(text.substr(0, 70), ".stl").find("unexpected end of file"), std::string::npos);
+}
+
+TEST(Dispatch, EmptyUnknownAndMissing) {
+  EXPECT_EQ(parse_error("", ".msh"), "test.msh: empty file");
+  const auto r = read_mesh_file("/nonexistent/x.vtu");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.message(), "/nonexistent/x.vtu: cannot open: no such file");
+  const auto u = read_mesh_file("mesh.ply");
+  ASSERT_FALSE(u.ok());
+  EXPECT_NE(u.message().find("unknown mesh format '.ply'"), std::string::npos);
+}
+
+TEST(Dispatch, TriMeshFromVolumeFileKeepsOnlyTriangleNodes) {
+  const Sample s = cube_sample();
+  const auto dir = std::filesystem::temp_directory_path() / "pliant_io_tri";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "c.msh", std::ios::binary) << testing::msh22(s, false);
+  const auto r = read_tri_mesh(dir / "c.msh");
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r->positions.size(), 4u);  // triangles use nodes 0..3
+  for (std::size_t t = 0; t < s.triangles.size(); ++t) {
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(r->positions[r->triangles[t][c]], s.positions[s.triangles[t][c]]);
+  }
+}
+
+}  // namespace
+}  // namespace pliant::io
