@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -168,6 +169,32 @@ Result<SpringMesh> build_spring_mesh(const TetMesh& body, const SpringMeshDef& d
   if (auto s = add_springs(m, unique_edges(tets), def); !s) return s.error();
   if (auto s = add_triangles(m, boundary_faces(tets)); !s) return s.error();
   m.tets = std::move(tets);
+  finish_masses(m, def);
+  return m;
+}
+
+Result<SpringMesh> build_spring_graph(const std::vector<Vec3>& positions, const std::vector<Edge>& edges,
+                                      const SpringMeshDef& def) {
+  if (auto s = check_def(def); !s) return s.error();
+  if (!(def.node_mass > 0.0))
+    return Error{"spring graph: node_mass must be > 0 kg (no elements to lump from)"};
+  const Index n = static_cast<Index>(positions.size());
+  if (n == 0) return Error{"spring graph: no nodes"};
+  std::vector<Edge> unique;
+  unique.reserve(edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    const Edge& ed = edges[e];
+    if (ed[0] < 0 || ed[0] >= n || ed[1] < 0 || ed[1] >= n || ed[0] == ed[1])
+      return Error{fmt::format("spring graph: edge {} ({}, {}) is invalid for {} nodes", e, ed[0], ed[1], n)};
+    unique.push_back({std::min(ed[0], ed[1]), std::max(ed[0], ed[1])});
+  }
+  std::vector<Edge> sorted = unique;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    return Error{"spring graph: an edge is listed twice"};
+  SpringMesh m;
+  init_nodes(m, positions);
+  if (auto s = add_springs(m, unique, def); !s) return s.error();
   finish_masses(m, def);
   return m;
 }

@@ -156,6 +156,12 @@ Result<SpringMesh> build_spring_mesh(const TriMesh& membrane, const SpringMeshDe
 /// indices, degenerate (zero-volume) tets, or an invalid def.
 Result<SpringMesh> build_spring_mesh(const TetMesh& body, const SpringMeshDef& def);
 
+/// Builds a bare spring graph (no triangles): chains, single oscillators, hand-made networks.
+/// def.node_mass must be > 0 (there are no elements to lump from). Fails on bad indices, repeated
+/// or zero-length edges.
+Result<SpringMesh> build_spring_graph(const std::vector<Vec3>& positions, const std::vector<Edge>& edges,
+                                      const SpringMeshDef& def);
+
 /// Checks invariants (N1)-(T3) above; the message names the first violation found. O(size), for tests
 /// and debug checks after topology changes, not for the per-step path.
 Status check_spring_mesh(const SpringMesh& mesh);

@@ -1,0 +1,109 @@
+// The nine Table 2.1 methods behind MethodStepper (see the header for the papers).
+#include "pliant/models/springs/methods.hpp"
+
+#include "pliant/models/springs/interaction_ordered.hpp"
+
+namespace pliant::springs {
+
+std::string_view method_name(Method method) {
+  switch (method) {
+    case Method::mass_spring:
+      return "mass_spring";
+    case Method::interaction_ordered:
+      return "interaction_ordered";
+    case Method::provot:
+      return "provot";
+    case Method::wagner:
+      return "wagner";
+    case Method::enhanced_chainmail:
+      return "enhanced_chainmail";
+    case Method::dragnet:
+      return "dragnet";
+    case Method::lr_mass_spring:
+      return "lr_mass_spring";
+    case Method::length_correction_mass_spring:
+      return "length_correction_mass_spring";
+    case Method::dragnet_mass_spring:
+      return "dragnet_mass_spring";
+  }
+  return "unknown";
+}
+
+std::optional<Method> method_from_name(std::string_view name) {
+  for (Method m : all_methods)
+    if (method_name(m) == name) return m;
+  return std::nullopt;
+}
+
+bool method_is_dynamic(Method method) {
+  switch (method) {
+    case Method::mass_spring:
+    case Method::interaction_ordered:
+    case Method::lr_mass_spring:
+    case Method::length_correction_mass_spring:
+    case Method::dragnet_mass_spring:
+      return true;
+    default:
+      return false;
+  }
+}
+
+MethodStepper::MethodStepper(const MethodDef& def)
+    : def_(def),
+      integrator_(IntegratorDef{.scheme = Scheme::explicit_euler, .dt = def.dt}),
+      dragnet_(DragnetDef{.factor = def.dragnet_factor}),
+      chainmail_(def.chainmail) {}
+
+void MethodStepper::set_interaction(const SpringMesh& mesh, std::span<const Index> nodes) {
+  interaction_.assign(nodes.begin(), nodes.end());
+  order_ = breadth_first_order(mesh, nodes);
+  before_.assign(mesh.position.size(), Vec3::Zero());
+}
+
+void MethodStepper::correct(SpringMesh& mesh) {
+  switch (def_.method) {
+    case Method::provot:
+    case Method::lr_mass_spring:
+    case Method::length_correction_mass_spring:
+      provot_pass(mesh, def_.provot_factor);
+      return;
+    case Method::wagner: {
+      Vec3 centre = Vec3::Zero();
+      for (Index v : interaction_) centre += mesh.position[static_cast<std::size_t>(v)];
+      if (!interaction_.empty()) centre /= static_cast<double>(interaction_.size());
+      wagner_.pass(mesh, centre);
+      return;
+    }
+    case Method::enhanced_chainmail:
+      chainmail_.pass(mesh, interaction_);
+      return;
+    case Method::dragnet:
+    case Method::dragnet_mass_spring:
+      dragnet_.pass(mesh, interaction_);
+      return;
+    default:
+      return;
+  }
+}
+
+void MethodStepper::step(SpringMesh& mesh, const Loads& loads) {
+  const std::size_t n = mesh.position.size();
+  if (order_.size() != n) set_interaction(mesh, std::vector<Index>(interaction_));  // topology changed
+  const Method m = def_.method;
+  if (!method_is_dynamic(m)) {
+    correct(mesh);
+    return;
+  }
+  if (m == Method::interaction_ordered || m == Method::lr_mass_spring)
+    interaction_ordered_step(mesh, order_, def_.dt, loads);
+  else
+    integrator_.step(mesh, loads);
+  if (m == Method::mass_spring || m == Method::interaction_ordered) return;
+  for (std::size_t i = 0; i < n; ++i) before_[i] = mesh.position[i];
+  correct(mesh);
+  const double inv_dt = 1.0 / def_.dt;
+  for (std::size_t i = 0; i < n; ++i)
+    if (mesh.inv_mass[i] != 0.0) mesh.velocity[i] += inv_dt * (mesh.position[i] - before_[i]);
+}
+
+}  // namespace pliant::springs
