@@ -1,0 +1,132 @@
+#include "test_models.hpp"
+
+#include "pliant/core/aabb.hpp"
+#include "pliant/core/topology.hpp"
+#include "pliant/io/mesh_file.hpp"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <map>
+
+namespace pliant::viewer {
+
+Result<TriMesh> load_surface(const std::filesystem::path& path) {
+  auto file = io::read_mesh_file(path);
+  if (!file.ok()) return file.error();
+  if (!file->tets.empty()) {
+    TetMesh volume{std::move(file->positions), std::move(file->tets)};
+    BoundarySurface boundary = extract_boundary(volume);
+    if (boundary.mesh.triangles.empty())
+      return Error{path.string() + ": the volume mesh has no boundary faces"};
+    return std::move(boundary.mesh);
+  }
+  if (file->triangles.empty()) return Error{path.string() + ": no triangles or tetrahedra to show"};
+  TriMesh mesh{std::move(file->positions), std::move(file->triangles)};
+  return mesh;
+}
+
+TriMesh sphere_surface(double radius, int levels) {
+  // Icosahedron from the three golden rectangles, then 1-to-4 splits with midpoints on the sphere.
+  const double g = (1.0 + std::sqrt(5.0)) / 2.0;
+  std::vector<Vec3> p = {{-1, g, 0},  {1, g, 0},  {-1, -g, 0}, {1, -g, 0}, {0, -1, g},  {0, 1, g},
+                         {0, -1, -g}, {0, 1, -g}, {g, 0, -1},  {g, 0, 1},  {-g, 0, -1}, {-g, 0, 1}};
+  for (Vec3& v : p) v.normalize();
+  std::vector<Tri> t = {{0, 11, 5},  {0, 5, 1},  {0, 1, 7},  {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
+                        {11, 10, 2}, {10, 7, 6}, {7, 1, 8},  {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
+                        {3, 8, 9},   {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
+  for (int level = 0; level < levels; ++level) {
+    std::map<std::pair<Index, Index>, Index> middle;
+    const auto mid = [&](Index a, Index b) {
+      const auto [lo, hi] = std::minmax(a, b);
+      auto [it, inserted] = middle.try_emplace({lo, hi}, static_cast<Index>(p.size()));
+      if (inserted) p.push_back((p[a] + p[b]).normalized());
+      return it->second;
+    };
+    std::vector<Tri> next;
+    next.reserve(t.size() * 4);
+    for (const Tri& f : t) {
+      const Index ab = mid(f[0], f[1]), bc = mid(f[1], f[2]), ca = mid(f[2], f[0]);
+      next.insert(next.end(), {Tri{f[0], ab, ca}, Tri{f[1], bc, ab}, Tri{f[2], ca, bc}, Tri{ab, bc, ca}});
+    }
+    t = std::move(next);
+  }
+  TriMesh mesh;
+  mesh.positions.reserve(p.size());
+  for (const Vec3& v : p) mesh.positions.push_back(radius * v);
+  mesh.triangles = std::move(t);
+  return mesh;
+}
+
+StaticMeshModel::StaticMeshModel(TriMesh mesh, std::string name)
+    : mesh_(std::move(mesh)), name_(std::move(name)) {}
+
+PullTestModel::PullTestModel(TriMesh mesh, std::string name)
+    : mesh_(std::move(mesh)),
+      name_(std::move(name)),
+      positions_(mesh_.positions),
+      weight_(mesh_.positions.size(), 0.0) {
+  radius_ = std::max(0.5 * bounding_box(mesh_.positions).diagonal(), 1e-9);
+}
+
+bool PullTestModel::field(std::size_t, std::string_view name, std::vector<double>& values,
+                          std::string& unit) const {
+  if (name != "displacement") return false;
+  values.resize(positions_.size());
+  for (std::size_t i = 0; i < positions_.size(); ++i) values[i] = (positions_[i] - mesh_.positions[i]).norm();
+  unit = "m";
+  return true;
+}
+
+bool PullTestModel::grab(std::size_t, Index triangle, double u, double v) {
+  if (triangle < 0 || static_cast<std::size_t>(triangle) >= mesh_.triangles.size()) return false;
+  const Tri& t = mesh_.triangles[static_cast<std::size_t>(triangle)];
+  // Weights are taken about the grabbed point's rest position; what is already displaced stays
+  // with the old grab's shape, so a new grab starts from the rest shape (a test model keeps it simple).
+  anchor_ = (1 - u - v) * mesh_.positions[t[0]] + u * mesh_.positions[t[1]] + v * mesh_.positions[t[2]];
+  const double sigma = falloff * radius_;
+  for (std::size_t i = 0; i < weight_.size(); ++i)
+    weight_[i] = std::exp(-(mesh_.positions[i] - anchor_).squaredNorm() / (2 * sigma * sigma));
+  const Vec3 current = (1 - u - v) * positions_[t[0]] + u * positions_[t[1]] + v * positions_[t[2]];
+  offset_ = wanted_ = current - anchor_;
+  grabbed_ = true;
+  return true;
+}
+
+void PullTestModel::move_grab(const Vec3& target) {
+  if (grabbed_ && target.allFinite()) wanted_ = target - anchor_;
+}
+
+void PullTestModel::release() {
+  grabbed_ = false;
+  wanted_ = Vec3::Zero();  // springs back
+}
+
+Vec3 PullTestModel::grab_reaction() const { return grabbed_ ? Vec3(-stiffness * offset_) : Vec3::Zero(); }
+
+void PullTestModel::step() {
+  Stopwatch watch;
+  offset_ += std::clamp(follow, 1e-3, 1.0) * (wanted_ - offset_);
+  profile_.record("follow", watch.ms());
+  watch.reset();
+  for (std::size_t i = 0; i < positions_.size(); ++i)
+    positions_[i] = mesh_.positions[i] + weight_[i] * offset_;
+  profile_.record("update_surface", watch.ms());
+}
+
+void PullTestModel::reset() {
+  grabbed_ = false;
+  offset_ = wanted_ = Vec3::Zero();
+  positions_ = mesh_.positions;
+}
+
+void PullTestModel::panel() {
+  ImGui::TextWrapped("Test model: nodes follow the grab with a Gaussian falloff (no physics).");
+  float f = static_cast<float>(falloff), k = static_cast<float>(stiffness), a = static_cast<float>(follow);
+  if (ImGui::SliderFloat("falloff", &f, 0.05f, 1.0f)) falloff = f;
+  if (ImGui::SliderFloat("stiffness N/m", &k, 1.0f, 2000.0f, "%.0f", ImGuiSliderFlags_Logarithmic))
+    stiffness = k;
+  if (ImGui::SliderFloat("follow", &a, 0.02f, 1.0f)) follow = a;
+}
+
+}  // namespace pliant::viewer

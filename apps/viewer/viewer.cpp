@@ -1,0 +1,457 @@
+#include "viewer.hpp"
+
+#include "pliant/core/bvh.hpp"
+#include "pliant/io/atomic_file.hpp"
+#include "pliant/render/gl_renderer.hpp"
+#include "pliant/render/image.hpp"
+
+#include <GL/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+namespace pliant::viewer {
+
+Result<ScriptedDrag> parse_scripted_drag(const std::string& text) {
+  ScriptedDrag d;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%lf,%lf,%lf,%lf,%d%c", &d.x0, &d.y0, &d.x1, &d.y1, &d.frames, &tail) != 5 ||
+      d.frames < 1)
+    return Error{"--script-drag '" + text + "': expected x0,y0,x1,y1,frames (pixels, frames >= 1)"};
+  return d;
+}
+
+namespace {
+
+enum class Gesture { none, grab, orbit, pan };
+
+// Per-surface picking structure, refitted every frame and rebuilt when the topology changes.
+struct Pickable {
+  TriangleBvh bvh;
+  std::uint64_t topology = ~0ull;
+  std::size_t nodes = 0;
+  std::vector<Vec3> positions;
+  std::vector<Tri> triangles;
+};
+
+class Viewer {
+ public:
+  Viewer(ViewerModel& model, const ViewerOptions& options) : model_(model), options_(options) {}
+  Status run();
+
+ private:
+  void update_picking();
+  void press(double x, double y, int button);
+  void move(double x, double y);
+  void release_button();
+  void frame_camera();
+  void draw_panel();
+  render::Frame build_frame();
+  Status screenshot(const std::filesystem::path& path);
+
+  ViewerModel& model_;
+  ViewerOptions options_;
+  GLFWwindow* window_ = nullptr;
+  render::Camera camera_;
+  render::GlRenderer renderer_;
+  std::vector<Pickable> pick_;
+
+  Gesture gesture_ = Gesture::none;
+  double last_x_ = 0, last_y_ = 0;
+  // The grab: which surface point is held, and the plane (through it, facing the camera) in which
+  // the mouse ray places its target.
+  std::size_t grab_surface_ = 0;
+  Index grab_triangle_ = -1;
+  double grab_u_ = 0, grab_v_ = 0;
+  Vec3 grab_plane_point_ = Vec3::Zero();
+  Vec3 grab_plane_normal_ = Vec3::UnitZ();
+  Vec3 grab_target_ = Vec3::Zero();
+  double force_scale_ = 0.0;  // largest force seen, sets the arrow length (unit: N)
+
+  bool paused_ = false;
+  bool step_once_ = false;
+  int field_index_ = 0;  // 0: none, else field_names()[i - 1]
+  int color_map_ = 0;
+  int shading_ = 0;
+  bool wireframe_ = false;
+  std::vector<std::vector<double>> field_values_;
+  std::string field_unit_;
+  double field_min_ = 0, field_max_ = 1;
+  double step_ms_ = 0, draw_ms_ = 0;
+  long frame_ = 0;
+};
+
+void Viewer::update_picking() {
+  pick_.resize(model_.surface_count());
+  for (std::size_t i = 0; i < pick_.size(); ++i) {
+    const ViewerSurface s = model_.surface(i);
+    Pickable& p = pick_[i];
+    p.positions.assign(s.positions.begin(), s.positions.end());
+    if (p.topology != s.topology_version || p.nodes != s.positions.size() ||
+        p.bvh.triangle_count() != s.triangles.size()) {
+      p.triangles.assign(s.triangles.begin(), s.triangles.end());
+      p.bvh.build(p.positions, p.triangles);
+      p.topology = s.topology_version;
+      p.nodes = s.positions.size();
+    } else {
+      p.bvh.refit(p.positions);
+    }
+  }
+}
+
+void Viewer::press(double x, double y, int button) {
+  last_x_ = x;
+  last_y_ = y;
+  if (button == GLFW_MOUSE_BUTTON_LEFT) {
+    const Ray ray = camera_.ray(x, y);
+    std::optional<RayHit> best;
+    std::size_t best_surface = 0;
+    for (std::size_t i = 0; i < pick_.size(); ++i) {
+      if (auto hit = pick_[i].bvh.raycast(ray); hit && (!best || hit->t < best->t)) {
+        best = hit;
+        best_surface = i;
+      }
+    }
+    if (best && model_.grab(best_surface, best->triangle, best->u, best->v)) {
+      gesture_ = Gesture::grab;
+      grab_surface_ = best_surface;
+      grab_triangle_ = best->triangle;
+      grab_u_ = best->u;
+      grab_v_ = best->v;
+      grab_plane_point_ = ray.at(best->t);
+      grab_plane_normal_ = camera_.forward();
+      grab_target_ = grab_plane_point_;
+      return;
+    }
+    gesture_ = Gesture::orbit;
+  } else {
+    gesture_ = Gesture::pan;
+  }
+}
+
+void Viewer::move(double x, double y) {
+  const double dx = x - last_x_, dy = y - last_y_;
+  last_x_ = x;
+  last_y_ = y;
+  switch (gesture_) {
+    case Gesture::orbit:
+      camera_.orbit(-0.008 * dx, 0.008 * dy);
+      break;
+    case Gesture::pan:
+      camera_.pan(dx, dy);
+      break;
+    case Gesture::grab: {
+      const Ray ray = camera_.ray(x, y);
+      const double denom = ray.direction.dot(grab_plane_normal_);
+      if (std::abs(denom) > 1e-9) {
+        const double t = (grab_plane_point_ - ray.origin).dot(grab_plane_normal_) / denom;
+        if (t > 0) {
+          grab_target_ = ray.at(t);
+          model_.move_grab(grab_target_);
+        }
+      }
+      break;
+    }
+    case Gesture::none:
+      break;
+  }
+}
+
+void Viewer::release_button() {
+  if (gesture_ == Gesture::grab) model_.release();
+  gesture_ = Gesture::none;
+  grab_triangle_ = -1;
+}
+
+void Viewer::frame_camera() {
+  Aabb box;
+  for (std::size_t i = 0; i < model_.surface_count(); ++i)
+    for (const Vec3& p : model_.surface(i).positions)
+      if (p.allFinite()) box.extend(p);
+  camera_.frame(box, 1.15);
+}
+
+render::Frame Viewer::build_frame() {
+  render::Frame f;
+  f.camera = camera_;
+  const std::vector<std::string> names = model_.field_names();
+  if (field_index_ > static_cast<int>(names.size())) field_index_ = 0;
+  field_values_.resize(model_.surface_count());
+  bool any_field = false;
+  double lo = INFINITY, hi = -INFINITY;
+  for (std::size_t i = 0; i < model_.surface_count(); ++i) {
+    const ViewerSurface s = model_.surface(i);
+    render::Surface r;
+    r.positions = s.positions;
+    r.triangles = s.triangles;
+    r.shading = static_cast<render::Shading>(shading_);
+    r.wireframe = wireframe_;
+    r.color_map = static_cast<render::ColorMap>(color_map_);
+    field_values_[i].clear();
+    if (field_index_ > 0 &&
+        model_.field(i, names[static_cast<std::size_t>(field_index_ - 1)], field_values_[i], field_unit_) &&
+        field_values_[i].size() == s.positions.size()) {
+      r.field = field_values_[i];
+      for (double v : field_values_[i])
+        if (std::isfinite(v)) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+      any_field = true;
+    }
+    f.surfaces.push_back(r);
+  }
+  if (any_field) {
+    if (!(hi > lo)) hi = lo + 1e-12;
+    field_min_ = lo;
+    field_max_ = hi;
+    for (render::Surface& r : f.surfaces) {
+      r.range_min = lo;
+      r.range_max = hi;
+    }
+    f.color_bar = {true, static_cast<render::ColorMap>(color_map_), lo, hi,
+                   names[static_cast<std::size_t>(field_index_ - 1)] + " " + field_unit_};
+  }
+  if (gesture_ == Gesture::grab && grab_triangle_ >= 0 && grab_surface_ < model_.surface_count()) {
+    const ViewerSurface s = model_.surface(grab_surface_);
+    if (static_cast<std::size_t>(grab_triangle_) < s.triangles.size()) {
+      const Tri& t = s.triangles[static_cast<std::size_t>(grab_triangle_)];
+      const Vec3 point = (1 - grab_u_ - grab_v_) * s.positions[t[0]] + grab_u_ * s.positions[t[1]] +
+                         grab_v_ * s.positions[t[2]];
+      const Vec3 force = model_.grab_reaction();
+      const double magnitude = force.norm();
+      force_scale_ = std::max(force_scale_, magnitude);
+      // The largest force seen so far is drawn half a scene radius long.
+      if (magnitude > 0 && force_scale_ > 0) {
+        char label[32];
+        std::snprintf(label, sizeof label, "%.3g N", magnitude);
+        f.arrows.push_back({point,
+                            point + (0.5 * camera_.scene_radius / force_scale_) * force,
+                            {0.95f, 0.3f, 0.15f},
+                            0.0,
+                            label});
+      }
+      // A thin line to where the mouse holds the point.
+      f.arrows.push_back({point, grab_target_, {0.3f, 0.8f, 1.0f}, camera_.scene_radius / 250.0, ""});
+    }
+  }
+  return f;
+}
+
+void Viewer::draw_panel() {
+  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
+  ImGui::Begin("Pliant");
+  ImGui::Text("%.1f FPS  step %.2f ms  draw %.2f ms", ImGui::GetIO().Framerate, step_ms_, draw_ms_);
+  if (ImGui::CollapsingHeader("Bodies", ImGuiTreeNodeFlags_DefaultOpen)) {
+    for (std::size_t i = 0; i < model_.surface_count(); ++i) {
+      const ViewerSurface s = model_.surface(i);
+      ImGui::BulletText("%s: %zu nodes, %zu triangles", s.name.c_str(), s.positions.size(),
+                        s.triangles.size());
+    }
+  }
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (ImGui::Button(paused_ ? "Run" : "Pause")) paused_ = !paused_;
+    ImGui::SameLine();
+    if (ImGui::Button("Step")) step_once_ = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) {
+      release_button();
+      model_.reset();
+      force_scale_ = 0;
+    }
+    model_.panel();
+  }
+  if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) {
+    std::vector<std::string> names = model_.field_names();
+    std::string items = std::string("none") + '\0';
+    for (const std::string& n : names) items += n + '\0';
+    ImGui::Combo("field", &field_index_, items.c_str());
+    ImGui::Combo("colour map", &color_map_, "viridis\0turbo\0greys\0coolwarm\0");
+    ImGui::Combo("shading", &shading_, "smooth\0flat\0unlit\0");
+    ImGui::Checkbox("wireframe", &wireframe_);
+    if (field_index_ > 0) ImGui::Text("range %.4g .. %.4g %s", field_min_, field_max_, field_unit_.c_str());
+    if (ImGui::Button("Frame all (F)")) frame_camera();
+  }
+  if (gesture_ == Gesture::grab) {
+    const Vec3 f = model_.grab_reaction();
+    ImGui::Text("grab reaction %.4g N  (%.3g, %.3g, %.3g)", f.norm(), f.x(), f.y(), f.z());
+  }
+  if (const Profile* p = model_.profile();
+      p != nullptr && ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
+    for (const Profile::Stage& s : p->stages) ImGui::Text("%-20s %8.3f ms", s.name.c_str(), s.ms);
+    ImGui::Text("%-20s %8.3f ms", "total", p->total_ms());
+  }
+  ImGui::End();
+}
+
+Status Viewer::screenshot(const std::filesystem::path& path) {
+  render::Image img;
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  img.width = w;
+  img.height = h;
+  std::vector<std::uint8_t> rows(static_cast<std::size_t>(w) * h * 4);
+  glReadBuffer(GL_BACK);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rows.data());
+  img.rgba.resize(rows.size());
+  const std::size_t row = static_cast<std::size_t>(w) * 4;
+  for (int y = 0; y < h; ++y)
+    std::memcpy(img.rgba.data() + y * row, rows.data() + static_cast<std::size_t>(h - 1 - y) * row, row);
+  for (std::size_t i = 3; i < img.rgba.size(); i += 4) img.rgba[i] = 255;  // the window is opaque
+  auto png = render::encode_png(img);
+  if (!png.ok()) return png.error();
+  return io::write_file_atomically(path, *png);
+}
+
+Status Viewer::run() {
+  glfwSetErrorCallback([](int code, const char* text) {
+    std::fprintf(stderr, "pliant-view: GLFW error %d: %s\n", code, text);
+  });
+  if (!glfwInit()) return Error{"pliant-view: cannot initialise GLFW (no display? run under xvfb-run)"};
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SAMPLES, 4);
+  window_ = glfwCreateWindow(options_.width, options_.height, ("Pliant - " + model_.title()).c_str(), nullptr,
+                             nullptr);
+  if (window_ == nullptr) {
+    glfwTerminate();
+    return Error{"pliant-view: cannot create a window with an OpenGL 3.3 core context"};
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(options_.vsync && options_.after == 0 ? 1 : 0);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini left in the working directory
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330");
+
+  Status status = renderer_.init();
+  if (status.ok()) {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    camera_.width = std::max(w, 1);
+    camera_.height = std::max(h, 1);
+    frame_camera();
+    update_picking();
+    const std::vector<std::string> names = model_.field_names();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == options_.field) field_index_ = static_cast<int>(i) + 1;
+    if (!options_.field.empty() && field_index_ == 0)
+      status = Error{"pliant-view: the model has no field '" + options_.field + "'"};
+  }
+  bool was_down[3] = {false, false, false};
+  bool key_down[5] = {false, false, false, false, false};
+  while (status.ok() && !glfwWindowShouldClose(window_)) {
+    ++frame_;
+    glfwPollEvents();
+    int fw = 0, fh = 0, ww = 0, wh = 0;
+    glfwGetFramebufferSize(window_, &fw, &fh);
+    glfwGetWindowSize(window_, &ww, &wh);
+    camera_.width = std::max(fw, 1);
+    camera_.height = std::max(fh, 1);
+    const double sx = ww > 0 ? static_cast<double>(fw) / ww : 1.0,
+                 sy = wh > 0 ? static_cast<double>(fh) / wh : 1.0;
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    const ImGuiIO& io = ImGui::GetIO();
+
+    // Mouse (cursor in window units, camera in framebuffer pixels).
+    double cx = 0, cy = 0;
+    glfwGetCursorPos(window_, &cx, &cy);
+    cx *= sx;
+    cy *= sy;
+    const int buttons[3] = {GLFW_MOUSE_BUTTON_LEFT, GLFW_MOUSE_BUTTON_RIGHT, GLFW_MOUSE_BUTTON_MIDDLE};
+    for (int b = 0; b < 3; ++b) {
+      const bool down = glfwGetMouseButton(window_, buttons[b]) == GLFW_PRESS;
+      if (down && !was_down[b] && !io.WantCaptureMouse && gesture_ == Gesture::none)
+        press(cx, cy, buttons[b]);
+      if (!down && was_down[b] && gesture_ != Gesture::none) release_button();
+      was_down[b] = down;
+    }
+    if (gesture_ != Gesture::none && !options_.script_drag) move(cx, cy);
+    if (!io.WantCaptureMouse && io.MouseWheel != 0.0f) camera_.zoom(std::pow(0.9, io.MouseWheel));
+    if (!io.WantCaptureKeyboard) {
+      // ImGui 1.86 names only a few keys: read GLFW's, acting on the press edge.
+      const int keys[5] = {GLFW_KEY_SPACE, GLFW_KEY_S, GLFW_KEY_R, GLFW_KEY_F, GLFW_KEY_ESCAPE};
+      for (int k = 0; k < 5; ++k) {
+        const bool down = glfwGetKey(window_, keys[k]) == GLFW_PRESS;
+        if (down && !key_down[k]) {
+          if (k == 0) paused_ = !paused_;
+          if (k == 1) step_once_ = true;
+          if (k == 2) {
+            release_button();
+            model_.reset();
+          }
+          if (k == 3) frame_camera();
+          if (k == 4) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+        }
+        key_down[k] = down;
+      }
+    }
+    // Scripted drag: the same press/move path as the mouse, in framebuffer pixels.
+    if (const auto& d = options_.script_drag) {
+      const long k = frame_ - d->start;
+      if (k == 0) press(d->x0 * sx, d->y0 * sy, GLFW_MOUSE_BUTTON_LEFT);
+      if (k >= 1 && k <= d->frames) {
+        const double a = static_cast<double>(k) / d->frames;
+        move((d->x0 + a * (d->x1 - d->x0)) * sx, (d->y0 + a * (d->y1 - d->y0)) * sy);
+      }
+    }
+
+    Stopwatch step_watch;
+    if (!paused_ || step_once_) {
+      model_.step();
+      step_once_ = false;
+    }
+    step_ms_ = step_watch.ms();
+    update_picking();
+
+    Stopwatch draw_watch;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    renderer_.draw(build_frame());
+    draw_ms_ = draw_watch.ms();
+    if (options_.show_panel) draw_panel();
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    if (frame_ == 1 && !options_.first_screenshot.empty()) status = screenshot(options_.first_screenshot);
+    if (status.ok() && options_.after > 0 && frame_ >= options_.after) {
+      if (!options_.screenshot.empty()) status = screenshot(options_.screenshot);
+      glfwSetWindowShouldClose(window_, GLFW_TRUE);
+    }
+    glfwSwapBuffers(window_);
+  }
+  if (gesture_ == Gesture::grab) model_.release();
+  renderer_.release();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+  return status;
+}
+
+}  // namespace
+
+Status run_viewer(ViewerModel& model, const ViewerOptions& options) {
+  Viewer viewer(model, options);
+  return viewer.run();
+}
+
+}  // namespace pliant::viewer

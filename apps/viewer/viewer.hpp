@@ -1,0 +1,49 @@
+// The interactive viewer: a GLFW window drawn by render::GlRenderer with a Dear ImGui panel.
+//
+// Mouse: left-drag on a surface grabs it along the mouse ray (the grabbed point follows the cursor in
+// the plane facing the camera through it) and shows the reaction force as an arrow and a number;
+// left-drag on the background orbits; right- or middle-drag pans; the wheel zooms. Keys: space
+// pause, S step, R reset, F frame, Esc quit.
+//
+// Automation: `screenshot` with `after` saves frame N as PNG and exits 0; `script_drag` injects a
+// left-drag from one pixel to another over a number of frames through the same input path as the
+// mouse, so a test can grab a body without a person.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "viewer_model.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace pliant::viewer {
+
+/// A left-drag from (x0, y0) to (x1, y1) (window pixels, y down), pressed at frame `start`, moved
+/// linearly over `frames` frames, then held (released when the viewer exits).
+struct ScriptedDrag {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  int frames = 10;
+  int start = 2;
+};
+
+/// Parses "x0,y0,x1,y1,frames" (frames ≥ 1); the error names the option's text.
+Result<ScriptedDrag> parse_scripted_drag(const std::string& text);
+
+struct ViewerOptions {
+  int width = 1024;                        ///< window width (unit: screen pixel)
+  int height = 720;                        ///< window height (unit: screen pixel)
+  std::filesystem::path screenshot;        ///< saved at frame `after`, then the viewer exits
+  std::filesystem::path first_screenshot;  ///< saved at frame 1 (before any scripted drag)
+  int after = 0;                           ///< frame count before exiting (0: run until closed)
+  std::optional<ScriptedDrag> script_drag;
+  std::string field;  ///< field coloured at start (a name from ViewerModel::field_names), or none
+  bool show_panel = true;
+  bool vsync = true;
+};
+
+/// Runs the viewer until the window closes (returns 0) or `after` frames (0). An error when no
+/// window or GL 3.3 context can be created, or a screenshot cannot be written.
+Status run_viewer(ViewerModel& model, const ViewerOptions& options);
+
+}  // namespace pliant::viewer

@@ -1,0 +1,66 @@
+// ViewerModel: what the interactive viewer shows and drives. The viewer knows no physics: it draws
+// the model's surfaces, turns a left-drag on a surface into a grab that follows the mouse ray, shows
+// the grab's reaction force, and calls step() once per frame unless paused.
+//
+// The scene layer implements this over a World (its bodies seen through the surface contract);
+// test_models.hpp has a static mesh and a clearly artificial "pull" model for testing the viewer.
+#pragma once
+
+#include "pliant/core/timing.hpp"
+#include "pliant/core/types.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pliant::viewer {
+
+/// One drawable, pickable surface (a body's current surface).
+struct ViewerSurface {
+  std::string name;
+  std::span<const Vec3> positions;  ///< current positions (unit: m), valid until the next step()
+  std::span<const Tri> triangles;   ///< triangles over `positions`
+  /// Changes when triangles or node count change (tearing): the viewer rebuilds its picking BVH
+  /// instead of refitting it.
+  std::uint64_t topology_version = 0;
+};
+
+class ViewerModel {
+ public:
+  virtual ~ViewerModel() = default;
+  /// Window title text, e.g. the scene file name.
+  virtual std::string title() const = 0;
+  virtual std::size_t surface_count() const = 0;
+  virtual ViewerSurface surface(std::size_t index) const = 0;
+
+  /// Names of the per-node scalar fields offered for colouring ("displacement", "stress", ...).
+  virtual std::vector<std::string> field_names() const { return {}; }
+  /// Fills `values` (one per node of surface `index`) and `unit` with field `name`; false when the
+  /// surface has no such field.
+  virtual bool field(std::size_t /*index*/, std::string_view /*name*/, std::vector<double>& /*values*/,
+                     std::string& /*unit*/) const {
+    return false;
+  }
+
+  /// Starts a grab at the surface point (triangle, u, v) of surface `index` (the point being
+  /// (1-u-v)·a + u·b + v·c); false if this surface cannot be grabbed. At most one grab is held.
+  virtual bool grab(std::size_t index, Index triangle, double u, double v) = 0;
+  /// Moves the held grab's target point (unit: m).
+  virtual void move_grab(const Vec3& target) = 0;
+  virtual void release() = 0;
+  /// Force the body exerts on the grabbing tool (unit: N); zero without a grab.
+  virtual Vec3 grab_reaction() const = 0;
+
+  /// Advances the simulation by one viewer frame.
+  virtual void step() = 0;
+  /// Back to the initial state (grabs released).
+  virtual void reset() = 0;
+  /// Draws the model's own ImGui widgets (parameters, method switches) inside the viewer's panel.
+  virtual void panel() {}
+  /// Named stage timings of the last step, or nullptr.
+  virtual const Profile* profile() const { return nullptr; }
+};
+
+}  // namespace pliant::viewer
