@@ -75,17 +75,44 @@ Result<std::unique_ptr<OffscreenRenderer>> OffscreenRenderer::create(const Offsc
   impl->height = def.height;
 
   const char* client_extensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-  if (!has_extension(client_extensions, "EGL_MESA_platform_surfaceless"))
-    return Error{
-        "render: EGL has no surfaceless platform (EGL_MESA_platform_surfaceless): headless rendering "
-        "needs Mesa's libEGL (Debian: libegl-mesa0)"};
   const auto get_platform_display =
       reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
-  if (get_platform_display == nullptr) return Error{"render: EGL lacks eglGetPlatformDisplayEXT"};
-  EGLDisplay display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-  if (display == EGL_NO_DISPLAY) return Error{egl_error("eglGetPlatformDisplayEXT(surfaceless)")};
+  if (get_platform_display == nullptr || !has_extension(client_extensions, "EGL_EXT_platform_base"))
+    return Error{
+        "render: EGL lacks eglGetPlatformDisplayEXT (EGL_EXT_platform_base); headless rendering needs "
+        "Mesa's libEGL (Debian: libegl-mesa0) or a driver with EGL devices"};
+  EGLDisplay display = EGL_NO_DISPLAY;
   EGLint major = 0, minor = 0;
-  if (!eglInitialize(display, &major, &minor)) return Error{egl_error("eglInitialize")};
+  std::string tried;
+  if (def.platform != EglPlatform::device) {
+    if (has_extension(client_extensions, "EGL_MESA_platform_surfaceless")) {
+      display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+      if (display != EGL_NO_DISPLAY && !eglInitialize(display, &major, &minor)) {
+        tried = egl_error("eglInitialize(surfaceless)");
+        display = EGL_NO_DISPLAY;
+      }
+    } else {
+      tried = "render: EGL has no surfaceless platform (EGL_MESA_platform_surfaceless)";
+    }
+  }
+  if (display == EGL_NO_DISPLAY && def.platform != EglPlatform::surfaceless) {
+    // GPU drivers without Mesa's surfaceless platform expose devices: render on the first one.
+    const auto query_devices =
+        reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+    EGLDeviceEXT devices[8];
+    EGLint count = 0;
+    if (has_extension(client_extensions, "EGL_EXT_platform_device") && query_devices != nullptr &&
+        query_devices(8, devices, &count) && count > 0) {
+      display = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr);
+      if (display != EGL_NO_DISPLAY && !eglInitialize(display, &major, &minor)) {
+        tried += (tried.empty() ? "" : "; ") + egl_error("eglInitialize(device)");
+        display = EGL_NO_DISPLAY;
+      }
+    } else {
+      tried += std::string(tried.empty() ? "render: " : "; ") + "no EGL device (EGL_EXT_platform_device)";
+    }
+  }
+  if (display == EGL_NO_DISPLAY) return Error{tried.empty() ? egl_error("eglGetPlatformDisplayEXT") : tried};
   impl->display = display;
   if (!eglBindAPI(EGL_OPENGL_API)) return Error{egl_error("eglBindAPI(OpenGL)")};
 

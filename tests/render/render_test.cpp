@@ -249,3 +249,21 @@ TEST(Png, DecodeRejectsGarbageAndLyingHeaders) {
 
 }  // namespace
 }  // namespace pliant::render
+
+namespace pliant::render {
+namespace {
+
+TEST(OffscreenPlatforms, DevicePlatformDrawsLikeSurfaceless) {
+  auto surfaceless = OffscreenRenderer::create({64, 64, 1, EglPlatform::surfaceless});
+  auto device = OffscreenRenderer::create({64, 64, 1, EglPlatform::device});
+  if (!surfaceless.ok() || !device.ok())
+    GTEST_SKIP() << (surfaceless.ok() ? device.message() : surfaceless.message());
+  const TriMesh sphere = test::make_sphere(1.0, 2);
+  const Frame f = sphere_frame(sphere, 64, 64, false, Shading::flat);
+  const Image a = (*surfaceless)->render(f), b = (*device)->render(f);
+  const Rgb bg = Frame{}.background;
+  EXPECT_NEAR(covered_pixels(a, bg), covered_pixels(b, bg), 0.02 * covered_pixels(a, bg));
+}
+
+}  // namespace
+}  // namespace pliant::render

@@ -4,7 +4,9 @@
 //
 // `eglGetDisplay(EGL_DEFAULT_DISPLAY)` needs an X or Wayland display; a server or CI machine has
 // none, so the display comes from eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA), which
-// renders with the GPU driver or llvmpipe. Without EGL (or that platform) create() returns an error.
+// renders with the GPU driver or llvmpipe. Drivers without it (NVIDIA's) offer EGL devices instead
+// (EGL_EXT_platform_device): `automatic` tries the surfaceless platform first, then the first device.
+// Without EGL (or either platform) create() returns an error.
 #pragma once
 
 #include "pliant/core/result.hpp"
@@ -15,10 +17,17 @@
 
 namespace pliant::render {
 
+enum class EglPlatform {
+  automatic,    ///< surfaceless Mesa, else the first EGL device
+  surfaceless,  ///< EGL_PLATFORM_SURFACELESS_MESA only
+  device        ///< EGL_PLATFORM_DEVICE_EXT (first device) only
+};
+
 struct OffscreenDef {
   int width = 800;   ///< image width (unit: pixel), 1..8192
   int height = 600;  ///< image height (unit: pixel), 1..8192
   int samples = 4;   ///< multisample anti-aliasing samples (1 = off); reduced to what the driver has
+  EglPlatform platform = EglPlatform::automatic;
 };
 
 class OffscreenRenderer {
