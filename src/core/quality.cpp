@@ -57,6 +57,14 @@ TetQuality tet_quality(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& 
 
 namespace {
 
+template <std::size_t N>
+bool in_range(const std::array<Index, N>& e, std::size_t node_count) {
+  for (Index v : e) {
+    if (v < 0 || static_cast<std::size_t>(v) >= node_count) return false;
+  }
+  return true;
+}
+
 struct Accumulator {
   double min = std::numeric_limits<double>::infinity();
   double max = -std::numeric_limits<double>::infinity();
@@ -73,11 +81,12 @@ struct Accumulator {
 
 MeshQuality mesh_quality(const TetMesh& mesh) {
   MeshQuality m;
-  m.tet_count = static_cast<Index>(mesh.tets.size());
   Accumulator rr, dmin, dmax, aspect, volume;
   double worst = std::numeric_limits<double>::infinity();
-  for (Index i = 0; i < m.tet_count; ++i) {
+  for (Index i = 0; i < static_cast<Index>(mesh.tets.size()); ++i) {
     const Tet& t = mesh.tets[static_cast<std::size_t>(i)];
+    if (!in_range(t, mesh.positions.size())) continue;
+    ++m.tet_count;
     const auto& x = mesh.positions;
     const TetQuality q = tet_quality(x[t[0]], x[t[1]], x[t[2]], x[t[3]]);
     rr.add(q.radius_ratio);
@@ -102,6 +111,7 @@ MeshQuality mesh_quality(const TetMesh& mesh) {
 double total_volume(const TetMesh& mesh) {
   double v = 0;
   for (const Tet& t : mesh.tets) {
+    if (!in_range(t, mesh.positions.size())) continue;
     v +=
         signed_volume(mesh.positions[t[0]], mesh.positions[t[1]], mesh.positions[t[2]], mesh.positions[t[3]]);
   }
@@ -111,6 +121,7 @@ double total_volume(const TetMesh& mesh) {
 double surface_area(const TriMesh& mesh) {
   double a = 0;
   for (const Tri& t : mesh.triangles) {
+    if (!in_range(t, mesh.positions.size())) continue;
     a += area_vector(mesh.positions[t[0]], mesh.positions[t[1]], mesh.positions[t[2]]).norm();
   }
   return a;
@@ -120,6 +131,7 @@ double enclosed_volume(const TriMesh& mesh) {
   // Σ over faces of (area vector · a)/3 = ∫ x·n dA / 3 = ∫ div(x)/3 dV = V.
   double v = 0;
   for (const Tri& t : mesh.triangles) {
+    if (!in_range(t, mesh.positions.size())) continue;
     const Vec3& a = mesh.positions[t[0]];
     v += area_vector(a, mesh.positions[t[1]], mesh.positions[t[2]]).dot(a) / 3.0;
   }

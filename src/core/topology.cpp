@@ -62,8 +62,13 @@ std::vector<Edge> unique_edges(const std::vector<Tri>& triangles) {
 
 Adjacency vertex_adjacency(Index node_count, const std::vector<Edge>& edges) {
   Adjacency adj;
+  node_count = std::max<Index>(node_count, 0);
+  const auto valid = [node_count](const Edge& e) {
+    return e[0] >= 0 && e[1] >= 0 && e[0] < node_count && e[1] < node_count && e[0] != e[1];
+  };
   adj.offsets.assign(static_cast<std::size_t>(node_count) + 1, 0);
   for (const Edge& e : edges) {
+    if (!valid(e)) continue;
     ++adj.offsets[static_cast<std::size_t>(e[0]) + 1];
     ++adj.offsets[static_cast<std::size_t>(e[1]) + 1];
   }
@@ -71,6 +76,7 @@ Adjacency vertex_adjacency(Index node_count, const std::vector<Edge>& edges) {
   adj.neighbors.resize(static_cast<std::size_t>(adj.offsets.back()));
   std::vector<Index> fill(adj.offsets.begin(), adj.offsets.end() - 1);
   for (const Edge& e : edges) {
+    if (!valid(e)) continue;
     adj.neighbors[static_cast<std::size_t>(fill[e[0]]++)] = e[1];
     adj.neighbors[static_cast<std::size_t>(fill[e[1]]++)] = e[0];
   }
@@ -130,7 +136,17 @@ std::vector<Tri> boundary_faces(const std::vector<Tet>& tets) {
 
 BoundarySurface extract_boundary(const TetMesh& mesh) {
   BoundarySurface out;
-  const std::vector<Index> owners = boundary_face_owners(mesh.tets);
+  const Index n = static_cast<Index>(mesh.positions.size());
+  std::vector<Index> owners = boundary_face_owners(mesh.tets);
+  // Faces naming nodes that do not exist are dropped (validate() reports them).
+  owners.erase(std::remove_if(owners.begin(), owners.end(),
+                              [&](Index owner) {
+                                for (Index v : face_of(mesh.tets, owner)) {
+                                  if (v < 0 || v >= n) return true;
+                                }
+                                return false;
+                              }),
+               owners.end());
   std::vector<Tri> faces(owners.size());
   out.face_tet.resize(owners.size());
   for (std::size_t i = 0; i < owners.size(); ++i) {
@@ -162,6 +178,7 @@ BoundarySurface extract_boundary(const TetMesh& mesh) {
 Components connected_components(Index node_count, const std::vector<Edge>& edges) {
   // Union-find with path halving and union by index (smaller root wins), so every root is the
   // smallest node of its set.
+  node_count = std::max<Index>(node_count, 0);
   std::vector<Index> parent(static_cast<std::size_t>(node_count));
   std::iota(parent.begin(), parent.end(), 0);
   const auto find = [&parent](Index x) {
@@ -172,6 +189,7 @@ Components connected_components(Index node_count, const std::vector<Edge>& edges
     return x;
   };
   for (const Edge& e : edges) {
+    if (e[0] < 0 || e[1] < 0 || e[0] >= node_count || e[1] >= node_count) continue;
     const Index a = find(e[0]);
     const Index b = find(e[1]);
     if (a < b) {

@@ -84,6 +84,15 @@ TEST(Quality, MeshSummaryOfStructuredBox) {
   EXPECT_NEAR(enclosed_volume(s.mesh), 12 * h * h * h, 1e-15);
 }
 
+TEST(Quality, TetsNamingMissingNodesAreSkipped) {
+  TetMesh m = test::structured_box(1, 1, 1);
+  m.tets.push_back({0, 1, 2, 99});
+  const MeshQuality q = mesh_quality(m);
+  EXPECT_EQ(q.tet_count, 6);
+  EXPECT_NEAR(q.total_volume, 1.0, 1e-14);
+  EXPECT_NEAR(total_volume(m), 1.0, 1e-14);
+}
+
 TEST(Quality, WorstTetIsFound) {
   TetMesh m = test::structured_box(2, 2, 2);
   // Flatten one tet by moving the centre node towards a face: the tets around it degrade, and the

@@ -153,3 +153,24 @@ TEST(Topology, TwoSeparateBoxesAreTwoComponents) {
 
 }  // namespace
 }  // namespace pliant
+
+namespace pliant {
+namespace {
+
+TEST(Topology, OutOfRangeIndicesAreIgnoredNotFollowed) {
+  TetMesh m = test::structured_box(1, 1, 1);
+  m.tets.push_back({0, 1, 2, 1000});
+  const BoundarySurface s = extract_boundary(m);
+  // The cube's 12 faces stay, the bad tet's 3 faces naming node 1000 are dropped, and its face
+  // (0, 1, 2), which no Kuhn tet of the cube has, is a 13th boundary face.
+  EXPECT_EQ(s.mesh.triangle_count(), 13u);
+  for (const Tri& t : s.mesh.triangles)
+    for (Index v : t) EXPECT_LT(v, static_cast<Index>(s.mesh.node_count()));
+  const Adjacency adj = vertex_adjacency(4, {{0, 1}, {2, 7}, {-1, 3}, {1, 3}});
+  EXPECT_EQ(adj.neighbors.size(), 4u);
+  const Components c = connected_components(3, {{0, 5}, {1, 2}});
+  EXPECT_EQ(c.count, 2);
+}
+
+}  // namespace
+}  // namespace pliant

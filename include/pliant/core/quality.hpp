@@ -39,7 +39,7 @@ struct QualityStats {
 
 /// Mesh-wide quality summary.
 struct MeshQuality {
-  Index tet_count = 0;
+  Index tet_count = 0;  ///< tets measured (those whose node indices exist)
   QualityStats radius_ratio;
   QualityStats min_dihedral_deg;  ///< statistics of each tet's smallest dihedral angle (unit: degree)
   QualityStats max_dihedral_deg;  ///< statistics of each tet's largest dihedral angle (unit: degree)
@@ -52,7 +52,8 @@ struct MeshQuality {
   Index inverted_count = 0;  ///< tets with negative volume
   double total_volume = 0;   ///< Σ signed volumes (unit: m³)
 };
-/// Summary over all tets; the mesh's indices must be valid (validate first).
+/// Summary over all tets. Tets naming nodes outside the mesh are skipped (validate() reports them),
+/// as are such elements in the functions below.
 MeshQuality mesh_quality(const TetMesh& mesh);
 
 /// Σ signed tet volumes (unit: m³).

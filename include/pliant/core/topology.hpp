@@ -15,6 +15,9 @@ std::vector<Edge> unique_edges(const std::vector<Tet>& tets);
 /// Unique undirected edges of triangles: each with e[0] < e[1], sorted lexicographically.
 std::vector<Edge> unique_edges(const std::vector<Tri>& triangles);
 
+/// Functions taking a node count ignore edges and elements naming nodes outside [0, count) (and
+/// self-loops), so a damaged file cannot make them write out of bounds; validate() reports those.
+
 /// Compressed vertex adjacency: neighbours of node i are neighbors[offsets[i] .. offsets[i+1]),
 /// sorted ascending.
 struct Adjacency {
@@ -27,12 +30,13 @@ Adjacency vertex_adjacency(Index node_count, const std::vector<Edge>& edges);
 /// oriented tets). Order: by owning tet, then by local face.
 std::vector<Tri> boundary_faces(const std::vector<Tet>& tets);
 
-/// Boundary surface of a tet mesh as a compact TriMesh plus the maps back to the volume.
+/// Boundary surface of a tet mesh as a compact TriMesh plus the maps back to the volume. Faces naming
+/// nodes outside the mesh are left out. Surface nodes are numbered in increasing volume-node order.
 struct BoundarySurface {
-  TriMesh mesh;                    ///< compact surface (its own node numbering), outward normals
-  std::vector<Index> volume_node;  ///< surface node -> volume node (#surface nodes)
-  std::vector<Index> surface_node; ///< volume node -> surface node, or -1 for interior nodes
-  std::vector<Index> face_tet;     ///< surface triangle -> tet it bounds
+  TriMesh mesh;                     ///< compact surface (its own node numbering), outward normals
+  std::vector<Index> volume_node;   ///< surface node -> volume node (#surface nodes)
+  std::vector<Index> surface_node;  ///< volume node -> surface node, or -1 for interior nodes
+  std::vector<Index> face_tet;      ///< surface triangle -> tet it bounds
 };
 BoundarySurface extract_boundary(const TetMesh& mesh);
 
