@@ -413,6 +413,11 @@ int Tearing::separate_fans(SpringMesh& mesh, Index node) {
 
 // ---------------------------------------------------------------------------------------------------
 // Deletion tearing
+//
+// Springs and triangles are removed by swap-remove (the last element moves into the hole and its
+// references are renamed), so a tear costs O(degree) and the arrays stay dense, as in the thesis'
+// array layout (table 4.2). Only when a node loses its last triangle are the node arrays compacted
+// (O(mesh size)), since the incidence lists cannot drop a node's list in place.
 
 namespace {
 template <class T>
@@ -421,71 +426,118 @@ void compact(std::vector<T>& v, const std::vector<Index>& map, Index new_size) {
     if (map[i] >= 0 && u(map[i]) != i) v[u(map[i])] = v[i];
   v.resize(u(new_size));
 }
+
+template <class T>
+void move_last_into(std::vector<T>& v, Index slot) {
+  if (u(slot) + 1 != v.size()) v[u(slot)] = v.back();
+  v.pop_back();
+}
+
+void drop_triangle_slot(std::array<Index, 2>& st, Index t) {
+  if (st[0] == t) {
+    st[0] = st[1];
+    st[1] = -1;
+  } else if (st[1] == t) {
+    st[1] = -1;
+  }
+}
 }  // namespace
+
+void DeletionTearing::remove_triangle(SpringMesh& mesh, Index t) {
+  const Tri tn = mesh.tri_nodes[u(t)];
+  const auto ts = mesh.tri_springs[u(t)];
+  for (Index s : ts) {
+    auto& st = mesh.spring_triangles[u(s)];
+    drop_triangle_slot(st, t);
+    if (st[0] < 0) drop_.push_back(s);  // rule 4: a spring without a triangle goes too
+  }
+  for (Index x : tn) {
+    mesh.node_triangles.remove(x, t);
+    if (mesh.node_triangles.of(x).empty()) orphans_.push_back(x);  // rule 1
+  }
+  const Index last = mesh.triangle_count() - 1;
+  if (t != last) {
+    for (Index x : mesh.tri_nodes[u(last)]) mesh.node_triangles.rename(x, last, t);
+    for (Index s : mesh.tri_springs[u(last)]) {
+      auto& st = mesh.spring_triangles[u(s)];
+      for (auto& slot : st)
+        if (slot == last) slot = t;
+    }
+  }
+  move_last_into(mesh.tri_nodes, t);
+  move_last_into(mesh.tri_springs, t);
+}
+
+void DeletionTearing::remove_spring(SpringMesh& mesh, Index s) {
+  const Edge e = mesh.spring_nodes[u(s)];
+  mesh.node_springs.remove(e[0], s);
+  mesh.node_springs.remove(e[1], s);
+  const Index last = mesh.spring_count() - 1;
+  if (s != last) {
+    for (Index x : mesh.spring_nodes[u(last)]) mesh.node_springs.rename(x, last, s);
+    for (Index t : mesh.spring_triangles[u(last)]) {
+      if (t < 0) continue;
+      for (auto& x : mesh.tri_springs[u(t)])
+        if (x == last) x = s;
+    }
+    for (auto& d : drop_)
+      if (d == last) d = s;
+  }
+  move_last_into(mesh.spring_nodes, s);
+  move_last_into(mesh.rest_length, s);
+  move_last_into(mesh.stiffness, s);
+  move_last_into(mesh.damping, s);
+  move_last_into(mesh.max_length, s);
+  move_last_into(mesh.spring_factor, s);
+  move_last_into(mesh.spring_triangles, s);
+}
 
 int DeletionTearing::step(SpringMesh& mesh) {
   events_.clear();
   node_map_.clear();
-  torn_.clear();
-  const Index springs = mesh.spring_count();
-  for (Index s = 0; s < springs; ++s)
-    if (mesh.length(s) > mesh.max_length[u(s)]) torn_.push_back(s);
-  if (torn_.empty()) return 0;
-
-  const Index nodes = mesh.node_count(), tris = mesh.triangle_count();
-  dead_tri_.assign(u(tris), 0);
-  for (Index s : torn_)
-    for (Index t : mesh.spring_triangles[u(s)])
-      if (t >= 0) dead_tri_[u(t)] = 1;
-  // Nodes that had triangles and lost them all die (rule 1).
-  node_map_.assign(u(nodes), 0);
-  Index new_nodes = 0;
-  for (Index n = 0; n < nodes; ++n) {
-    const auto nt = mesh.node_triangles.of(n);
-    bool alive = nt.empty();
-    for (Index t : nt)
-      if (!dead_tri_[u(t)]) alive = true;
-    node_map_[u(n)] = alive ? new_nodes++ : -1;
+  orphans_.clear();
+  // Downwards: the spring swapped into a freed slot comes from the end, which was already checked.
+  for (Index s = mesh.spring_count() - 1; s >= 0; --s) {
+    if (s >= mesh.spring_count()) continue;
+    if (!(mesh.length(s) > mesh.max_length[u(s)])) continue;
+    const Edge e = mesh.spring_nodes[u(s)];
+    events_.push_back(
+        {e[0], -1, -1, TearKind::deletion, 0.5 * (mesh.position[u(e[0])] + mesh.position[u(e[1])])});
+    drop_.clear();
+    while (mesh.spring_triangles[u(s)][0] >= 0) remove_triangle(mesh, mesh.spring_triangles[u(s)][0]);
+    drop_.erase(std::remove(drop_.begin(), drop_.end(), s), drop_.end());
+    remove_spring(mesh, s);
+    while (!drop_.empty()) {
+      const Index d = drop_.back();
+      drop_.pop_back();
+      remove_spring(mesh, d);
+    }
   }
-  // Springs die when torn, when they had triangles and lost them all (rule 4), or with an end node.
-  spring_map_.assign(u(springs), 0);
-  for (Index s : torn_) spring_map_[u(s)] = -1;
+  if (events_.empty()) return 0;
+
+  // Nodes left without a triangle (rule 1) go with their remaining (free) springs: compact.
+  bool any = false;
+  for (Index x : orphans_) any = any || mesh.node_triangles.of(x).empty();
+  if (!any) return static_cast<int>(events_.size());
+  const Index nodes = mesh.node_count(), springs = mesh.spring_count();
+  node_map_.assign(u(nodes), 0);
+  for (Index x : orphans_)
+    if (mesh.node_triangles.of(x).empty()) node_map_[u(x)] = -1;
+  Index new_nodes = 0;
+  for (Index n = 0; n < nodes; ++n) node_map_[u(n)] = node_map_[u(n)] < 0 ? -1 : new_nodes++;
+  spring_map_.assign(u(springs), -1);
   Index new_springs = 0;
   for (Index s = 0; s < springs; ++s) {
-    if (spring_map_[u(s)] < 0) continue;
-    const auto& st = mesh.spring_triangles[u(s)];
-    const bool had = st[0] >= 0 || st[1] >= 0;
-    const bool keeps = (st[0] >= 0 && !dead_tri_[u(st[0])]) || (st[1] >= 0 && !dead_tri_[u(st[1])]);
     const Edge& e = mesh.spring_nodes[u(s)];
-    const bool alive = (!had || keeps) && node_map_[u(e[0])] >= 0 && node_map_[u(e[1])] >= 0;
-    spring_map_[u(s)] = alive ? new_springs++ : -1;
+    if (node_map_[u(e[0])] >= 0 && node_map_[u(e[1])] >= 0) spring_map_[u(s)] = new_springs++;
   }
-  tri_map_.assign(u(tris), -1);
-  Index new_tris = 0;
-  for (Index t = 0; t < tris; ++t)
-    if (!dead_tri_[u(t)]) tri_map_[u(t)] = new_tris++;
-
-  for (Index s : torn_) {
-    const Edge& e = mesh.spring_nodes[u(s)];
-    const Vec3 mid = 0.5 * (mesh.position[u(e[0])] + mesh.position[u(e[1])]);
-    events_.push_back({node_map_[u(e[0])], -1, -1, TearKind::deletion, mid});
-  }
-
-  // Renumber references, then compact every array.
+  for (auto& ev : events_) ev.node = node_map_[u(ev.node)];
   for (auto& e : mesh.spring_nodes)
     for (auto& x : e) x = node_map_[u(x)];
-  for (auto& st : mesh.spring_triangles) {
-    std::array<Index, 2> out = {-1, -1};
-    int k = 0;
-    for (Index t : st)
-      if (t >= 0 && tri_map_[u(t)] >= 0) out[u(k++)] = tri_map_[u(t)];
-    st = out;
-  }
   for (auto& tn : mesh.tri_nodes)
     for (auto& x : tn) x = node_map_[u(x)];
   for (auto& ts : mesh.tri_springs)
     for (auto& x : ts) x = spring_map_[u(x)];
-
   compact(mesh.rest_position, node_map_, new_nodes);
   compact(mesh.position, node_map_, new_nodes);
   compact(mesh.velocity, node_map_, new_nodes);
@@ -502,16 +554,13 @@ int DeletionTearing::step(SpringMesh& mesh) {
   compact(mesh.max_length, spring_map_, new_springs);
   compact(mesh.spring_factor, spring_map_, new_springs);
   compact(mesh.spring_triangles, spring_map_, new_springs);
-  compact(mesh.tri_nodes, tri_map_, new_tris);
-  compact(mesh.tri_springs, tri_map_, new_tris);
-
   mesh.node_springs = Incidence(u(new_nodes));
   mesh.node_triangles = Incidence(u(new_nodes));
   for (Index s = 0; s < new_springs; ++s) {
     mesh.node_springs.add(mesh.spring_nodes[u(s)][0], s);
     mesh.node_springs.add(mesh.spring_nodes[u(s)][1], s);
   }
-  for (Index t = 0; t < new_tris; ++t)
+  for (Index t = 0; t < mesh.triangle_count(); ++t)
     for (Index x : mesh.tri_nodes[u(t)]) mesh.node_triangles.add(x, t);
   return static_cast<int>(events_.size());
 }

@@ -214,12 +214,17 @@ TEST(DeletionTearing, LosesAreaWhereAreaPreservingDoesNot) {
   EXPECT_LT(total_rest_area(m), area - 1e-6);
   const auto st = check_consistency(m, {.rule5 = false});
   EXPECT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(del.node_map().size(), u(copy.node_count()));
-  // A node that survived keeps its rest position under the map.
-  for (Index i = 0; i < copy.node_count(); ++i) {
-    const Index j = del.node_map()[u(i)];
-    if (j >= 0) {
-      EXPECT_EQ(m.rest_position[u(j)], copy.rest_position[u(i)]);
+  // Surviving nodes keep their rest positions (under the node map when nodes were removed).
+  if (del.node_map().empty()) {
+    ASSERT_EQ(m.node_count(), copy.node_count());
+    for (Index i = 0; i < copy.node_count(); ++i) EXPECT_EQ(m.rest_position[u(i)], copy.rest_position[u(i)]);
+  } else {
+    ASSERT_EQ(del.node_map().size(), u(copy.node_count()));
+    for (Index i = 0; i < copy.node_count(); ++i) {
+      const Index j = del.node_map()[u(i)];
+      if (j >= 0) {
+        EXPECT_EQ(m.rest_position[u(j)], copy.rest_position[u(i)]);
+      }
     }
   }
   EXPECT_EQ(del.step(m), 0);  // nothing over-long remains
@@ -236,6 +241,33 @@ TEST(DeletionTearing, LosesAreaWhereAreaPreservingDoesNot) {
   EXPECT_EQ(copy.triangle_count(), tris);
   EXPECT_NEAR(total_rest_area(copy), area, 1e-12 * area);
   EXPECT_TRUE(check_consistency(copy).ok());
+}
+
+TEST(DeletionTearing, RemovesOrphanedNodesAndMapsTheRest) {
+  // A hexagon: pulling one rim node far out over-stretches its two rim springs and the spoke; its two
+  // triangles go, and the node (now in no triangle) is removed.
+  SpringMesh m = hex(1);
+  const Index far = nearest(m, Vec3(1, 0, 0));
+  m.position[u(far)] = Vec3(5, 0, 0);
+  const Vec3 keep = m.rest_position[u(m.node_count() - 1)];
+  DeletionTearing del;
+  // Each over-long spring is an event unless an earlier removal already dropped it (rule 4).
+  const int torn = del.step(m);
+  EXPECT_GE(torn, 2);
+  EXPECT_LE(torn, 3);
+  EXPECT_EQ(m.node_count(), 6);
+  EXPECT_EQ(m.triangle_count(), 4);
+  EXPECT_EQ(m.spring_count(), 12 - 3);
+  ASSERT_EQ(del.node_map().size(), 7u);
+  EXPECT_EQ(del.node_map()[u(far)], -1);
+  const Index last = del.node_map()[6];
+  if (far != 6) {
+    ASSERT_GE(last, 0);
+    EXPECT_EQ(m.rest_position[u(last)], keep);
+  }
+  const auto st = check_consistency(m);
+  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_NEAR(total_rest_area(m), 4 * std::sqrt(3.0) / 4, 1e-12);
 }
 
 TEST(Tearing, NodeStressSumsHalfStretchedSpringStresses) {

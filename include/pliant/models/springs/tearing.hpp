@@ -28,8 +28,9 @@
 // node of degree > 3). consistency.hpp checks it.
 //
 // Deletion tearing removes every spring longer than its max_length, its triangles, springs left with
-// no triangle (rule 4) and nodes left with no triangle (rule 1); arrays are compacted, so node and
-// spring indices change: node_map() tells where each old node went.
+// no triangle (rule 4) and nodes left with no triangle (rule 1). Springs and triangles are swap-removed
+// (indices change); when a node goes, node arrays are compacted and node_map() tells where each old
+// node went.
 //
 // Both report what they did as an event array, valid until the next step (no callbacks). A step
 // allocates only while its scratch arrays and the mesh grow (warm-up); Tearing::step never throws.
@@ -129,12 +130,13 @@ class Tearing {
   std::vector<Index> walk_springs_, walk_tris_;  // fan walk: spring, triangle, spring, ...
 };
 
-/// Deletion tearing (seed 001 algorithm 3.1) with reusable scratch arrays.
+/// Deletion tearing (seed 001 algorithm 3.1) with reusable scratch arrays. Springs and triangles are
+/// swap-removed (the last one takes the freed index), so spring and triangle indices change.
 class DeletionTearing {
  public:
   /// Removes every spring with length > max_length, the triangles along it, springs left with no
-  /// triangle and nodes left with no triangle; compacts the arrays. Returns the number of springs
-  /// torn (events). Cost O(#springs) for the length check, O(mesh size) when something is removed.
+  /// triangle and nodes left with no triangle. Returns the number of springs torn (events). Cost
+  /// O(#springs) for the length check plus O(degree) per removal; O(mesh size) when a node goes.
   int step(SpringMesh& mesh);
   std::span<const TearEvent> events() const { return events_; }
   /// Old node index -> new node index (-1: removed), for the last step that removed anything; empty
@@ -142,10 +144,12 @@ class DeletionTearing {
   std::span<const Index> node_map() const { return node_map_; }
 
  private:
+  void remove_triangle(SpringMesh& mesh, Index tri);
+  void remove_spring(SpringMesh& mesh, Index spring);
+
   std::vector<TearEvent> events_;
-  std::vector<Index> node_map_, spring_map_, tri_map_;
-  std::vector<Index> torn_;
-  std::vector<std::uint8_t> dead_tri_;
+  std::vector<Index> node_map_, spring_map_;
+  std::vector<Index> drop_, orphans_;
 };
 
 /// Total rest area of the triangles (unit: m²): constant under area-preserving tearing.
