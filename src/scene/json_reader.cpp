@@ -55,7 +55,7 @@ void JsonReader::fail_expected(std::string_view what) const {
   fail("expected " + std::string(what) + ", got " + describe(*value_));
 }
 
-void JsonReader::expect_object(std::initializer_list<std::string_view> allowed) const {
+void JsonReader::expect_object(const std::vector<std::string_view>& allowed) const {
   if (!value_->is_object()) fail_expected("an object");
   for (const auto& [key, v] : value_->items()) {
     bool known = false;

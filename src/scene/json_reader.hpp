@@ -33,7 +33,10 @@ class JsonReader {
   const std::string& pointer() const { return pointer_; }
 
   /// Throws unless this is an object whose keys are all in `allowed`.
-  void expect_object(std::initializer_list<std::string_view> allowed) const;
+  void expect_object(std::initializer_list<std::string_view> allowed) const {
+    expect_object(std::vector<std::string_view>(allowed));
+  }
+  void expect_object(const std::vector<std::string_view>& allowed) const;
   bool has(std::string_view key) const;
   /// A required member (this must be an object).
   JsonReader at(std::string_view key) const;

@@ -1,0 +1,24 @@
+// Headless scene runs shared by `pliant run` and `pliant demo`: steps a scene, writes ParaView
+// frames (.vtu per body per frame plus a .pvd series per body), optional PNG frames, and
+// summary.json; returns the summary.
+#pragma once
+
+#include "pliant/scene/scene_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+namespace pliant::cli {
+
+struct RunOptions {
+  std::filesystem::path out_dir;  ///< created if missing
+  int steps = -1;                 ///< < 0: the scene's own step count
+  bool render = false;            ///< write PNG frames (needs the render module and EGL)
+  bool print_table = true;        ///< print the per-stage timing table
+};
+
+/// Runs the scene; throws UserError on a failure the user can fix (unwritable directory, no EGL).
+nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options);
+
+}  // namespace pliant::cli

@@ -1,0 +1,45 @@
+// Scene files: versioned JSON describing bodies, fixed regions, scripted interactions and output.
+// The format is documented in docs/scene-format.md; examples are in examples/scenes/.
+//
+// Errors name the file and the JSON pointer of the value at fault, what was expected and what was
+// found, e.g. `scene.json: /bodies/0/material/E: expected a number > 0, got "soft"`. Unknown keys
+// are errors.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/scene/world.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace pliant::scene {
+
+/// What to write while a scene runs.
+struct OutputDef {
+  int every = 10;        ///< write a frame every N steps (and always the last); 0: only the last
+  bool vtu = true;       ///< ParaView frames (.vtu per body per frame, one .pvd series per body)
+  bool png = false;      ///< rendered PNG frames (needs the render module)
+  int png_width = 800;   ///< (unit: px)
+  int png_height = 600;  ///< (unit: px)
+  std::string color_field = "displacement";  ///< field drawn as colours in PNG frames
+};
+
+/// A loaded scene, ready to run.
+struct Scene {
+  std::string name;
+  int steps = 100;  ///< steps a headless run takes unless told otherwise
+  OutputDef output;
+  std::unique_ptr<World> world;
+};
+
+/// Current scene-file format version (the "pliant" key).
+inline constexpr int kSceneFormatVersion = 1;
+
+/// Reads and builds a scene. Relative mesh paths are resolved against the scene file's directory.
+Result<Scene> load_scene(const std::filesystem::path& path);
+/// Builds a scene from JSON text; `file` names it in messages and anchors relative paths.
+Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& file);
+
+}  // namespace pliant::scene

@@ -1,0 +1,246 @@
+// The Green's-function family behind the surface contract.
+//
+// Scene keys: "material" ({"preset": NAME} | {"E": Pa, "nu": 1} | {"lambda": Pa, "mu": Pa}) and
+// "green": {"rotation_correction": bool, "cache": "file.green", "threads": N}. With "cache", a matching
+// asset file is loaded (memory-mapped) instead of precomputing; a stale or damaged one is rebuilt and
+// rewritten atomically.
+#include "body_factory.hpp"
+
+#include "pliant/core/hash.hpp"
+#include "pliant/core/topology.hpp"
+#include "pliant/io/atomic_file.hpp"
+#include "pliant/models/fem/material.hpp"
+#include "pliant/models/green/green_asset.hpp"
+#include "pliant/models/green/green_body.hpp"
+#include "pliant/models/green/green_file.hpp"
+
+#include <algorithm>
+
+namespace pliant::scene::detail {
+namespace {
+
+class GreenSceneBody final : public Body {
+ public:
+  GreenSceneBody(std::string name, std::shared_ptr<const green::GreenAsset> asset, green::GreenDef def)
+      : name_(std::move(name)), body_(asset, def), asset_(std::move(asset)) {
+    body_.update();
+  }
+
+  const std::string& name() const override { return name_; }
+  std::string_view family() const override { return "green"; }
+  std::span<const Vec3> surface_positions() const override { return body_.state().positions; }
+  std::span<const Vec3> surface_rest_positions() const override { return asset_->surface().positions; }
+  std::span<const Tri> surface_triangles() const override { return asset_->surface().triangles; }
+
+  GrabId grab(const SurfacePoint& p) override {
+    // The Green runtime holds nodes: take the triangle corner with the largest barycentric weight
+    // that is free to move.
+    const Tri& t = asset_->surface().triangles[static_cast<std::size_t>(p.triangle)];
+    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
+    int order[3] = {0, 1, 2};
+    std::sort(order, order + 3, [&](int a, int b) { return w[a] > w[b]; });
+    Index node = -1;
+    for (int c : order) {
+      if (!asset_->constrained()[static_cast<std::size_t>(t[c])] && !held(t[c])) {
+        node = t[c];
+        break;
+      }
+    }
+    if (node < 0) return {};
+    std::size_t slot = 0;
+    while (slot < slots_.size() && slots_[slot].active) ++slot;
+    if (slot == slots_.size()) slots_.push_back({});
+    slots_[slot].active = true;
+    slots_[slot].node = node;
+    slots_[slot].target = body_.state().positions[static_cast<std::size_t>(node)];
+    ++slots_[slot].generation;
+    rebuild_grabs();
+    return {static_cast<std::int32_t>(slot), slots_[slot].generation};
+  }
+
+  void move_grab(GrabId id, const Vec3& target) override {
+    if (!live(id)) return;
+    Slot& s = slots_[static_cast<std::size_t>(id.slot)];
+    s.target = target;
+    body_.move_grab(s.index, target);
+  }
+
+  void release(GrabId id) override {
+    if (!live(id)) return;
+    slots_[static_cast<std::size_t>(id.slot)].active = false;
+    rebuild_grabs();
+    incoming_.push_back({BodyEvent::Kind::grab_released, slots_[static_cast<std::size_t>(id.slot)].node,
+                         slots_[static_cast<std::size_t>(id.slot)].target});
+  }
+
+  Vec3 grab_reaction(GrabId id) const override {
+    if (!live(id)) return Vec3::Zero();
+    // grab_forces is what the grab applies to the body; the tool feels the opposite.
+    return -body_.state().grab_forces[slots_[static_cast<std::size_t>(id.slot)].index];
+  }
+
+  Mat3 grab_compliance(GrabId id) const override {
+    if (!live(id)) return Mat3::Zero();
+    return body_.local_compliance(slots_[static_cast<std::size_t>(id.slot)].node);
+  }
+
+  void apply_force(const SurfacePoint& p, const Vec3& force) override {
+    const Tri& t = asset_->surface().triangles[static_cast<std::size_t>(p.triangle)];
+    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
+    for (int c = 0; c < 3; ++c) {
+      if (w[c] == 0.0 || asset_->constrained()[static_cast<std::size_t>(t[c])]) continue;
+      pending_.push_back({t[c], w[c] * force});
+    }
+  }
+
+  void step(double /*dt*/, Profile& profile) override {
+    // Quasi-static: every step shows the exact linear equilibrium for the current handles (seed 000).
+    // Events raised by interactions before this step are reported after it.
+    events_.swap(incoming_);
+    incoming_.clear();
+    body_.clear_forces();
+    std::sort(pending_.begin(), pending_.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < pending_.size();) {
+      Vec3 f = Vec3::Zero();
+      const Index n = pending_[i].first;
+      for (; i < pending_.size() && pending_[i].first == n; ++i) f += pending_[i].second;
+      body_.set_force(n, f);
+    }
+    pending_.clear();
+    body_.update();
+    for (const auto& s : body_.state().profile.stages) profile.record(s.name, s.ms);
+  }
+
+  std::span<const BodyEvent> events() const override { return events_; }
+
+  std::vector<SurfaceField> surface_fields() const override {
+    const auto x = body_.state().positions;
+    const auto& x0 = asset_->surface().positions;
+    SurfaceField d{"displacement", "m", std::vector<double>(x.size())};
+    for (std::size_t i = 0; i < x.size(); ++i) d.value[i] = (x[i] - x0[i]).norm();
+    return {std::move(d)};
+  }
+
+  std::uint64_t state_hash() const override {
+    Hasher h;
+    h.add(body_.state().positions);
+    h.add(body_.state().grab_forces);
+    return h.value();
+  }
+
+ private:
+  struct Slot {
+    bool active = false;
+    Index node = -1;
+    Vec3 target = Vec3::Zero();
+    std::uint32_t generation = 0;
+    std::size_t index = 0;  // position in the body's grab list
+  };
+
+  bool live(GrabId id) const {
+    return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
+           slots_[static_cast<std::size_t>(id.slot)].active &&
+           slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
+  }
+  bool held(Index node) const {
+    return std::any_of(slots_.begin(), slots_.end(),
+                       [&](const Slot& s) { return s.active && s.node == node; });
+  }
+  void rebuild_grabs() {
+    std::vector<green::Grab> grabs;
+    for (Slot& s : slots_) {
+      if (!s.active) continue;
+      s.index = grabs.size();
+      grabs.push_back({s.node, s.target});
+    }
+    // Nodes were checked above (free, distinct, in range), so the grab set is valid.
+    (void)body_.set_grabs(grabs);
+  }
+
+  std::string name_;
+  green::GreenBody body_;
+  std::shared_ptr<const green::GreenAsset> asset_;
+  std::vector<Slot> slots_;
+  std::vector<std::pair<Index, Vec3>> pending_;
+  std::vector<BodyEvent> events_;
+  std::vector<BodyEvent> incoming_;
+};
+
+fem::Material read_material(const JsonReader& m) {
+  m.expect_object({"preset", "E", "nu", "lambda", "mu", "density"});
+  const double density = m.positive_or("density", 1000.0);
+  Result<fem::Material> mat = Error{""};
+  if (m.has("preset")) {
+    if (m.has("E") || m.has("nu") || m.has("lambda") || m.has("mu")) {
+      m.fail("give either \"preset\" or elastic constants, not both");
+    }
+    mat = fem::material_preset(m.at("preset").string());
+    if (!mat.ok()) m.at("preset").fail(mat.message());
+    if (m.has("density")) mat->density = density;
+    return *mat;
+  }
+  if (m.has("E") || m.has("nu")) {
+    mat = fem::material_from_young_poisson(m.at("E").positive(), m.at("nu").number_in(-1.0, 0.5, true, true),
+                                           density);
+  } else if (m.has("lambda") || m.has("mu")) {
+    mat = fem::material_from_lame(m.at("lambda").number(), m.at("mu").positive(), density);
+  } else {
+    m.fail("expected \"preset\", \"E\" and \"nu\", or \"lambda\" and \"mu\"");
+  }
+  if (!mat.ok()) m.fail(mat.message());
+  return *mat;
+}
+
+}  // namespace
+
+std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
+  if (!in.volume) body.at("mesh").fail("the green family needs a volume (tetrahedral) mesh");
+  const TetMesh& mesh = *in.volume;
+  const fem::Material material = read_material(body.at("material"));
+  green::GreenDef def;
+  std::string cache;
+  green::GreenBuildSettings settings;
+  if (auto g = body.find("green")) {
+    g->expect_object({"rotation_correction", "cache", "threads"});
+    def.rotation_correction = g->boolean_or("rotation_correction", def.rotation_correction);
+    cache = g->string_or("cache", "");
+    settings.threads = static_cast<int>(g->integer_or("threads", 0, 0, 1024));
+  }
+  std::vector<Index> fixed;
+  for (const Region& r : in.fixed) {
+    const auto nodes = select_nodes(mesh.positions, r);
+    fixed.insert(fixed.end(), nodes.begin(), nodes.end());
+  }
+  std::sort(fixed.begin(), fixed.end());
+  fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+  if (fixed.empty())
+    body.at("fixed").fail("the fixed regions select no node: a Green body must be held somewhere");
+
+  const std::uint64_t mesh_key = green::mesh_hash(mesh);
+  const std::uint64_t constraint_key = green::constraint_hash(fixed, {});
+  if (!cache.empty()) {
+    const std::filesystem::path path = in.directory / cache;
+    if (std::filesystem::exists(path)) {
+      Result<green::GreenAsset> loaded = green::load_green_file(path);
+      if (loaded.ok() &&
+          green::check_green_matches(*loaded, mesh_key, material, constraint_key, path.string()).ok()) {
+        return std::make_unique<GreenSceneBody>(
+            in.name, std::make_shared<const green::GreenAsset>(std::move(*loaded)), def);
+      }
+      // Stale or damaged: rebuilt below and rewritten, never used.
+    }
+  }
+  Result<green::GreenAsset> built = green::build_green_asset(mesh, material, fixed, {}, settings);
+  if (!built.ok()) body.fail(built.message());
+  auto asset = std::make_shared<const green::GreenAsset>(std::move(*built));
+  if (!cache.empty()) {
+    const std::filesystem::path path = in.directory / cache;
+    const Status written =
+        io::write_file_atomically(path, [&](std::ostream& out) { return green::write_green(*asset, out); });
+    if (!written.ok()) body.at("green").at("cache").fail(written.message());
+  }
+  return std::make_unique<GreenSceneBody>(in.name, std::move(asset), def);
+}
+
+}  // namespace pliant::scene::detail

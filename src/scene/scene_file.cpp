@@ -1,0 +1,287 @@
+#include "pliant/scene/scene_file.hpp"
+
+#include "body_factory.hpp"
+#include "json_reader.hpp"
+
+#include "pliant/io/mesh_file.hpp"
+#include "pliant/meshing/ball.hpp"
+#include "pliant/meshing/box.hpp"
+#include "pliant/meshing/disc_membrane.hpp"
+#include "pliant/meshing/hex_disc.hpp"
+#include "pliant/meshing/icosphere.hpp"
+#include "pliant/meshing/rect_membrane.hpp"
+#include "pliant/meshing/tube.hpp"
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace pliant::scene {
+namespace detail {
+std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs inputs);
+std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs inputs);
+}  // namespace detail
+
+namespace {
+using detail::BodyInputs;
+using detail::JsonReader;
+
+// The families a scene can instantiate, with the body keys each adds to the shared ones.
+const detail::FamilyEntry kFamilies[] = {
+    {"green", &detail::make_green_body, {"material", "green"}},
+    {"springs", &detail::make_springs_body, {"springs"}},
+};
+
+constexpr long long kMaxIndex = std::numeric_limits<Index>::max();
+
+template <class T>
+T take(Result<T> result, const JsonReader& where) {
+  if (!result.ok()) where.fail(result.message());
+  return std::move(result).value();
+}
+
+std::array<Index, 3> cells3(const JsonReader& r) {
+  const auto e = r.elements();
+  if (e.size() != 3) r.fail_expected("an array of 3 integers");
+  return {static_cast<Index>(e[0].integer(1, 100000)), static_cast<Index>(e[1].integer(1, 100000)),
+          static_cast<Index>(e[2].integer(1, 100000))};
+}
+
+// "mesh": {"file": "beam.msh"} or {"shape": "tube", ...parameters of that shape}.
+void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in) {
+  if (m.has("file")) {
+    m.expect_object({"file"});
+    const JsonReader f = m.at("file");
+    const std::filesystem::path path = dir / f.string();
+    io::MeshFile file = take(io::read_mesh_file(path), f);
+    if (!file.tets.empty()) {
+      in.volume = take(io::read_tet_mesh(path), f);
+    } else {
+      in.surface = take(io::read_tri_mesh(path), f);
+    }
+    return;
+  }
+  const std::string shape =
+      m.at("shape").one_of({"box", "tube", "ball", "disc", "hexdisc", "rect", "icosphere"});
+  if (shape == "box") {
+    m.expect_object({"shape", "origin", "size", "cells", "split"});
+    meshing::BoxDef d;
+    if (auto v = m.find("origin")) d.origin = v->vec3();
+    if (auto v = m.find("size")) d.size = v->vec3();
+    if (auto v = m.find("cells")) d.cells = cells3(*v);
+    if (auto v = m.find("split"))
+      d.split = v->one_of({"five", "six"}) == "five" ? meshing::CellSplit::five : meshing::CellSplit::six;
+    in.volume = take(meshing::box_mesh(d), m);
+  } else if (shape == "tube") {
+    m.expect_object({"shape", "inner_radius", "outer_radius", "length", "segments_around", "segments_along",
+                     "segments_through"});
+    meshing::TubeDef d;
+    d.inner_radius = m.positive_or("inner_radius", d.inner_radius);
+    d.outer_radius = m.positive_or("outer_radius", d.outer_radius);
+    d.length = m.positive_or("length", d.length);
+    d.segments_around = static_cast<Index>(m.integer_or("segments_around", d.segments_around, 3, kMaxIndex));
+    d.segments_along = static_cast<Index>(m.integer_or("segments_along", d.segments_along, 1, kMaxIndex));
+    d.segments_through =
+        static_cast<Index>(m.integer_or("segments_through", d.segments_through, 1, kMaxIndex));
+    in.volume = take(meshing::tube_mesh(d), m);
+  } else if (shape == "ball") {
+    m.expect_object({"shape", "center", "radius", "resolution"});
+    meshing::BallDef d;
+    if (auto v = m.find("center")) d.center = v->vec3();
+    d.radius = m.positive_or("radius", d.radius);
+    d.resolution = static_cast<Index>(m.integer_or("resolution", d.resolution, 2, kMaxIndex));
+    in.volume = take(meshing::ball_mesh(d), m);
+  } else if (shape == "disc") {
+    m.expect_object({"shape", "center", "radius", "nodes", "boundary_nodes"});
+    meshing::DiscMembraneDef d;
+    if (auto v = m.find("center")) d.center = v->vec3();
+    d.radius = m.positive_or("radius", d.radius);
+    d.nodes = static_cast<Index>(m.integer_or("nodes", d.nodes, 7, kMaxIndex));
+    d.boundary_nodes = static_cast<Index>(m.integer_or("boundary_nodes", d.boundary_nodes, 6, kMaxIndex));
+    in.surface = take(meshing::disc_membrane(d), m);
+  } else if (shape == "hexdisc") {
+    m.expect_object({"shape", "center", "radius", "rings"});
+    meshing::HexDiscDef d;
+    if (auto v = m.find("center")) d.center = v->vec3();
+    d.radius = m.positive_or("radius", d.radius);
+    d.rings = static_cast<Index>(m.integer_or("rings", d.rings, 1, 10000));
+    in.surface = take(meshing::hex_disc(d), m);
+  } else if (shape == "rect") {
+    m.expect_object({"shape", "size", "cells"});
+    meshing::RectMembraneDef d;
+    if (auto v = m.find("size")) {
+      const auto e = v->elements();
+      if (e.size() != 2) v->fail_expected("an array of 2 numbers");
+      d.size = {e[0].positive(), e[1].positive()};
+    }
+    if (auto v = m.find("cells")) {
+      const auto e = v->elements();
+      if (e.size() != 2) v->fail_expected("an array of 2 integers");
+      d.cells_x = static_cast<Index>(e[0].integer(1, 100000));
+      d.cells_y = static_cast<Index>(e[1].integer(1, 100000));
+    }
+    in.surface = take(meshing::rect_membrane(d), m);
+  } else {
+    m.expect_object({"shape", "center", "radius", "subdivisions"});
+    meshing::IcosphereDef d;
+    if (auto v = m.find("center")) d.center = v->vec3();
+    d.radius = m.positive_or("radius", d.radius);
+    d.subdivisions = static_cast<Index>(m.integer_or("subdivisions", d.subdivisions, 0, 8));
+    in.surface = take(meshing::icosphere(d), m);
+  }
+}
+
+// The surface point at the surface node nearest to `near`.
+SurfacePoint nearest_surface_point(const Body& body, const Vec3& near) {
+  const auto x = body.surface_positions();
+  const auto tris = body.surface_triangles();
+  Index best_node = -1;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double d = (x[i] - near).squaredNorm();
+    if (d < best) {
+      best = d;
+      best_node = static_cast<Index>(i);
+    }
+  }
+  for (std::size_t t = 0; t < tris.size(); ++t) {
+    for (int c = 0; c < 3; ++c) {
+      if (tris[t][c] == best_node) {
+        return {static_cast<Index>(t), c == 1 ? 1.0 : 0.0, c == 2 ? 1.0 : 0.0};
+      }
+    }
+  }
+  return {};
+}
+
+Index find_body(const World& world, const JsonReader& r) {
+  const std::string name = r.string();
+  for (std::size_t i = 0; i < world.body_count(); ++i) {
+    if (world.body(static_cast<Index>(i)).name() == name) return static_cast<Index>(i);
+  }
+  r.fail("no body named \"" + name + "\"");
+}
+
+SurfacePoint read_point(const JsonReader& r, const World& world, Index body) {
+  const SurfacePoint p = nearest_surface_point(world.body(body), r.vec3());
+  if (p.triangle < 0) r.fail("body has no surface to attach to");
+  return p;
+}
+
+void read_interaction(const JsonReader& r, World& world) {
+  const std::string type = r.at("type").one_of({"grab", "probe"});
+  if (type == "grab") {
+    r.expect_object({"type", "body", "near", "start", "release", "track"});
+    ScriptedGrab g;
+    g.body = find_body(world, r.at("body"));
+    g.point = read_point(r.at("near"), world, g.body);
+    g.start = r.find("start") ? r.at("start").non_negative() : 0.0;
+    g.release = r.number_or("release", -1.0);
+    double last_t = -1.0;
+    for (const JsonReader& k : r.at("track").elements(1)) {
+      k.expect_object({"t", "offset"});
+      Keyframe f;
+      f.t = k.at("t").non_negative();
+      if (f.t <= last_t) k.at("t").fail_expected("a time after the previous keyframe's");
+      last_t = f.t;
+      f.offset = k.at("offset").vec3();
+      g.track.push_back(f);
+    }
+    world.add(std::move(g));
+  } else {
+    r.expect_object({"type", "body", "near", "force", "start", "end", "ramp"});
+    ForceProbe p;
+    p.body = find_body(world, r.at("body"));
+    p.point = read_point(r.at("near"), world, p.body);
+    p.force = r.at("force").vec3();
+    p.start = r.find("start") ? r.at("start").non_negative() : 0.0;
+    p.end = r.number_or("end", p.end);
+    p.ramp = r.find("ramp") ? r.at("ramp").non_negative() : 0.0;
+    world.add(p);
+  }
+}
+
+}  // namespace
+
+Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& file) {
+  const std::string name = file.string();
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // nlohmann reports "[json.exception.parse_error.101] parse error at line 3, column 7: ...".
+    std::string what = e.what();
+    const auto at = what.find("at line");
+    return Error{name + ": invalid JSON " + (at != std::string::npos ? what.substr(at) : what)};
+  }
+  try {
+    const JsonReader root(doc, name);
+    root.expect_object({"pliant", "name", "time_step", "steps", "bodies", "interactions", "output"});
+    const JsonReader version = root.at("pliant");
+    if (version.integer(1, 1000000) != kSceneFormatVersion) {
+      version.fail("unsupported scene format version (this pliant reads version " +
+                   std::to_string(kSceneFormatVersion) + ")");
+    }
+    Scene scene;
+    scene.name = root.string_or("name", file.stem().string());
+    scene.steps = static_cast<int>(root.integer_or("steps", scene.steps, 1, 100000000));
+    const double dt = root.find("time_step") ? root.at("time_step").number_in(0.0, 10.0, true) : 1.0 / 60.0;
+    scene.world = std::make_unique<World>(dt);
+
+    for (const JsonReader& b : root.at("bodies").elements(1)) {
+      const JsonReader fam = b.at("family");
+      const detail::FamilyEntry* entry = nullptr;
+      for (const auto& f : kFamilies) {
+        if (fam.json().is_string() && fam.json().get<std::string>() == f.family) entry = &f;
+      }
+      if (!entry) fam.fail_expected("one of \"green\", \"springs\"");
+      std::vector<std::string_view> keys = {"name", "family", "mesh", "fixed"};
+      keys.insert(keys.end(), entry->keys.begin(), entry->keys.end());
+      b.expect_object(keys);
+      BodyInputs in;
+      in.name = b.at("name").string();
+      if (in.name.empty()) b.at("name").fail_expected("a non-empty name");
+      for (std::size_t i = 0; i < scene.world->body_count(); ++i) {
+        if (scene.world->body(static_cast<Index>(i)).name() == in.name)
+          b.at("name").fail("duplicate body name");
+      }
+      in.directory = file.parent_path();
+      read_mesh(b.at("mesh"), in.directory, in);
+      if (auto fixed = b.find("fixed")) {
+        const std::size_t nodes = in.volume ? in.volume->node_count() : in.surface->node_count();
+        for (const JsonReader& r : fixed->elements()) {
+          Region region = take(parse_region(r.string()), r);
+          if (Status s = check_region(region, nodes); !s.ok()) r.fail(s.message());
+          in.fixed.push_back(std::move(region));
+        }
+      }
+      scene.world->add_body(entry->make(b, std::move(in)));
+    }
+    if (auto list = root.find("interactions")) {
+      for (const JsonReader& r : list->elements()) read_interaction(r, *scene.world);
+    }
+    if (auto out = root.find("output")) {
+      out->expect_object({"every", "vtu", "png", "width", "height", "color"});
+      scene.output.every = static_cast<int>(out->integer_or("every", scene.output.every, 0, 100000000));
+      scene.output.vtu = out->boolean_or("vtu", scene.output.vtu);
+      scene.output.png = out->boolean_or("png", scene.output.png);
+      scene.output.png_width = static_cast<int>(out->integer_or("width", scene.output.png_width, 16, 8192));
+      scene.output.png_height =
+          static_cast<int>(out->integer_or("height", scene.output.png_height, 16, 8192));
+      scene.output.color_field = out->string_or("color", scene.output.color_field);
+    }
+    return scene;
+  } catch (const detail::JsonReadError& e) {
+    return Error{e.what()};
+  }
+}
+
+Result<Scene> load_scene(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path.string() + ": cannot open scene file"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_scene(text.str(), path);
+}
+
+}  // namespace pliant::scene
