@@ -7,6 +7,7 @@
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/edge_stiffness.hpp"
 #include "pliant/models/fem/pcg.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
 
@@ -24,6 +25,9 @@ using namespace pliant::fem;
 struct Beam {
   TetMesh mesh;
   double assembly_s = 0.0;
+  // Seed 000's edge store against the sparse matrix: memory and one product K u (serial both).
+  std::size_t edge_store_bytes = 0, sparse_bytes = 0;
+  double edge_product_s = 0.0, sparse_product_s = 0.0;
   SparseMatrix A;
   Eigen::VectorXd b;
 };
@@ -43,6 +47,22 @@ Beam make_beam(Index n) {
   const Stopwatch clock;
   assembler.assemble(mesh, steel, K);
   beam.assembly_s = clock.seconds();
+  {
+    const EdgeStiffness store = assemble_edge_stiffness(mesh, steel);
+    beam.edge_store_bytes = store.memory_bytes();
+    beam.sparse_bytes = static_cast<std::size_t>(K.nonZeros()) * (sizeof(double) + sizeof(int)) +
+                        static_cast<std::size_t>(K.cols() + 1) * sizeof(int);
+    const Eigen::VectorXd u = Eigen::VectorXd::Ones(K.rows());
+    Eigen::VectorXd g(K.rows());
+    constexpr int kRepeats = 10;
+    store.multiply(u, g);  // warm-up
+    Stopwatch product_clock;
+    for (int r = 0; r < kRepeats; ++r) store.multiply(u, g);
+    beam.edge_product_s = product_clock.seconds() / kRepeats;
+    product_clock.reset();
+    for (int r = 0; r < kRepeats; ++r) g.noalias() = K * u;  // column-major: Eigen keeps this serial
+    beam.sparse_product_s = product_clock.seconds() / kRepeats;
+  }
   std::vector<Index> clamp, tip;
   for (std::size_t i = 0; i < mesh.node_count(); ++i) {
     if (mesh.positions[i].x() < 1e-9) clamp.push_back(static_cast<Index>(i));
@@ -73,6 +93,8 @@ nlohmann::json run_fem(const Context& context) {
     row["tets"] = beam.mesh.tet_count();
     row["dofs"] = beam.A.rows();
     row["assembly_s"] = beam.assembly_s;
+    row["edge_store"] = {{"bytes", beam.edge_store_bytes}, {"product_s", beam.edge_product_s}};
+    row["sparse_csc"] = {{"bytes", beam.sparse_bytes}, {"product_s", beam.sparse_product_s}};
     row["solvers"] = nlohmann::json::array();
     const double bnorm = beam.b.norm();
     bool first = true;
@@ -131,6 +153,13 @@ nlohmann::json run_fem(const Context& context) {
     }
     out["beams"].push_back(row);
   }
+  fmt::print("\nK·u, one product, serial:\n{:>7} {:>14} {:>14} {:>14} {:>14}\n", "nodes", "edge store MB",
+             "edge store ms", "sparse CSC MB", "sparse CSC ms");
+  for (const auto& row : out["beams"])
+    fmt::print(
+        "{:>7} {:>14.2f} {:>14.3f} {:>14.2f} {:>14.3f}\n", row["nodes"].get<std::size_t>(),
+        row["edge_store"]["bytes"].get<double>() / 1e6, row["edge_store"]["product_s"].get<double>() * 1e3,
+        row["sparse_csc"]["bytes"].get<double>() / 1e6, row["sparse_csc"]["product_s"].get<double>() * 1e3);
   return out;
 }
 

@@ -124,7 +124,7 @@ void StiffnessAssembler::assemble_impl(const TetMesh& mesh, const Material* mate
   }
   double* values = K.valuePtr();
 
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (n > 4096)
   for (Index a = 0; a < n; ++a) {
     const Index deg = block_offsets_[a + 1] - block_offsets_[a];
     double* col = values + 9 * static_cast<std::size_t>(block_offsets_[a]);

@@ -1,6 +1,7 @@
 #include "pliant/models/fem/dirichlet.hpp"
 
 #include "models/fem/fem_test_util.hpp"
+#include "pliant/core/region.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <gtest/gtest.h>
@@ -108,6 +109,20 @@ TEST(Dirichlet, EveryComponentNeedsItsOwnSupport) {
   auto stray = DofMap::from_fixed_nodes(mesh, both);
   ASSERT_FALSE(stray.ok());
   EXPECT_NE(stray.message().find("belongs to no tet"), std::string::npos) << stray.message();
+}
+
+TEST(Dirichlet, SupportsSelectedByCoreRegions) {
+  const TetMesh mesh = box(Vec3(1, 0.2, 0.2), {5, 1, 1});
+  // The left face, written as a user would on the command line: 4 nodes, a valid clamp.
+  const auto face = select_nodes(mesh.positions, parse_region("xmin").value());
+  EXPECT_EQ(face.size(), 4u);
+  auto map = DofMap::from_fixed_nodes(mesh, face);
+  ASSERT_TRUE(map.ok()) << map.message();
+  EXPECT_EQ(map->fixed_size(), 12);
+  // One edge of that face only (2 collinear nodes): rejected.
+  const auto edge = select_nodes(mesh.positions, parse_region("box:0,0,0,0,0.2,0").value());
+  EXPECT_EQ(edge.size(), 2u);
+  EXPECT_FALSE(DofMap::from_fixed_nodes(mesh, edge).ok());
 }
 
 TEST(Dirichlet, SingularMatrixIsAnErrorNotNaN) {

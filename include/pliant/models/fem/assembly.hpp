@@ -61,10 +61,10 @@ class StiffnessAssembler {
   std::vector<Index> incident_slots_;        // 4 per incidence: slot of tet node b in column a's list
 };
 
-/// K for one material (unit: N/m). Precondition: `check_fem_mesh(mesh)` succeeded; use
-/// StiffnessAssembler::build to get the check and a reusable plan.
+/// K for one material (unit: N/m). Runs check_fem_mesh and returns an empty (0×0) matrix when the
+/// mesh fails it; use StiffnessAssembler::build to get the message and a reusable plan.
 SparseMatrix assemble_stiffness(const TetMesh& mesh, const Material& material);
-/// K with one material per tet (`per_tet.size() == mesh.tet_count()`), same precondition.
+/// K with one material per tet; empty as above, or when `per_tet.size() != mesh.tet_count()`.
 SparseMatrix assemble_stiffness(const TetMesh& mesh, std::span<const Material> per_tet);
 
 /// Nodal forces f = K u of a displacement field, both 3·#nodes (unit: N, m).

@@ -21,6 +21,8 @@
 
 namespace pliant::fem {
 
+/// Free/fixed DOF numbering. Functions taking K read its columns as rows, so K must be symmetric
+/// (every stiffness from assembly.hpp is).
 class DofMap {
  public:
   /// All three components of each listed node fixed. Fails on an out-of-range node, or when some
