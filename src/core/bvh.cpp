@@ -29,15 +29,20 @@ void TriangleBvh::build(const std::vector<Vec3>& positions, const std::vector<Tr
   positions_ = positions;
   nodes_.clear();
   depth_ = 0;
-  const Index n = static_cast<Index>(triangles.size());
-  triangle_id_.resize(triangles.size());
-  std::iota(triangle_id_.begin(), triangle_id_.end(), 0);
+  // Triangles naming nodes that do not exist are left out of the tree (validate() reports them).
+  triangle_id_.clear();
+  for (std::size_t i = 0; i < triangles.size(); ++i) {
+    bool valid = true;
+    for (Index v : triangles[i]) valid = valid && v >= 0 && static_cast<std::size_t>(v) < positions.size();
+    if (valid) triangle_id_.push_back(static_cast<Index>(i));
+  }
+  const Index n = static_cast<Index>(triangle_id_.size());
   triangles_.clear();
   if (n == 0) return;
 
   std::vector<Aabb> boxes(triangles.size());
   std::vector<Vec3> centroids(triangles.size());
-  for (Index i = 0; i < n; ++i) {
+  for (Index i : triangle_id_) {
     boxes[i] = triangle_box(positions, triangles[i]);
     centroids[i] = boxes[i].empty() ? Vec3::Zero() : boxes[i].centre();
   }
@@ -128,11 +133,21 @@ void TriangleBvh::build(const std::vector<Vec3>& positions, const std::vector<Tr
     stack.push_back({left + 1, task.first + split, task.count - split, task.depth + 1});
     stack.push_back({left, task.first, split, task.depth + 1});
   }
-  triangles_.resize(triangles.size());
+  triangles_.resize(triangle_id_.size());
   for (Index i = 0; i < n; ++i) triangles_[i] = triangles[triangle_id_[i]];
 }
 
 void TriangleBvh::refit(const std::vector<Vec3>& positions) {
+  if (positions.size() != positions_.size()) {
+    // Not the node set it was built for: rebuild rather than read past the end.
+    std::vector<Tri> original;
+    Index max_id = -1;
+    for (Index id : triangle_id_) max_id = std::max(max_id, id);
+    original.assign(static_cast<std::size_t>(max_id + 1), Tri{-1, -1, -1});
+    for (std::size_t i = 0; i < triangles_.size(); ++i) original[triangle_id_[i]] = triangles_[i];
+    build(positions, original);
+    return;
+  }
   positions_ = positions;  // same size: copies into the existing buffer
   for (std::size_t k = nodes_.size(); k-- > 0;) {
     Node& node = nodes_[k];

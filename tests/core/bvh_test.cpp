@@ -188,6 +188,21 @@ TEST(Bvh, DegenerateInputs) {
   EXPECT_DOUBLE_EQ(hit->t, 4.0);
 }
 
+TEST(Bvh, BadIndicesAreLeftOutAndRefitWithOtherSizeRebuilds) {
+  TriMesh m = test::sphere_surface(1);
+  m.triangles.push_back({0, 1, 5000});
+  TriangleBvh bvh(m);
+  EXPECT_EQ(bvh.triangle_count(), m.triangle_count() - 1);
+  EXPECT_TRUE(bvh.raycast(Ray{Vec3(0, 0, 0), Vec3(0.1, 0.2, 1)}).has_value());
+  // Refit with more nodes: rebuilt, still consistent; the bad triangle is still left out.
+  m.positions.push_back(Vec3(7, 7, 7));
+  bvh.refit(m.positions);
+  EXPECT_EQ(bvh.triangle_count(), m.triangle_count() - 1);
+  const auto hit = bvh.raycast(Ray{Vec3(0, 0, 0), Vec3(0, 0, 1)});
+  ASSERT_TRUE(hit);
+  EXPECT_LT(hit->triangle, static_cast<Index>(m.triangle_count() - 1));
+}
+
 TEST(Bvh, LargeSurfaceDepthIsBounded) {
   const TriMesh m = test::sphere_surface(6);  // 32768 triangles
   const TriangleBvh bvh(m);

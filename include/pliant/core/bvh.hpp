@@ -29,6 +29,8 @@ struct NearestHit {
   double v = 0;                 ///< barycentric weight of the triangle's third node
 };
 
+/// Queries are const and touch no shared mutable state: any number of threads may query one tree
+/// while no thread refits it.
 class TriangleBvh {
  public:
   /// Node of the flat tree. Leaves hold triangles [first, first + count) of the leaf order; inner
@@ -41,13 +43,13 @@ class TriangleBvh {
   };
 
   TriangleBvh() = default;
-  /// Builds over the triangles of `mesh`; triangles with out-of-range nodes are a programming error
-  /// (validate the mesh first). Non-finite positions give empty boxes that no query reaches.
+  /// Builds over the triangles of `mesh`. Triangles naming nodes outside the mesh are left out
+  /// (validate() reports them); non-finite positions give boxes no query reaches through them.
   explicit TriangleBvh(const TriMesh& mesh) { build(mesh.positions, mesh.triangles); }
   void build(const std::vector<Vec3>& positions, const std::vector<Tri>& triangles);
 
   /// Recomputes every box for new positions of the same nodes (same count and triangles as built
-  /// with). No allocation once built.
+  /// with). No allocation once built. A different node count means another mesh: it rebuilds.
   void refit(const std::vector<Vec3>& positions);
 
   /// The closest hit with t in [0, t_max] over all triangles (two-sided, see intersect_ray_triangle).
@@ -62,6 +64,7 @@ class TriangleBvh {
       const Vec3& query, double max_distance_squared = std::numeric_limits<double>::infinity()) const;
 
   bool empty() const { return nodes_.empty(); }
+  /// Triangles in the tree (those whose nodes exist).
   std::size_t triangle_count() const { return triangles_.size(); }
   const std::vector<Node>& nodes() const { return nodes_; }
   /// Bounding box of the whole surface as last built or refitted (unit: m).
