@@ -1,0 +1,220 @@
+// `pliant precompute MESH --fix REGION [--control REGION]... [--material NAME | --E PA --nu NU]
+//   -o FILE.green [--threads N] [--force] [--max-memory GB]`: builds a Green's function asset.
+//
+// An existing output that matches the mesh, material and constraints is kept; a stale or damaged one
+// is reported and rebuilt. Before the solve the memory need is printed and compared with
+// --max-memory; a progress bar with ETA goes to stderr. The file appears atomically.
+#include "cli.hpp"
+
+#if PLIANT_HAS_GREEN && PLIANT_HAS_IO
+#include "pliant/core/region.hpp"
+#include "pliant/core/timing.hpp"
+#include "pliant/core/topology.hpp"
+#include "pliant/io/atomic_file.hpp"
+#include "pliant/io/mesh_file.hpp"
+#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/green/green_asset.hpp"
+#include "pliant/models/green/green_file.hpp"
+#if PLIANT_HAS_MESHING
+#include "pliant/meshing/box.hpp"
+#include "pliant/meshing/tube.hpp"
+#endif
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+namespace pliant::cli {
+namespace {
+
+struct PrecomputeArgs {
+  std::string mesh;
+  std::string fix;
+  std::vector<std::string> controls;
+  std::string material;
+  double youngs = 0;
+  double poisson = -2;
+  std::string output;
+  int threads = 0;
+  bool force = false;
+  bool rebuild = false;
+  double max_memory_gb = 8.0;
+};
+
+std::vector<double> numbers(const std::string& spec, const std::string& what, std::size_t count) {
+  std::vector<double> v;
+  std::stringstream ss(spec);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    try {
+      std::size_t used = 0;
+      v.push_back(std::stod(item, &used));
+      if (used != item.size()) throw std::invalid_argument(item);
+    } catch (const std::exception&) {
+      fail(fmt::format("mesh spec '{}': '{}' is not a number", what, item));
+    }
+  }
+  if (v.size() != count)
+    fail(fmt::format("mesh spec '{}': expected {} numbers, got {}", what, count, v.size()));
+  return v;
+}
+
+// A mesh file, or a procedural spec: box:LX,LY,LZ,NX,NY,NZ or tube:RIN,ROUT,LEN,AROUND,ALONG,THROUGH.
+TetMesh load_mesh(const std::string& spec) {
+  if (spec.rfind("box:", 0) == 0 || spec.rfind("tube:", 0) == 0) {
+#if PLIANT_HAS_MESHING
+    const bool box = spec[0] == 'b';
+    const auto v = numbers(spec.substr(box ? 4 : 5), spec, 6);
+    auto count = [&](double x) {
+      if (!(x >= 1 && x <= 1e6 && x == std::floor(x)))
+        fail(fmt::format("mesh spec '{}': bad cell count {}", spec, x));
+      return static_cast<Index>(x);
+    };
+    if (box) {
+      meshing::BoxDef def;
+      def.size = Vec3(v[0], v[1], v[2]);
+      def.cells = {count(v[3]), count(v[4]), count(v[5])};
+      return unwrap(meshing::box_mesh(def));
+    }
+    meshing::TubeDef def;
+    def.inner_radius = v[0];
+    def.outer_radius = v[1];
+    def.length = v[2];
+    def.segments_around = count(v[3]);
+    def.segments_along = count(v[4]);
+    def.segments_through = count(v[5]);
+    return unwrap(meshing::tube_mesh(def));
+#else
+    fail("procedural meshes need the pliant::meshing module");
+#endif
+  }
+  return unwrap(io::read_tet_mesh(spec));
+}
+
+std::vector<Index> region_nodes(const TetMesh& mesh, const std::string& text, const std::string& option) {
+  const Region region = unwrap(parse_region(text));
+  unwrap(check_region(region, mesh.node_count()));
+  auto nodes = select_nodes(mesh.positions, region);
+  if (nodes.empty()) fail(fmt::format("{} '{}' selects no nodes of the mesh", option, text));
+  return nodes;
+}
+
+std::string gib(double bytes) { return fmt::format("{:.2f} GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
+
+// Progress bar with ETA on stderr, redrawn at most ten times a second.
+struct ProgressBar {
+  Stopwatch clock;
+  double last_draw = -1;
+  bool tty = isatty(fileno(stderr)) != 0;
+  void operator()(double fraction) {
+    const double now = clock.seconds();
+    if (fraction < 1.0 && now - last_draw < 0.1) return;
+    last_draw = now;
+    const int width = 30;
+    const int filled = static_cast<int>(fraction * width);
+    const double eta = fraction > 0.01 ? now * (1.0 - fraction) / fraction : 0.0;
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.resize(width, ' ');
+    fmt::print(stderr, "{}solving [{}] {:3.0f}%  {:.1f} s elapsed, ETA {:.1f} s{}", tty ? "\r" : "", bar,
+               100 * fraction, now, eta, tty ? "" : "\n");
+    if (fraction >= 1.0 && tty) fmt::print(stderr, "\n");
+    std::fflush(stderr);
+  }
+};
+
+void run_precompute(const PrecomputeArgs& args) {
+  if (args.output.empty()) fail("precompute: -o FILE.green is required");
+  if (args.fix.empty() && args.controls.empty())
+    fail("precompute: --fix REGION (or --control REGION) is required");
+  const TetMesh mesh = load_mesh(args.mesh);
+  fem::Material material;
+  if (!args.material.empty()) {
+    if (args.youngs != 0 || args.poisson != -2) fail("precompute: give --material or --E/--nu, not both");
+    material = unwrap(fem::material_preset(args.material));
+  } else if (args.youngs != 0 || args.poisson != -2) {
+    if (args.youngs == 0 || args.poisson == -2) fail("precompute: --E and --nu go together");
+    material = unwrap(fem::material_from_young_poisson(args.youngs, args.poisson));
+  } else {
+    material = unwrap(fem::material_preset("rubber"));
+  }
+  std::vector<Index> fixed;
+  if (!args.fix.empty()) fixed = region_nodes(mesh, args.fix, "--fix");
+  std::vector<green::ControlElementSpec> controls;
+  for (const auto& c : args.controls) controls.push_back({region_nodes(mesh, c, "--control")});
+  unwrap(fem::check_fem_mesh(mesh));
+
+  const std::filesystem::path out(args.output);
+  const auto mh = green::mesh_hash(mesh);
+  const auto ch = green::constraint_hash(fixed, controls);
+  if (std::filesystem::exists(out) && !args.rebuild) {
+    auto existing = green::load_green_file(out);
+    Status fresh = existing ? green::check_green_matches(*existing, mh, material, ch, out.string())
+                            : Status(existing.error());
+    if (fresh) {
+      fmt::print("{} is up to date ({} surface nodes); nothing to do (--rebuild forces it)\n", out.string(),
+                 existing->surface_node_count());
+      return;
+    }
+    fmt::print(stderr, "pliant: note: {}; rebuilding\n", fresh.message());
+  }
+
+  const int threads = args.threads > 0 ? args.threads : omp_get_max_threads();
+  const std::size_t ns = extract_boundary(mesh).volume_node.size();
+  green::GreenBuildSettings settings;
+  settings.threads = threads;
+  const double block = 4.0 * static_cast<double>(green::GreenAsset::packed_floats(ns));
+  const double need = static_cast<double>(
+      green::estimate_build_bytes(mesh, ns, controls.size(), threads, settings.block_columns));
+  fmt::print("{} nodes, {} tets, {} surface nodes, {} control elements, {} threads\n", mesh.node_count(),
+             mesh.tet_count(), ns, controls.size(), threads);
+  fmt::print("memory: about {} at peak (Green's block {}, file about {})\n", gib(need), gib(block),
+             gib(block + 144.0 * static_cast<double>(ns * controls.size())));
+  if (need > args.max_memory_gb * 1024.0 * 1024.0 * 1024.0 && !args.force)
+    fail(
+        fmt::format("precompute: needs about {}, more than --max-memory {} GiB (use --force, fewer --threads "
+                    "or a coarser surface)",
+                    gib(need), args.max_memory_gb));
+
+  ProgressBar bar;
+  settings.progress = [&bar](double f) { bar(f); };
+  const green::GreenAsset asset = unwrap(green::build_green_asset(mesh, material, fixed, controls, settings));
+  unwrap(io::write_file_atomically(out, [&](std::ostream& os) { return green::write_green(asset, os); }));
+  fmt::print("wrote {} ({}, precomputed in {:.2f} s)\n", out.string(),
+             gib(static_cast<double>(std::filesystem::file_size(out))), asset.precompute_seconds);
+}
+
+void setup_precompute(CLI::App& app) {
+  auto args = std::make_shared<PrecomputeArgs>();
+  auto* cmd =
+      app.add_subcommand("precompute",
+                         "Precompute the surface Green's function of a linear FEM body into a .green asset.\n"
+                         "MESH is a tet mesh file (.msh .vtu .vtk .node/.ele) or box:LX,LY,LZ,NX,NY,NZ or "
+                         "tube:RIN,ROUT,LEN,AROUND,ALONG,THROUGH.");
+  cmd->add_option("mesh", args->mesh, "Tet mesh file or procedural spec")->required();
+  cmd->add_option("--fix", args->fix, "Fixed nodes (region syntax: xmin, x<0.1, box:..., nodes:...)");
+  cmd->add_option("--control", args->controls, "Nodes of a control element (repeatable; region syntax)");
+  cmd->add_option("--material", args->material, "Material preset (steel, ceramic, rubber, liver, ...)");
+  cmd->add_option("--E", args->youngs, "Young's modulus (Pa)");
+  cmd->add_option("--nu", args->poisson, "Poisson's ratio");
+  cmd->add_option("-o,--output", args->output, "Output .green file")->required();
+  cmd->add_option("--threads", args->threads, "Solver threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--force", args->force, "Run even when the memory estimate exceeds --max-memory");
+  cmd->add_flag("--rebuild", args->rebuild, "Rebuild even when the output is up to date");
+  cmd->add_option("--max-memory", args->max_memory_gb, "Refuse above this memory estimate (GiB)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->callback([args] { run_precompute(*args); });
+}
+
+}  // namespace
+PLIANT_REGISTER_VERB(300, setup_precompute);
+}  // namespace pliant::cli
+#endif

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# End-to-end check of `pliant precompute` and `pliant info FILE.green`: build, up-to-date detection,
+# stale and damaged files rebuilt, memory refusal, one-line errors with exit status 2.
+set -u
+pliant=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+export OMP_WAIT_POLICY=passive OPENBLAS_NUM_THREADS=1
+failures=0
+check() {  # check DESCRIPTION CONDITION...
+  local what=$1; shift
+  if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; failures=$((failures + 1)); fi
+}
+out=$dir/beam.green
+"$pliant" precompute box:1,0.2,0.2,8,2,2 --fix xmin --E 1e5 --nu 0.3 -o "$out" --threads 2 >"$dir/log1" 2>&1
+check "precompute exits 0" test $? -eq 0
+check "file written" test -s "$out"
+check "memory printed" grep -q "memory: about" "$dir/log1"
+"$pliant" info "$out" >"$dir/info" 2>&1
+check "info exits 0" test $? -eq 0
+check "info names the surface" grep -q "surface  .* nodes" "$dir/info"
+"$pliant" info --json "$out" >"$dir/info.json" 2>&1 || "$pliant" info "$out" --json >"$dir/info.json" 2>&1
+check "info json has surface_nodes" grep -q '"surface_nodes"' "$dir/info.json"
+"$pliant" precompute box:1,0.2,0.2,8,2,2 --fix xmin --E 1e5 --nu 0.3 -o "$out" >"$dir/log2" 2>&1
+check "second run is up to date" grep -q "up to date" "$dir/log2"
+"$pliant" precompute box:1,0.2,0.2,8,2,2 --fix xmin --E 2e5 --nu 0.3 -o "$out" >"$dir/log3" 2>&1
+check "stale material detected and rebuilt" grep -q "stale: built for a different material" "$dir/log3"
+# Flip one byte in the middle of the block: damaged, reported by info, rebuilt by precompute.
+size=$(stat -c %s "$out")
+printf '\x55' | dd of="$out" bs=1 seek=$((size / 2)) conv=notrunc status=none
+"$pliant" info "$out" >"$dir/info2" 2>&1
+rc=$?
+check "info on damaged file exits 2" test $rc -eq 2
+check "damage message is one line" test "$(wc -l <"$dir/info2")" -eq 1
+check "checksum named" grep -q "checksum mismatch" "$dir/info2"
+"$pliant" precompute box:1,0.2,0.2,8,2,2 --fix xmin --E 2e5 --nu 0.3 -o "$out" >"$dir/log4" 2>&1
+check "damaged file rebuilt" grep -q "checksum mismatch.*rebuilding" "$dir/log4"
+"$pliant" info "$out" >/dev/null 2>&1
+check "rebuilt file is valid" test $? -eq 0
+head -c 100 "$out" >"$dir/short.green"
+"$pliant" info "$dir/short.green" >"$dir/info3" 2>&1
+check "truncated file exits 2" test $? -eq 2
+check "truncation named" grep -q "truncated" "$dir/info3"
+"$pliant" precompute box:1,0.2,0.2,30,6,6 --fix xmin -o "$dir/big.green" --max-memory 0.001 >"$dir/log5" 2>&1
+check "memory limit refuses with exit 2" test $? -eq 2
+check "no file written on refusal" test ! -e "$dir/big.green"
+"$pliant" precompute box:1,0.2,0.2,8,2,2 --fix x\<-5 -o "$dir/x.green" >"$dir/log6" 2>&1
+check "empty region exits 2" test $? -eq 2
+check "empty region named" grep -q "selects no nodes" "$dir/log6"
+"$pliant" precompute box:1,0.2,0.2,8,2,2 --fix xmin --material unobtainium -o "$dir/x.green" >"$dir/log7" 2>&1
+check "unknown material exits 2" test $? -eq 2
+"$pliant" precompute box:1,0.2,0.2,8,2,2 --control xmin --control xmax -o "$dir/c.green" >"$dir/log8" 2>&1
+check "control elements only" test $? -eq 0
+exit $failures
