@@ -34,7 +34,7 @@ DragnetStats Dragnet::pass(SpringMesh& mesh, std::span<const Index> interaction_
   heap_.clear();
   queued_ = 0;
   DragnetStats stats;
-  for (Index n : interaction_nodes) node_stamp_[at(n)] = pass_;  // interaction nodes stay put
+  for (Index n : interaction_nodes) node_stamp_[at(n)] = pass_;
   for (Index n : interaction_nodes) queue_strings_of(mesh, n);
   const double f = def_.factor;
   while (!heap_.empty()) {
@@ -43,6 +43,8 @@ DragnetStats Dragnet::pass(SpringMesh& mesh, std::span<const Index> interaction_
     heap_.pop_back();
     const Index ia = item.pulling;
     const Index ra = mesh.other_end(item.spring, ia);
+    // The reaction node must be one that has not moved in this pass ("der Knoten, der nicht bewegt
+    // wurde", seed 001 §2.3.1): interaction nodes and already corrected nodes stay put.
     if (mesh.fixed(ra) || node_stamp_[at(ra)] == pass_) continue;
     const Vec3& p_ia = mesh.position[at(ia)];
     Vec3& p_ra = mesh.position[at(ra)];
@@ -50,8 +52,16 @@ DragnetStats Dragnet::pass(SpringMesh& mesh, std::span<const Index> interaction_
     const double l = d.norm();
     const double max_l = mesh.max_length[at(item.spring)];
     if (!(l > max_l)) continue;  // re-check: the ends may have moved since queued
+    if (l - max_l < item.violation * (1.0 - 1e-9)) {
+      // Stale key: the violation shrank since queued. Re-queue with its current value so the pass
+      // keeps processing the largest current violation first (the string stays stamped: still once).
+      heap_.push_back({l - max_l, item.spring, ia});
+      std::push_heap(heap_.begin(), heap_.end());
+      continue;
+    }
     const Vec3 target = p_ia + d * (max_l / l);
     p_ra += f * (target - p_ra);
+    if (def_.move_nodes_once) node_stamp_[at(ra)] = pass_;
     ++stats.corrected;
     if (!corrections.empty()) ++corrections[at(item.spring)];
     queue_strings_of(mesh, ra);

@@ -13,7 +13,7 @@ void accumulate_forces(const SpringMesh& mesh, std::span<const Vec3> x, std::spa
   const std::size_t n = mesh.position.size();
   const bool has_external = loads.external.size() == n;
   for (std::size_t i = 0; i < n; ++i) {
-    force[i] = mesh.mass[i] * loads.gravity;
+    force[i] = mesh.mass[i] * (loads.gravity - loads.mass_damping * v[i]);
     if (has_external) force[i] += loads.external[i];
   }
   const std::size_t e = mesh.spring_nodes.size();

@@ -37,6 +37,7 @@ void Integrator::ensure_size(std::size_t n) {
 void Integrator::step(SpringMesh& mesh, const Loads& loads) {
   const std::size_t n = mesh.position.size();
   ensure_size(n);
+  mass_damping_ = loads.mass_damping;
   const double h = def_.dt;
   auto& x = mesh.position;
   auto& v = mesh.velocity;
@@ -204,7 +205,8 @@ void Integrator::explicit_step(SpringMesh& mesh, const Loads& loads) {
 void Integrator::apply(const SpringMesh& mesh, std::span<const Vec3> x, double alpha, double beta_k,
                        double beta_d, std::span<const Vec3> p, std::span<Vec3> out) {
   const std::size_t n = mesh.position.size();
-  for (std::size_t i = 0; i < n; ++i) out[i] = alpha * mesh.mass[i] * p[i];
+  const double mass_term = alpha + beta_d * mass_damping_;  // -∂F/∂v holds m·α on the diagonal
+  for (std::size_t i = 0; i < n; ++i) out[i] = mass_term * mesh.mass[i] * p[i];
   add_stiffness_product(mesh, x, p, beta_k, out);
   if (beta_d != 0.0) add_damping_product(mesh, x, p, beta_d, out);
   for (std::size_t i = 0; i < n; ++i)
@@ -215,7 +217,7 @@ void Integrator::solve(const SpringMesh& mesh, std::span<const Vec3> x, double a
                        double beta_d, std::span<const Vec3> rhs, std::span<Vec3> y) {
   const std::size_t n = mesh.position.size();
   // Jacobi preconditioner: the mass term plus each spring's axial stiffness and damping on its ends.
-  for (std::size_t i = 0; i < n; ++i) diag_[i] = alpha * mesh.mass[i];
+  for (std::size_t i = 0; i < n; ++i) diag_[i] = (alpha + beta_d * mass_damping_) * mesh.mass[i];
   for (std::size_t s = 0; s < mesh.spring_nodes.size(); ++s) {
     const double d = beta_k * mesh.stiffness[s] + beta_d * mesh.damping[s];
     diag_[at(mesh.spring_nodes[s][0])] += d;

@@ -36,7 +36,7 @@ void interaction_ordered_step(SpringMesh& mesh, std::span<const Index> order, do
   for (Index v : order) {
     const std::size_t i = at(v);
     if (mesh.inv_mass[i] == 0.0) continue;
-    Vec3 f = mesh.mass[i] * loads.gravity;
+    Vec3 f = mesh.mass[i] * (loads.gravity - loads.mass_damping * mesh.velocity[i]);
     if (has_external) f += loads.external[i];
     for (Index s : mesh.node_springs.of(v)) {
       const Index w = mesh.other_end(s, v);

@@ -86,7 +86,9 @@ void MethodStepper::correct(SpringMesh& mesh) {
   }
 }
 
-void MethodStepper::step(SpringMesh& mesh, const Loads& loads) {
+void MethodStepper::step(SpringMesh& mesh, const Loads& user_loads) {
+  Loads loads = user_loads;
+  loads.mass_damping += def_.mass_damping;
   const std::size_t n = mesh.position.size();
   if (order_.size() != n) set_interaction(mesh, std::vector<Index>(interaction_));  // topology changed
   const Method m = def_.method;

@@ -55,6 +55,12 @@ Result<MembraneScene> membrane_scene(const MembraneSceneDef& def) {
   return scene;
 }
 
+void set_spring_parameters(SpringMesh& mesh, double stiffness, double damping) {
+  std::fill(mesh.stiffness.begin(), mesh.stiffness.end(), stiffness);
+  std::fill(mesh.damping.begin(), mesh.damping.end(), damping);
+  for (std::size_t s = 0; s < mesh.stiffness.size(); ++s) mesh.stiffness[s] *= mesh.spring_factor[s];
+}
+
 SettleResult settle(const MembraneScene& scene, const MethodDef& def, int max_steps, bool want_1e4) {
   SpringMesh mesh = scene.mesh;
   MethodStepper stepper(def);
@@ -83,8 +89,10 @@ SettleResult settle(const MembraneScene& scene, const MethodDef& def, int max_st
       r.steps = r.steps_1e4 = -1;
       return r;
     }
+    // The first step is never the settled one: explicit Euler moves nothing in its first step (the
+    // velocities are still zero), which would otherwise read as "settled".
     if (r.steps < 0) {
-      if (motion < tol3) {
+      if (motion < tol3 && step > 0) {
         r.steps = step;
       } else {
         r.total_ms += ms;

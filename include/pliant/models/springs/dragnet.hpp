@@ -23,6 +23,11 @@ namespace pliant::springs {
 /// Plain Dragnet settings.
 struct DragnetDef {
   double factor = 1.0;  ///< damping factor f in ]0, 1] (dimensionless); 1 = full correction
+  /// Only nodes not yet moved in this pass are pulled (the thesis text: the string is shortened by
+  /// moving "the node that was not moved"). A corrected node then only pulls others, which makes a
+  /// pass a wavefront from the interaction nodes and the next pass a no-op when nothing at the
+  /// interaction nodes is violated. false: nodes may be pulled again by later strings.
+  bool move_nodes_once = false;
 };
 
 /// What the last pass did.

@@ -25,6 +25,10 @@ inline Vec3 spring_force(const Vec3& xa, const Vec3& xb, const Vec3& va, const V
 /// Global loads applied on top of spring forces.
 struct Loads {
   Vec3 gravity = Vec3::Zero();  ///< gravitational acceleration (unit: m/s²), applied as mass·g
+  /// Mass-proportional (Rayleigh α, "air") damping: F_i -= m_i · mass_damping · v_i (unit: 1/s).
+  /// Axial spring damping leaves transverse and rotational motion undamped, and explicit Euler
+  /// amplifies every undamped mode, so explicit membranes need some of this.
+  double mass_damping = 0.0;
   /// Optional per-node external force E_i (unit: N): empty, or node_count() entries.
   std::span<const Vec3> external = {};
 };

@@ -72,6 +72,7 @@ class Integrator {
   std::vector<Vec3> r_, z_, p_, q_, rhs_, y_;
   std::vector<double> diag_;
   std::vector<Vec3> xm1_, xm2_, acc_;  // Houbolt history x_{n-1}, x_{n-2}; Newmark acceleration
+  double mass_damping_ = 0.0;
   int history_ = 0;
   int last_iterations_ = 0;
 };

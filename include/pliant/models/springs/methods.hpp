@@ -62,6 +62,7 @@ bool method_is_dynamic(Method method);
 struct MethodDef {
   Method method = Method::dragnet;
   double dt = 1e-3;             ///< time step of the dynamic methods (unit: s)
+  double mass_damping = 0.0;    ///< added to the loads' mass-proportional damping (unit: 1/s)
   double provot_factor = 1.0;   ///< Provot correction factor (dimensionless); unstable near 2.1
   double dragnet_factor = 1.0;  ///< Dragnet damping factor f in ]0, 1] (dimensionless)
   ChainMailDef chainmail = {};

@@ -39,6 +39,9 @@ struct MembraneScene {
 /// Builds the scene; fails with the meshing or spring-mesh message.
 Result<MembraneScene> membrane_scene(const MembraneSceneDef& def);
 
+/// Sets every spring's stiffness (unit: N/m, times its spring_factor) and damping (unit: N·s/m).
+void set_spring_parameters(SpringMesh& mesh, double stiffness, double damping);
+
 /// Outcome of stepping a method until the membrane settles.
 struct SettleResult {
   int steps = -1;       ///< steps until the largest step motion fell below 1e-3 · mesh size (-1: never)
