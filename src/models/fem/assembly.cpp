@@ -91,11 +91,19 @@ Result<StiffnessAssembler> StiffnessAssembler::build(const TetMesh& mesh) {
 }
 
 void StiffnessAssembler::assemble(const TetMesh& mesh, const Material& material, SparseMatrix& K) const {
+  if (static_cast<Index>(mesh.node_count()) != node_count_) {
+    K.resize(0, 0);
+    return;
+  }
   assemble_impl(mesh, &material, false, K);
 }
 
 void StiffnessAssembler::assemble(const TetMesh& mesh, std::span<const Material> per_tet,
                                   SparseMatrix& K) const {
+  if (per_tet.size() != mesh.tet_count() || static_cast<Index>(mesh.node_count()) != node_count_) {
+    K.resize(0, 0);  // wrong input: an empty matrix that any solver rejects, not a read out of bounds
+    return;
+  }
   assemble_impl(mesh, per_tet.data(), true, K);
 }
 
@@ -105,10 +113,13 @@ void StiffnessAssembler::assemble_impl(const TetMesh& mesh, const Material* mate
   const Index size = 3 * n;
   const Index nnz = 9 * block_offsets_[n];
   // Column 3a + c holds 3·deg(a) entries: rows 3b + r for each neighbour slot of a, r = 0..2.
-  const bool same_pattern = K.rows() == size && K.cols() == size && K.isCompressed() && K.nonZeros() == nnz;
-  if (!same_pattern) {
+  // Reallocate only when the shape differs; always rewrite the indices (cheap next to the values) so
+  // that a matrix last filled by another assembler with equal sizes still gets the right pattern.
+  if (!(K.rows() == size && K.cols() == size && K.isCompressed() && K.nonZeros() == nnz)) {
     K.resize(size, size);
     K.resizeNonZeros(nnz);
+  }
+  {
     int* outer = K.outerIndexPtr();
     int* inner = K.innerIndexPtr();
     for (Index a = 0; a < n; ++a) {

@@ -38,10 +38,11 @@ class StiffnessAssembler {
   /// Validates the mesh (check_fem_mesh) and builds the plan.
   static Result<StiffnessAssembler> build(const TetMesh& mesh);
 
-  /// K for one material everywhere. `K` is resized and its pattern reused when already built by
-  /// this assembler (no reallocation on repeated calls).
+  /// `mesh` must have the topology the plan was built from (positions may move). K for one
+  /// material everywhere; a mesh with another node count gives an empty matrix. `K` is resized and its
+  /// pattern reused when already built by this assembler (no reallocation on repeated calls).
   void assemble(const TetMesh& mesh, const Material& material, SparseMatrix& K) const;
-  /// K with one material per tet (`per_tet.size() == mesh.tet_count()`).
+  /// K with one material per tet; `per_tet.size() != mesh.tet_count()` gives an empty matrix.
   void assemble(const TetMesh& mesh, std::span<const Material> per_tet, SparseMatrix& K) const;
 
   /// Unique mesh edges (e[0] < e[1], sorted), the off-diagonal block structure.
