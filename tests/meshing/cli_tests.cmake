@@ -1,0 +1,78 @@
+# CLI tests of `pliant mesh` and `pliant demo` (label "cli"): they run the built binary.
+set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
+set(_run ${CMAKE_CURRENT_SOURCE_DIR}/run_cli.cmake)
+
+# pliant_meshing_cli_test(NAME RC <n> ARGS <args...> [STDOUT re] [STDERR re] [FILES f...] [FIXTURE_SETUP f]
+#                         [FIXTURE_REQUIRED f])
+function(pliant_meshing_cli_test name)
+  cmake_parse_arguments(A "" "RC;STDOUT;STDERR;FIXTURE_SETUP;FIXTURE_REQUIRED" "ARGS;FILES" ${ARGN})
+  set(defs -DEXPECT_RC=${A_RC} -DWORKDIR=${_out})
+  if(DEFINED A_STDOUT)
+    list(APPEND defs "-DSTDOUT_REGEX=${A_STDOUT}")
+  endif()
+  if(DEFINED A_STDERR)
+    list(APPEND defs "-DSTDERR_REGEX=${A_STDERR}")
+  endif()
+  # Lists travel to the script joined with "|" (a ";" would split the -D argument).
+  string(REPLACE ";" "|" args "$<TARGET_FILE:pliant>;${A_ARGS}")
+  string(REPLACE ";" "|" files "${A_FILES}")
+  add_test(NAME meshing.cli.${name} COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${args}" "-DFILES=${files}" ${defs} -P ${_run})
+  set_tests_properties(meshing.cli.${name} PROPERTIES LABELS cli TIMEOUT 300)
+  if(A_FIXTURE_SETUP)
+    set_tests_properties(meshing.cli.${name} PROPERTIES FIXTURES_SETUP ${A_FIXTURE_SETUP})
+  endif()
+  if(A_FIXTURE_REQUIRED)
+    set_tests_properties(meshing.cli.${name} PROPERTIES FIXTURES_REQUIRED ${A_FIXTURE_REQUIRED})
+  endif()
+endfunction()
+
+# Procedural shapes: counts in the summary line, files written.
+pliant_meshing_cli_test(tube RC 0 ARGS mesh tube --around 16 --along 10 --through 2 -o ${_out}/tube.vtu
+  STDOUT "wrote .*tube.vtu: 528 nodes, 1920 tets" FILES ${_out}/tube.vtu)
+pliant_meshing_cli_test(box_five RC 0 ARGS mesh box --size 1 0.5 0.25 --cells 4 2 1 --split 5 -o ${_out}/box.vtu
+  STDOUT "30 nodes, 40 tets; volume 0.125 m³" FILES ${_out}/box.vtu)
+pliant_meshing_cli_test(ball_stl RC 0 ARGS mesh ball --resolution 4 -o ${_out}/ball.stl
+  STDOUT "125 nodes, 384 tets \\(boundary surface written\\)" FILES ${_out}/ball.stl)
+pliant_meshing_cli_test(disc_seed RC 0 ARGS mesh disc --nodes 1403 --boundary-nodes 140 -o ${_out}/disc.obj
+  STDOUT "1403 nodes, 4066 edges, 2664 triangles" FILES ${_out}/disc.obj)
+pliant_meshing_cli_test(hexdisc RC 0 ARGS mesh hexdisc --rings 33 -o ${_out}/hexdisc.vtu
+  STDOUT "3367 nodes, 9900 edges, 6534 triangles" FILES ${_out}/hexdisc.vtu)
+pliant_meshing_cli_test(rect RC 0 ARGS mesh rect --cells 3 2 -o ${_out}/rect.vtu
+  STDOUT "12 nodes, 23 edges, 12 triangles" FILES ${_out}/rect.vtu)
+pliant_meshing_cli_test(icosphere RC 0 ARGS mesh icosphere --subdivisions 2 -o ${_out}/sphere.stl
+  STDOUT "162 nodes, 480 edges, 320 triangles" FILES ${_out}/sphere.stl FIXTURE_SETUP meshing_sphere_stl)
+
+# Impossible parameters: one line naming the option, exit 2, nothing written.
+pliant_meshing_cli_test(err_inner_outer RC 2 ARGS mesh tube --inner 0.2 --outer 0.1 -o ${_out}/bad.vtu
+  STDERR "--inner: must be less than --outer \\(got 0.2 ≥ 0.1\\)")
+pliant_meshing_cli_test(err_zero_cells RC 2 ARGS mesh box --cells 4 0 2 -o ${_out}/bad.vtu
+  STDERR "--cells: must be at least 1 \\(got 0\\)")
+pliant_meshing_cli_test(err_negative_size RC 2 ARGS mesh box --size 1 -0.5 1 -o ${_out}/bad.vtu
+  STDERR "--size: must be a finite number > 0 \\(got -0.5\\)")
+pliant_meshing_cli_test(err_nan RC 2 ARGS mesh ball --radius nan -o ${_out}/bad.vtu
+  STDERR "--radius: must be a finite number > 0 \\(got nan\\)")
+pliant_meshing_cli_test(err_odd_resolution RC 2 ARGS mesh ball --resolution 7 -o ${_out}/bad.vtu
+  STDERR "--resolution: must be even")
+pliant_meshing_cli_test(err_disc_range RC 2 ARGS mesh disc --nodes 150 --boundary-nodes 140 -o ${_out}/bad.vtu
+  STDERR "--nodes: must be between [0-9]+ and [0-9]+ for --boundary-nodes 140 \\(got 150\\)")
+pliant_meshing_cli_test(err_too_big RC 2 ARGS mesh box --cells 100000 100000 100000 -o ${_out}/bad.vtu
+  STDERR "more than the limit")
+pliant_meshing_cli_test(err_format RC 2 ARGS mesh tube -o ${_out}/bad.xyz STDERR "unsupported output format '.xyz'")
+pliant_meshing_cli_test(err_no_input RC 2 ARGS mesh STDERR "give a surface file")
+
+# Surface to tets (gmsh): the icosphere written above, filled.
+if(TARGET pliant::meshing_gmsh)
+  pliant_meshing_cli_test(surface RC 0 ARGS mesh ${_out}/sphere.stl --size 0.03 -o ${_out}/sphere.vtu
+    STDOUT "162 nodes, 320 triangles.*gmsh: [0-9]+ tets" FILES ${_out}/sphere.vtu FIXTURE_REQUIRED meshing_sphere_stl)
+  file(WRITE ${_out}/open.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n")
+  pliant_meshing_cli_test(err_open_surface RC 2 ARGS mesh ${_out}/open.obj -o ${_out}/bad.vtu
+    STDERR "open.obj: surface is not closed: edge [0-9]+-[0-9]+ belongs only to triangle")
+  pliant_meshing_cli_test(err_missing_file RC 2 ARGS mesh ${_out}/does_not_exist.stl -o ${_out}/bad.vtu
+    STDERR "does_not_exist.stl")
+else()
+  pliant_meshing_cli_test(err_no_gmsh RC 2 ARGS mesh ${_out}/sphere.stl -o ${_out}/bad.vtu STDERR "has no gmsh")
+endif()
+
+# The interim demo.
+pliant_meshing_cli_test(demo RC 0 ARGS demo -o ${_out}/demo STDOUT "tube"
+  FILES ${_out}/demo/tube.vtu ${_out}/demo/summary.json)
