@@ -30,6 +30,12 @@ TEST(Geometry, FaceAreaVectorsSumToZeroPointOutwardAndReproduceLinearFields) {
     }
     const auto s = face_area_vectors(x[0], x[1], x[2], x[3]);
     EXPECT_LT((s[0] + s[1] + s[2] + s[3]).norm(), 1e-14);
+    // Each S_k equals the directly computed area vector of its face (S_3 is formed as -ΣS_0..2, so
+    // this checks the identity rather than assuming it).
+    EXPECT_LT((s[0] - area_vector(x[1], x[2], x[3])).norm(), 1e-14);
+    EXPECT_LT((s[1] - area_vector(x[0], x[3], x[2])).norm(), 1e-14);
+    EXPECT_LT((s[2] - area_vector(x[0], x[1], x[3])).norm(), 1e-14);
+    EXPECT_LT((s[3] - area_vector(x[0], x[2], x[1])).norm(), 1e-14);
     const Vec3 centroid = (x[0] + x[1] + x[2] + x[3]) / 4;
     for (int k = 0; k < 4; ++k) {
       // Outward: points from node k's opposite face away from node k, i.e. S_k·(x_k - face point) < 0.

@@ -92,6 +92,17 @@ TEST(Topology, BoundaryOfBoxIsClosedOutwardAndGenusZero) {
   EXPECT_EQ(chi, 2);
 }
 
+TEST(Topology, SphereSurfacesHaveEulerCharacteristicTwo) {
+  for (int level = 0; level < 4; ++level) {
+    const TriMesh s = test::sphere_surface(level);
+    const long chi = static_cast<long>(s.node_count()) - static_cast<long>(unique_edges(s.triangles).size()) +
+                     static_cast<long>(s.triangle_count());
+    EXPECT_EQ(chi, 2) << level;
+    // Closed: every edge of the surface in exactly two triangles.
+    for (const auto& [e, n] : edge_use(s.triangles)) EXPECT_EQ(n, 2);
+  }
+}
+
 TEST(Topology, ExtractBoundaryMapsAreConsistent) {
   const TetMesh m = test::structured_box(3, 3, 3);
   const BoundarySurface s = extract_boundary(m);
