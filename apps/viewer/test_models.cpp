@@ -87,6 +87,10 @@ bool PullTestModel::grab(std::size_t, Index triangle, double u, double v) {
   const double sigma = falloff * radius_;
   for (std::size_t i = 0; i < weight_.size(); ++i)
     weight_[i] = std::exp(-(mesh_.positions[i] - anchor_).squaredNorm() / (2 * sigma * sigma));
+  // Normalised so the grabbed point itself (the barycentric mix of its corners) moves by exactly the
+  // offset: the surface stays under the cursor.
+  const double at_point = (1 - u - v) * weight_[t[0]] + u * weight_[t[1]] + v * weight_[t[2]];
+  for (double& w : weight_) w /= at_point;
   const Vec3 current = (1 - u - v) * positions_[t[0]] + u * positions_[t[1]] + v * positions_[t[2]];
   offset_ = wanted_ = current - anchor_;
   grabbed_ = true;
