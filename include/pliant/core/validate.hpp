@@ -28,12 +28,16 @@ const char* to_string(Severity severity);
 /// One problem. Codes (stable, for scripts and tests):
 ///   index_out_of_range, repeated_node, non_finite, degenerate, inverted, reoriented,
 ///   duplicate_element, duplicate_node, unreferenced_node, non_manifold_face, non_manifold_edge,
-///   open_edge, inconsistent_orientation, components, empty, truncated.
+///   open_edge, inconsistent_orientation, components, empty.
+/// The capped remainder of a code is one finding with the same code, element -1 and the message
+/// "... and N more CODE findings".
 struct Finding {
   Severity severity = Severity::error;
   std::string code;     ///< one of the codes above
   std::string message;  ///< one line naming the element or node, e.g. "tet 40: inverted (volume -1.2e-09 m³)"
-  Index element = -1;   ///< the tet, triangle or node concerned (see the code), -1 for mesh-wide findings
+  /// The tet or triangle (element codes), the node (node codes), the lowest node of the edge or face
+  /// (edge and face codes), or -1 for mesh-wide findings.
+  Index element = -1;
 };
 
 struct ValidationReport {
