@@ -288,6 +288,11 @@ struct Vtu {
   MeshFile run() {
     std::size_t pos = 0;
     Tag tag;
+    // Sniff first: anything but markup (after an optional UTF-8 byte-order mark) is not XML at all.
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
+    const std::size_t first = text.find_first_not_of(" \t\r\n", pos);
+    if (first == std::string_view::npos || text[first] != '<')
+      fail_at(0, "not a VTK XML file: it does not start with '<'");
     if (!next_tag(pos, tag) || tag.name != "VTKFile") fail_at(0, "not a VTK XML file: expected <VTKFile>");
     const std::string type = attr(tag, "type");
     if (type != "UnstructuredGrid")

@@ -1,0 +1,159 @@
+// `pliant info FILE [--json]`: what a mesh file holds and whether it can be simulated.
+//
+// Prints the format, counts (nodes, tetrahedra, triangles, unique edges), bounding box, volume,
+// surface area, tetrahedron quality statistics and the validation findings. An error-severity
+// finding (inverted or degenerate tet, ...) prints the report first and then fails with the first
+// error as the one-line message, so scripts can gate on the exit status. Extensions with a
+// registered handler (PLIANT_REGISTER_INFO, e.g. ".green") are passed to it instead.
+#include "cli.hpp"
+
+#include "pliant/core/quality.hpp"
+#include "pliant/core/topology.hpp"
+#include "pliant/core/validate.hpp"
+#if PLIANT_HAS_IO
+#include "pliant/io/mesh_file.hpp"
+#endif
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <memory>
+
+namespace pliant::cli {
+namespace {
+
+struct InfoArgs {
+  std::string path;
+  bool json = false;
+};
+
+#if PLIANT_HAS_IO
+nlohmann::json stats_json(const QualityStats& s) { return {{"min", s.min}, {"mean", s.mean}, {"max", s.max}}; }
+
+void describe_mesh(const InfoArgs& args) {
+  io::MeshFile file = unwrap(io::read_mesh_file(args.path));
+  if (file.tets.empty() && file.triangles.empty()) {
+    const std::string found = file.skipped_summary();
+    fail(args.path + ": no tetrahedra or triangles" + (found.empty() ? "" : " (found " + found + ")"));
+  }
+  nlohmann::json j;
+  j["file"] = args.path;
+  j["format"] = file.format;
+  j["nodes"] = file.positions.size();
+  j["tets"] = file.tets.size();
+  j["triangles"] = file.triangles.size();
+  j["line_elements"] = file.edges.size();
+  nlohmann::json skipped = nlohmann::json::object();
+  for (const auto& [kind, n] : file.skipped) skipped[kind] = n;
+  j["skipped"] = skipped;
+
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (const Vec3& p : file.positions) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  if (file.positions.empty()) lo = hi = Vec3::Zero();
+  j["bounding_box"] = {{"min", {lo.x(), lo.y(), lo.z()}}, {"max", {hi.x(), hi.y(), hi.z()}}};
+
+  ValidationReport report;
+  const bool volume_mesh = !file.tets.empty();
+  if (volume_mesh) {
+    const TetMesh mesh{std::move(file.positions), std::move(file.tets)};
+    j["edges"] = unique_edges(mesh.tets).size();
+    report = validate(mesh);
+    const MeshQuality q = mesh_quality(mesh);
+    const BoundarySurface boundary = extract_boundary(mesh);
+    j["volume"] = q.total_volume;
+    j["surface_area"] = surface_area(boundary.mesh);
+    j["boundary_triangles"] = boundary.mesh.triangles.size();
+    j["quality"] = {{"radius_ratio", stats_json(q.radius_ratio)},
+                    {"min_dihedral_deg", stats_json(q.min_dihedral_deg)},
+                    {"max_dihedral_deg", stats_json(q.max_dihedral_deg)},
+                    {"aspect", stats_json(q.aspect)},
+                    {"tet_volume", stats_json(q.volume)},
+                    {"radius_ratio_histogram", q.radius_ratio_histogram},
+                    {"worst_tet", q.worst_tet},
+                    {"inverted", q.inverted_count}};
+  } else {
+    const TriMesh mesh{std::move(file.positions), std::move(file.triangles)};
+    j["edges"] = unique_edges(mesh.triangles).size();
+    report = validate(mesh);
+    j["surface_area"] = surface_area(mesh);
+    // A volume only means something for a closed surface.
+    const bool closed = report.count("open_edge") == 0 && report.count("non_manifold_edge") == 0;
+    j["closed"] = closed;
+    j["volume"] = closed ? nlohmann::json(enclosed_volume(mesh)) : nlohmann::json(nullptr);
+  }
+  nlohmann::json findings = nlohmann::json::array();
+  for (const Finding& f : report.findings) {
+    findings.push_back({{"severity", to_string(f.severity)}, {"code", f.code}, {"message", f.message}});
+  }
+  j["validation"] = {{"errors", report.errors}, {"warnings", report.warnings}, {"findings", findings}};
+
+  if (args.json) {
+    fmt::print("{}\n", j.dump(2));
+  } else {
+    fmt::print("{}\n  format          {}\n", args.path, file.format);
+    fmt::print("  nodes           {}\n  tetrahedra      {}\n  triangles       {}\n  edges           {}\n",
+               j["nodes"].get<std::size_t>(), j["tets"].get<std::size_t>(), j["triangles"].get<std::size_t>(),
+               j["edges"].get<std::size_t>());
+    if (!file.edges.empty()) fmt::print("  line elements   {}\n", file.edges.size());
+    if (!file.skipped.empty()) fmt::print("  not read        {}\n", file.skipped_summary());
+    fmt::print("  bounding box    [{:.6g}, {:.6g}, {:.6g}] .. [{:.6g}, {:.6g}, {:.6g}]\n", lo.x(), lo.y(), lo.z(),
+               hi.x(), hi.y(), hi.z());
+    if (!j["volume"].is_null()) fmt::print("  volume          {:.9g}\n", j["volume"].get<double>());
+    fmt::print("  surface area    {:.9g}{}\n", j["surface_area"].get<double>(),
+               volume_mesh ? fmt::format(" ({} boundary triangles)", j["boundary_triangles"].get<std::size_t>()) : "");
+    if (volume_mesh) {
+      const auto& q = j["quality"];
+      const auto row = [&](const char* name, const char* key) {
+        fmt::print("  {:<15} min {:.4g}  mean {:.4g}  max {:.4g}\n", name, q[key]["min"].get<double>(),
+                   q[key]["mean"].get<double>(), q[key]["max"].get<double>());
+      };
+      fmt::print("quality\n");
+      row("radius ratio", "radius_ratio");
+      row("min dihedral°", "min_dihedral_deg");
+      row("max dihedral°", "max_dihedral_deg");
+      row("aspect", "aspect");
+      std::string hist;
+      for (const auto& n : q["radius_ratio_histogram"]) hist += fmt::format(" {}", n.get<long long>());
+      fmt::print("  ratio histogram{}  (bins of 0.1 from 0)\n", hist);
+    }
+    fmt::print("validation        {} errors, {} warnings\n", report.errors, report.warnings);
+    for (const Finding& f : report.findings) fmt::print("  {}: {}\n", to_string(f.severity), f.message);
+  }
+  std::fflush(stdout);
+  if (!report.ok()) fail(args.path + ": " + report.first_error());
+}
+#endif
+
+void run_info(const InfoArgs& args) {
+  std::string ext = std::filesystem::path(args.path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (const InfoHandler handler = find_info_handler(ext)) {
+    handler(args.path, args.json);
+    return;
+  }
+#if PLIANT_HAS_IO
+  describe_mesh(args);
+#else
+  fail(args.path + ": this build of pliant has no mesh reader (the io module is missing)");
+#endif
+}
+
+void setup_info(CLI::App& app) {
+  auto args = std::make_shared<InfoArgs>();
+  auto* cmd = app.add_subcommand(
+      "info", "Describe a mesh (.msh .node .ele .vtk .vtu .obj .stl) or asset file: counts, size, quality, problems.");
+  cmd->add_option("file", args->path, "The file to describe")->required();
+  cmd->add_flag("--json", args->json, "Print the description as JSON");
+  cmd->callback([args] { run_info(*args); });
+}
+
+}  // namespace
+PLIANT_REGISTER_VERB(200, setup_info);
+}  // namespace pliant::cli

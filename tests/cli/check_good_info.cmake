@@ -1,0 +1,48 @@
+# Runs `pliant info --json DIR/FILE` and checks status 0, the counts, the volume and the surface area
+# that DIR/good.txt lists for FILE.
+file(STRINGS ${DIR}/good.txt lines)
+set(want "")
+foreach(line IN LISTS lines)
+  string(FIND "${line}" "${FILE}\t" at)
+  if(at EQUAL 0)
+    string(REPLACE "\t" ";" want "${line}")
+  endif()
+endforeach()
+if(want STREQUAL "")
+  message(FATAL_ERROR "${FILE} is not listed in ${DIR}/good.txt")
+endif()
+list(GET want 1 nodes)
+list(GET want 2 tets)
+list(GET want 3 triangles)
+list(GET want 4 volume)
+list(GET want 5 area)
+execute_process(COMMAND ${PLIANT} info --json ${DIR}/${FILE} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+  ERROR_VARIABLE err TIMEOUT 100)
+if(NOT rc STREQUAL "0")
+  message(FATAL_ERROR "pliant info --json ${FILE}: exit status '${rc}'\n${err}\n${out}")
+endif()
+foreach(key nodes tets triangles)
+  string(JSON got GET "${out}" ${key})
+  if(NOT got EQUAL ${${key}})
+    message(FATAL_ERROR "${FILE}: ${key} = ${got}, expected ${${key}}")
+  endif()
+endforeach()
+# Compare reals to 1e-9 relative via integer arithmetic on scaled strings is awkward in CMake;
+# math(EXPR) has no floats, so compare the JSON's printed value after rounding to 9 digits.
+foreach(pair "volume;${volume}" "surface_area;${area}")
+  list(GET pair 0 key)
+  list(GET pair 1 expected)
+  string(JSON got GET "${out}" ${key})
+  # got like 1.0000000000000002 or 1.0 or 1: accept expected followed by .000000000 (9 zeros) then anything,
+  # or expected - 1 followed by .999999999.
+  math(EXPR below "${expected} - 1")
+  if(NOT (got MATCHES "^${expected}(\\.0000000000*[0-9]*)?$" OR got MATCHES "^${expected}\\.0*$"
+          OR got MATCHES "^${below}\\.999999999[0-9]*$"))
+    message(FATAL_ERROR "${FILE}: ${key} = ${got}, expected ${expected} (to 1e-9)")
+  endif()
+endforeach()
+string(JSON errors GET "${out}" validation errors)
+if(NOT errors EQUAL 0)
+  message(FATAL_ERROR "${FILE}: validation reports ${errors} errors:\n${out}")
+endif()
+message(STATUS "${FILE}: ${nodes} nodes, ${tets} tets, ${triangles} triangles, volume and area as expected")

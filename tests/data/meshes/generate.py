@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Writes the small good meshes of tests/data/meshes/ (re-run after editing; deterministic).
+
+A 2 x 1 x 0.5 m box split into 5 tetrahedra (volume 1 m^3, surface area 7 m^2) in each volume
+format, and its 12-triangle surface (closed, outward) in each surface format. tests/cli checks
+`pliant info --json` on each against these numbers (good.txt).
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+P = [(x * 2.0, y * 1.0, z * 0.5) for z in (0, 1) for y in (0, 1) for x in (0, 1)]  # node i: x=i&1, y=i>>1&1, z=i>>2
+TETS = [(0, 1, 2, 4), (1, 3, 2, 7), (1, 4, 5, 7), (2, 4, 7, 6), (1, 2, 4, 7)]
+# outward triangles of the box
+TRIS = [(0, 2, 1), (1, 2, 3), (4, 5, 6), (5, 7, 6), (0, 1, 4), (1, 5, 4),
+        (2, 6, 3), (3, 6, 7), (0, 4, 2), (2, 4, 6), (1, 3, 5), (3, 7, 5)]
+
+
+def write(name, data):
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+
+
+def g(v):
+    return repr(float(v))
+
+
+write("box.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n8\n"
+      + "".join(f"{i + 1} {g(x)} {g(y)} {g(z)}\n" for i, (x, y, z) in enumerate(P)) + "$EndNodes\n$Elements\n"
+      + f"{len(TETS)}\n" + "".join(f"{i + 1} 4 2 1 1 " + " ".join(str(v + 1) for v in t) + "\n" for i, t in enumerate(TETS))
+      + "$EndElements\n")
+
+o = b"$MeshFormat\n4.1 1 8\n" + struct.pack("<i", 1) + b"\n$EndMeshFormat\n$Nodes\n" + struct.pack("<4Q", 1, 8, 1, 8)
+o += struct.pack("<iiiQ", 3, 1, 0, 8) + struct.pack("<8Q", *range(1, 9))
+for p in P:
+    o += struct.pack("<3d", *p)
+o += b"\n$EndNodes\n$Elements\n" + struct.pack("<4Q", 1, 5, 1, 5) + struct.pack("<iiiQ", 3, 1, 4, 5)
+for i, t in enumerate(TETS):
+    o += struct.pack("<5Q", i + 1, *(v + 1 for v in t))
+write("box_binary41.msh", o + b"\n$EndElements\n")
+
+write("box.node", "# box\n8 3 0 0\n" + "".join(f"{i} {g(x)} {g(y)} {g(z)}\n" for i, (x, y, z) in enumerate(P)))
+write("box.ele", f"{len(TETS)} 4 0\n" + "".join(f"{i} " + " ".join(map(str, t)) + "\n" for i, t in enumerate(TETS)))
+
+write("box.vtk", "# vtk DataFile Version 3.0\nbox\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 8 double\n"
+      + "".join(f"{g(x)} {g(y)} {g(z)}\n" for x, y, z in P) + f"CELLS {len(TETS)} {5 * len(TETS)}\n"
+      + "".join("4 " + " ".join(map(str, t)) + "\n" for t in TETS) + f"CELL_TYPES {len(TETS)}\n" + "10\n" * len(TETS))
+
+conn = " ".join(str(v) for t in TETS for v in t)
+offs = " ".join(str(4 * (i + 1)) for i in range(len(TETS)))
+write("box.vtu", '<?xml version="1.0"?>\n<VTKFile type="UnstructuredGrid" version="1.0" byte_order="LittleEndian">\n'
+      f'<UnstructuredGrid>\n<Piece NumberOfPoints="8" NumberOfCells="{len(TETS)}">\n<Points>\n'
+      '<DataArray type="Float64" NumberOfComponents="3" format="ascii">\n'
+      + " ".join(f"{g(x)} {g(y)} {g(z)}" for x, y, z in P) + "\n</DataArray>\n</Points>\n<Cells>\n"
+      f'<DataArray type="Int32" Name="connectivity" format="ascii">{conn}</DataArray>\n'
+      f'<DataArray type="Int32" Name="offsets" format="ascii">{offs}</DataArray>\n'
+      f'<DataArray type="UInt8" Name="types" format="ascii">{" ".join(["10"] * len(TETS))}</DataArray>\n'
+      "</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n")
+
+write("box_surface.obj", "# box surface, one quad per face\n" + "".join(f"v {g(x)} {g(y)} {g(z)}\n" for x, y, z in P)
+      + "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n")
+
+
+def normal(t):
+    a, b, c = (P[i] for i in t)
+    u = [b[k] - a[k] for k in range(3)]
+    v = [c[k] - a[k] for k in range(3)]
+    n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+    length = sum(x * x for x in n) ** 0.5
+    return [x / length for x in n]
+
+
+s = "solid box\n"
+for t in TRIS:
+    s += "facet normal " + " ".join(map(g, normal(t))) + "\n outer loop\n"
+    s += "".join("  vertex " + " ".join(map(g, P[i])) + "\n" for i in t) + " endloop\nendfacet\n"
+write("box_surface_ascii.stl", s + "endsolid box\n")
+b = b"binary box".ljust(80, b"\0") + struct.pack("<I", len(TRIS))
+for t in TRIS:
+    b += struct.pack("<3f", *normal(t)) + b"".join(struct.pack("<3f", *P[i]) for i in t) + b"\0\0"
+write("box_surface_binary.stl", b)
+
+with open(os.path.join(HERE, "good.txt"), "w") as f:
+    f.write("# file<TAB>nodes<TAB>tets<TAB>triangles<TAB>volume<TAB>surface_area  (checked by tests/cli)\n")
+    for name in ("box.msh", "box_binary41.msh", "box.ele", "box.vtk", "box.vtu"):
+        f.write(f"{name}\t8\t5\t0\t1\t7\n")
+    for name in ("box_surface.obj", "box_surface_ascii.stl", "box_surface_binary.stl"):
+        f.write(f"{name}\t8\t0\t12\t1\t7\n")
