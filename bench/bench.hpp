@@ -39,4 +39,4 @@ nlohmann::json machine_description();
 }  // namespace pliant::bench
 
 #define PLIANT_REGISTER_BENCH(name, description, run) \
-  static const ::pliant::bench::Registrar pliant_bench_registrar_##run{name, description, &run}
+  static const ::pliant::bench::Registrar pliant_bench_registrar_##run { name, description, &run }

@@ -37,13 +37,14 @@ std::vector<Entry> registered() {
 }
 
 nlohmann::json machine_description() {
-  return {{"cpu", cpu_model()},
-          {"hardware_threads", std::thread::hardware_concurrency()},
-          {"compiler", "g++ " __VERSION__},
+  return {
+      {"cpu", cpu_model()},
+      {"hardware_threads", std::thread::hardware_concurrency()},
+      {"compiler", "g++ " __VERSION__},
 #ifdef NDEBUG
-          {"build", "optimised"},
+      {"build", "optimised"},
 #else
-          {"build", "debug"},
+      {"build", "debug"},
 #endif
   };
 }

@@ -58,6 +58,6 @@ struct VerbRegistrar {
 }  // namespace pliant::cli
 
 #define PLIANT_REGISTER_VERB(order, setup) \
-  static const ::pliant::cli::VerbRegistrar pliant_verb_registrar_##setup{order, &setup}
+  static const ::pliant::cli::VerbRegistrar pliant_verb_registrar_##setup { order, &setup }
 #define PLIANT_REGISTER_INFO(extension, handler) \
-  static const ::pliant::cli::InfoRegistrar pliant_info_registrar_##handler{extension, &handler}
+  static const ::pliant::cli::InfoRegistrar pliant_info_registrar_##handler { extension, &handler }

@@ -1,8 +1,8 @@
 // `pliant`: the command-line entry point. Verbs register themselves (see cli.hpp).
 #include "cli.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -53,7 +53,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   auto verbs = registry();
-  std::stable_sort(verbs.begin(), verbs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(verbs.begin(), verbs.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [order, setup] : verbs) setup(app);
   try {
     app.parse(argc, argv);

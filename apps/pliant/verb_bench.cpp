@@ -5,8 +5,8 @@
 #include "bench.hpp"
 #include "pliant/io/atomic_file.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <filesystem>
 
@@ -44,8 +44,8 @@ void run_bench(const BenchArgs& args) {
     result["quick"] = args.quick;
     result["machine"] = bench::machine_description();
     if (!args.json.empty()) {
-      const std::filesystem::path out = to_dir ? std::filesystem::path(args.json) / (e.name + ".json")
-                                               : std::filesystem::path(args.json);
+      const std::filesystem::path out =
+          to_dir ? std::filesystem::path(args.json) / (e.name + ".json") : std::filesystem::path(args.json);
       unwrap(io::write_file_atomically(out, result.dump(2) + "\n"));
       fmt::print("wrote {}\n", out.string());
     }
@@ -60,7 +60,8 @@ void setup_bench(CLI::App& app) {
   cmd->add_option("name", args->name, "Benchmark name, or 'all'")->required();
   cmd->add_option("--json", args->json, "Write results to this JSON file (a directory for 'all')");
   cmd->add_flag("--quick", args->quick, "Smoke run: smallest sizes, few repetitions");
-  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")
+      ->check(CLI::NonNegativeNumber);
   cmd->callback([args] { run_bench(*args); });
 }
 
