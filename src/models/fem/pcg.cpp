@@ -79,9 +79,9 @@ struct PcgSolver::Impl {
           out.segment<3>(3 * b).noalias() = inv_blocks[b] * in.segment<3>(3 * b);
         break;
       case Preconditioner::ssor: {
-        // M = ω/(2-ω) (D/ω + L) (D/ω)⁻¹ (D/ω + U), with L and U the strict triangles of A (U = Lᵀ),
-        // applied as a forward sweep y = (D/ω + L)⁻¹ r, a backward sweep z = (D/ω + U)⁻¹ (D/ω) y and
-        // the scale (2-ω)/ω.
+        // M = (D + ωL) D⁻¹ (D + ωU) / (ω(2-ω)), with L and U the strict triangles of A (U = Lᵀ), applied
+        // as a forward sweep y = (D/ω + L)⁻¹ r, a backward sweep z = (D/ω + U)⁻¹ (D/ω) y, then the
+        // factor 2-ω (since (D + ωL) = ω(D/ω + L), this is exactly M⁻¹ r).
         const double w = settings.ssor_omega;
         for (Eigen::Index i = 0; i < n; ++i) {
           double s = in[i];
@@ -94,7 +94,7 @@ struct PcgSolver::Impl {
             s += it.value() * out[it.col()];
           out[i] -= w * inv_diag[i] * s;
         }
-        out *= (2.0 - w) / w;
+        out *= 2.0 - w;
         break;
       }
       case Preconditioner::incomplete_cholesky:
