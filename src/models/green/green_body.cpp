@@ -246,10 +246,21 @@ void GreenBody::update() {
   state_.profile.record("grabs", clock.ms());
   clock.reset();
 
-  u_total_ = u_control_ + u_force_ + u_grab_;
-  for (Index i = 0; i < ns_; ++i) {
-    const Vec3 x = rest[static_cast<std::size_t>(i)] + u_total_.segment<3>(3 * i);
-    state_.positions[static_cast<std::size_t>(i)] = R * (x - rest_centroid_) + target_centroid_;
+  // One fused pass: total displacement and positions (the rotation only when one was fitted).
+  const double* uc = u_control_.data();
+  const double* uf = u_force_.data();
+  const double* ug = u_grab_.data();
+  double* ut = u_total_.data();
+  for (Eigen::Index k = 0; k < n3; ++k) ut[k] = uc[k] + uf[k] + ug[k];
+  Vec3* positions = state_.positions.data();
+  if (R.isIdentity(0.0) && rest_centroid_ == target_centroid_) {
+    for (Index i = 0; i < ns_; ++i)
+      positions[i] = rest[static_cast<std::size_t>(i)] + u_total_.segment<3>(3 * i);
+  } else {
+    for (Index i = 0; i < ns_; ++i) {
+      const Vec3 x = rest[static_cast<std::size_t>(i)] + u_total_.segment<3>(3 * i);
+      positions[i] = R * (x - rest_centroid_) + target_centroid_;
+    }
   }
   state_.profile.record("surface", clock.ms());
 }
