@@ -1,11 +1,16 @@
 // pliant-view: the interactive viewer on a mesh file or a built-in sphere, with the stand-in models
-// of test_models.hpp (the scene layer adds scene files). See viewer.hpp for mouse, keys and automation.
+// of test_models.hpp, or on a scene file's world. See viewer.hpp for mouse, keys and automation.
 //
 //   pliant-view                          a sphere with the pull test model
+//   pliant-view examples/scenes/pipe_drag.json   a scene's world (bodies of any family)
 //   pliant-view organ.msh --model static
 //   pliant-view --screenshot out.png --after 30 --script-drag 512,360,620,300,20
 #include "test_models.hpp"
 #include "viewer.hpp"
+#if PLIANT_VIEWER_HAS_SCENE
+#include "pliant/scene/scene_file.hpp"
+#include "world_model.hpp"
+#endif
 
 #include <CLI/CLI.hpp>
 
@@ -18,7 +23,8 @@ int main(int argc, char** argv) {
   std::string file, model_name = "pull", drag, screenshot, first_screenshot;
   viewer::ViewerOptions options;
   bool no_panel = false;
-  app.add_option("file", file, "mesh file (.msh .vtu .vtk .node/.ele .obj .stl); default: a sphere");
+  app.add_option("file", file,
+                 "scene (.json) or mesh file (.msh .vtu .vtk .node/.ele .obj .stl); default: a sphere");
   app.add_option("--model", model_name, "pull (test model: drag deforms with a Gaussian falloff) or static")
       ->check(CLI::IsMember({"pull", "static"}));
   app.add_option("--width", options.width, "window width in pixels")->check(CLI::Range(64, 8192));
@@ -48,21 +54,36 @@ int main(int argc, char** argv) {
     options.script_drag = *d;
   }
 
-  TriMesh mesh;
-  std::string name = "sphere";
-  if (file.empty()) {
-    mesh = viewer::sphere_surface(0.1, 4);
-  } else {
-    auto loaded = viewer::load_surface(file);
-    if (!loaded.ok()) return fail(loaded.message());
-    mesh = std::move(loaded).value();
-    name = std::filesystem::path(file).filename().string();
-  }
   std::unique_ptr<viewer::ViewerModel> model;
-  if (model_name == "static")
-    model = std::make_unique<viewer::StaticMeshModel>(std::move(mesh), name);
-  else
-    model = std::make_unique<viewer::PullTestModel>(std::move(mesh), name);
+#if PLIANT_VIEWER_HAS_SCENE
+  if (std::filesystem::path(file).extension() == ".json") {
+    const std::filesystem::path path = file;
+    auto world = viewer::WorldViewerModel::create(path.filename().string(),
+                                                  [path]() -> Result<std::unique_ptr<scene::World>> {
+                                                    auto loaded = scene::load_scene(path);
+                                                    if (!loaded.ok()) return loaded.error();
+                                                    return std::move(loaded->world);
+                                                  });
+    if (!world.ok()) return fail(world.message());
+    model = std::move(world).value();
+  }
+#endif
+  if (!model) {
+    TriMesh mesh;
+    std::string name = "sphere";
+    if (file.empty()) {
+      mesh = viewer::sphere_surface(0.1, 4);
+    } else {
+      auto loaded = viewer::load_surface(file);
+      if (!loaded.ok()) return fail(loaded.message());
+      mesh = std::move(loaded).value();
+      name = std::filesystem::path(file).filename().string();
+    }
+    if (model_name == "static")
+      model = std::make_unique<viewer::StaticMeshModel>(std::move(mesh), name);
+    else
+      model = std::make_unique<viewer::PullTestModel>(std::move(mesh), name);
+  }
   if (Status s = viewer::run_viewer(*model, options); !s.ok()) return fail(s.message());
   return 0;
 }

@@ -419,7 +419,7 @@ void GlRenderer::Impl::build_overlay(const Frame& frame) {
   overlay.clear();
   const Camera& cam = frame.camera;
   const float w = static_cast<float>(cam.width), h = static_cast<float>(cam.height);
-  const float scale = std::max(1.0f, std::round(std::min(w, h) / 240.0f));  // font pixel size
+  const float scale = std::max(1.0f, std::round(std::min(w, h) / 300.0f));  // font pixel size
   const Rgb white = {0.95f, 0.95f, 0.95f};
   if (frame.color_bar.visible) {
     const ColorBar& bar = frame.color_bar;
