@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include <pthread.h>
+#include <sched.h>
+
 namespace pliant::scene {
 
 void SnapshotBuffer::publish(const HapticSnapshot& snapshot) {
@@ -31,6 +34,11 @@ void HapticLoop::start() {
   max_force_ = 0.0;
   running_ = true;
   thread_ = std::thread([this] { run(); });
+  // A haptic thread should not wait behind simulation or compiler threads: ask for real-time
+  // priority. Without the privilege (CAP_SYS_NICE) this fails and the loop runs at normal priority.
+  sched_param param{};
+  param.sched_priority = sched_get_priority_min(SCHED_FIFO) + 10;
+  realtime_ = pthread_setschedparam(thread_.native_handle(), SCHED_FIFO, &param) == 0;
 }
 
 Vec3 HapticLoop::device_position() const {
@@ -94,6 +102,7 @@ HapticStats HapticLoop::stop() {
   }
   s.max_force_jump = max_force_jump_;
   s.max_force = max_force_;
+  s.realtime = realtime_;
   return s;
 }
 

@@ -68,6 +68,12 @@ void World::step() {
   profile_.record("events", watch.ms());
 }
 
+ScriptedGrab World::take_scripted_grab(std::size_t i) {
+  ScriptedGrab g = std::move(grabs_.at(i));
+  grabs_.erase(grabs_.begin() + static_cast<std::ptrdiff_t>(i));
+  return g;
+}
+
 std::uint64_t World::state_hash() const {
   Hasher h;
   h.add_value(time_).add_value(steps_);

@@ -62,6 +62,7 @@ struct HapticStats {
   double period_max_ms = 0.0;
   double max_force_jump = 0.0;  ///< largest |F_k − F_(k−1)| between consecutive samples (unit: N)
   double max_force = 0.0;       ///< largest |F| rendered (unit: N)
+  bool realtime = false;        ///< the loop thread got SCHED_FIFO priority (needs CAP_SYS_NICE)
 };
 
 /// Runs the device loop on its own thread at `rate_hz` until stop().
@@ -90,6 +91,7 @@ class HapticLoop {
   double max_force_jump_ = 0.0;
   double max_force_ = 0.0;
   double seconds_ = 0.0;
+  bool realtime_ = false;
   std::atomic<double> device_[3] = {0.0, 0.0, 0.0};
 };
 

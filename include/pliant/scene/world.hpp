@@ -39,6 +39,9 @@ class World {
   void add(ScriptedGrab grab) { grabs_.push_back(std::move(grab)); }
   void add(ForceProbe probe) { probes_.push_back(probe); }
   std::span<const ScriptedGrab> scripted_grabs() const { return grabs_; }
+  /// Removes scripted grab i and returns it, so that something else (a haptic device, the viewer's
+  /// mouse) can drive that handle instead of its keyframes.
+  ScriptedGrab take_scripted_grab(std::size_t i);
 
   /// Advances every body by one time step.
   void step();

@@ -1,0 +1,130 @@
+// `pliant haptics SCENE.json [--rate HZ] [--seconds S] [--json]`: the haptic loop.
+//
+// The scene's first scripted grab becomes a simulated haptic device: a thread samples its trajectory
+// at --rate and renders the force from the snapshot the simulation publishes after each step (the
+// contact's position, reaction force and stiffness; see scene/haptics.hpp). The simulation steps at
+// 60 Hz on the main thread, taking the device position as the grab target. Reports the achieved
+// rate, period jitter (p50, p99, max) and the largest force jump between samples.
+#include "cli.hpp"
+
+#if PLIANT_HAS_SCENE
+#include "pliant/scene/haptics.hpp"
+#include "pliant/scene/scene_file.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <Eigen/LU>
+
+#include <chrono>
+#include <memory>
+#include <thread>
+
+namespace pliant::cli {
+namespace {
+
+struct HapticArgs {
+  std::string scene;
+  double rate = 1000.0;
+  double seconds = 3.0;
+  double sim_hz = 60.0;
+  bool json = false;
+};
+
+void run(const HapticArgs& args) {
+  scene::Scene sc = unwrap(scene::load_scene(args.scene));
+  scene::World& world = *sc.world;
+  if (world.scripted_grabs().empty()) {
+    fail(fmt::format("{}: the haptic device follows the scene's first scripted grab, and there is none "
+                     "(add one under /interactions)",
+                     args.scene));
+  }
+  scene::ScriptedGrab device = world.take_scripted_grab(0);
+  scene::Body& body = world.body(device.body);
+  const Vec3 anchor = scene::point_on(body.surface_positions(), body.surface_triangles(), device.point);
+  const scene::GrabId grab = body.grab(device.point);
+  if (!grab.valid()) fail(fmt::format("{}: the device's grab point cannot be held (a fixed node?)", args.scene));
+
+  scene::SnapshotBuffer buffer;
+  auto publish = [&](std::uint64_t step, const Vec3& target) {
+    scene::HapticSnapshot snap;
+    snap.step = step;
+    snap.time = world.time();
+    snap.contact.position = target;
+    snap.contact.force = body.grab_reaction(grab);
+    // The tool feels −C⁻¹ per metre it moves, C the body's compliance at the grab (m/N).
+    const Mat3 c = body.grab_compliance(grab);
+    Eigen::FullPivLU<Mat3> lu(c);
+    snap.contact.stiffness = lu.isInvertible() ? Mat3(-lu.inverse()) : Mat3::Zero();
+    buffer.publish(snap);
+  };
+  publish(0, anchor);
+
+  const auto track = device.track;
+  scene::HapticLoop loop(
+      buffer, [anchor, track](double t) -> Vec3 { return anchor + scene::offset_at(track, t); }, args.rate);
+  using Clock = std::chrono::steady_clock;
+  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / args.sim_hz));
+  loop.start();
+  const auto start = Clock::now();
+  auto next = start;
+  std::uint64_t steps = 0;
+  double step_ms_max = 0.0, step_ms_total = 0.0;
+  while (Clock::now() - start < std::chrono::duration<double>(args.seconds)) {
+    const Vec3 target = loop.device_position();
+    Stopwatch w;
+    body.move_grab(grab, target);
+    world.step();
+    publish(++steps, target);
+    const double ms = w.ms();
+    step_ms_total += ms;
+    step_ms_max = std::max(step_ms_max, ms);
+    next += period;
+    std::this_thread::sleep_until(next);
+  }
+  const scene::HapticStats st = loop.stop();
+
+  const nlohmann::json out = {{"scene", sc.name},
+                              {"requested_hz", args.rate},
+                              {"achieved_hz", st.achieved_hz},
+                              {"samples", st.samples},
+                              {"period_p50_ms", st.period_p50_ms},
+                              {"period_p99_ms", st.period_p99_ms},
+                              {"period_max_ms", st.period_max_ms},
+                              {"max_force_jump_n", st.max_force_jump},
+                              {"max_force_n", st.max_force},
+                              {"realtime_priority", st.realtime},
+                              {"simulation_steps", steps},
+                              {"simulation_hz", args.sim_hz},
+                              {"step_ms_mean", steps ? step_ms_total / static_cast<double>(steps) : 0.0},
+                              {"step_ms_max", step_ms_max}};
+  if (args.json) {
+    fmt::print("{}\n", out.dump(2));
+    return;
+  }
+  fmt::print("haptic loop on {} ({} s): {:.1f} Hz achieved of {:.0f} Hz requested, {} samples{}\n", sc.name,
+             args.seconds, st.achieved_hz, args.rate, st.samples,
+             st.realtime ? " (real-time priority)" : " (normal priority)");
+  fmt::print("  period p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n", st.period_p50_ms, st.period_p99_ms,
+             st.period_max_ms);
+  fmt::print("  force: max {:.4g} N, largest jump between samples {:.4g} N\n", st.max_force, st.max_force_jump);
+  fmt::print("  simulation: {} steps at {:.0f} Hz, step mean {:.3f} ms, max {:.3f} ms\n", steps, args.sim_hz,
+             steps ? step_ms_total / static_cast<double>(steps) : 0.0, step_ms_max);
+}
+
+void setup_haptics(CLI::App& app) {
+  auto args = std::make_shared<HapticArgs>();
+  auto* cmd = app.add_subcommand("haptics", "Run the haptic loop on a scene's first scripted grab; report its timing.");
+  cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
+  cmd->add_option("--rate", args->rate, "Haptic rate (Hz)")->check(CLI::Range(1.0, 100000.0));
+  cmd->add_option("--seconds", args->seconds, "Run time (s)")->check(CLI::Range(0.01, 3600.0));
+  cmd->add_option("--sim-rate", args->sim_hz, "Simulation step rate (Hz)")->check(CLI::Range(1.0, 10000.0));
+  cmd->add_flag("--json", args->json, "Print the report as JSON");
+  cmd->callback([args] { run(*args); });
+}
+
+}  // namespace
+PLIANT_REGISTER_VERB(500, setup_haptics);
+}  // namespace pliant::cli
+#endif
