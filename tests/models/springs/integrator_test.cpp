@@ -78,6 +78,36 @@ TEST(Integrator, ExplicitEulerCriticalStep) {
   EXPECT_EQ(explicit_euler_critical_step(k, 0.0, m), 0.0);
 }
 
+TEST(Integrator, NetworkStableStepIsExactForOneSpringAndHoldsOnAMembrane) {
+  // One spring to a fixed node: the bound is that spring's own critical step, for both regimes.
+  for (double c : {0.2, 5.0}) {
+    SpringMesh one = oscillator(100.0, c, 0.01, 0.0);
+    EXPECT_NEAR(explicit_euler_stable_step(one, 0.0), explicit_euler_critical_step(100.0, c, 0.01),
+                1e-12 * explicit_euler_critical_step(100.0, c, 0.01));
+  }
+  EXPECT_EQ(explicit_euler_stable_step(oscillator(100.0, 0.0, 0.01, 0.0), 0.0), 0.0);
+  // A pulled membrane with air damping only: just below the bound explicit Euler settles; well
+  // above it it does not (the bound is conservative: here the true limit lies between 2x and 3x).
+  auto scene = membrane_scene(small_membrane_def());
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  std::fill(scene->mesh.damping.begin(), scene->mesh.damping.end(), 0.0);
+  scene->mesh.position[static_cast<std::size_t>(scene->interaction_node)] += Vec3(0, 0, 0.01);
+  const double alpha = 50.0;
+  const double h = explicit_euler_stable_step(scene->mesh, alpha);
+  ASSERT_GT(h, 0.0);
+  auto final_speed = [&](double dt) {
+    SpringMesh mesh = scene->mesh;
+    Integrator euler({.scheme = Scheme::explicit_euler, .dt = dt});
+    const Loads loads{.mass_damping = alpha};
+    for (int i = 0; i < 20000; ++i) euler.step(mesh, loads);
+    double v = 0.0;
+    for (const Vec3& x : mesh.velocity) v = std::max(v, x.allFinite() ? x.norm() : INFINITY);
+    return v;
+  };
+  EXPECT_LT(final_speed(0.95 * h), 1e-4);  // settled (the pull starts it at about 1 m/s)
+  EXPECT_FALSE(final_speed(4.0 * h) < 0.5);
+}
+
 TEST(Integrator, SymplecticEulerKeepsEnergyBoundedExplicitEulerDoesNot) {
   auto scene = membrane_scene(small_membrane_def());
   ASSERT_TRUE(scene.ok()) << scene.message();

@@ -84,4 +84,13 @@ class Integrator {
 /// Returns 0 when c = 0 (explicit Euler then amplifies every undamped oscillation).
 double explicit_euler_critical_step(double k, double c, double m);
 
+/// A conservative largest stable explicit-Euler step for a whole spring network (unit: s), so scenes
+/// can refuse or choose a step before it blows up. The eigenvalues ω² of M^(-1/2) K M^(-1/2) (K: the
+/// spring stiffness, stretched or not) are bounded by block Gershgorin, max_i Σ_s k_s (1/m_i +
+/// 1/√(m_i m_j)); axial spring damping acts on a mode like (c/k) ω², mass damping like α. Every mode
+/// ω in (0, ω_max] must pass explicit_euler_critical_step with damping α + (c/k) ω², for the smallest
+/// and the largest c/k of the mesh. Returns +∞ for a mesh without free nodes or springs, 0 when some
+/// mode has no damping at all (`mass_damping`: α, unit: 1/s).
+double explicit_euler_stable_step(const SpringMesh& mesh, double mass_damping);
+
 }  // namespace pliant::springs
