@@ -181,6 +181,8 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   std::map<std::string, StageStats> stages;
   std::vector<std::string> stage_order;
   std::map<std::string, int> events;
+  constexpr std::size_t kMaxLoggedEvents = 10000;
+  nlohmann::json event_log = nlohmann::json::array();
   int frame = 0;
   write_frame(frame++);
   Stopwatch wall;
@@ -198,7 +200,31 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
         note(world.body(static_cast<Index>(b)).name() + "/" + st.name, st.ms);
       }
     }
-    for (const scene::WorldEvent& e : world.events()) ++events[event_kind_name(e.event.kind)];
+    for (const scene::WorldEvent& e : world.events()) {
+      const std::string kind = event_kind_name(e.event.kind);
+      ++events[kind];
+      if (event_log.size() < kMaxLoggedEvents) {
+        const Vec3& p = e.event.position;
+        event_log.push_back({{"step", s},
+                             {"time_s", e.time},
+                             {"body", world.body(e.body).name()},
+                             {"kind", kind},
+                             {"node", e.event.node},
+                             {"position_m", {p.x(), p.y(), p.z()}}});
+      }
+    }
+    // A blown-up body would fill every later frame with NaN: stop with the step and the body.
+    for (std::size_t b = 0; b < world.body_count(); ++b) {
+      const scene::Body& body = world.body(static_cast<Index>(b));
+      for (const Vec3& x : body.surface_positions()) {
+        if (!x.allFinite()) {
+          fail(fmt::format(
+              "scene {}: step {}: body \"{}\" became unstable (non-finite positions); lower its time step "
+              "or stiffness",
+              scene.name, s, body.name()));
+        }
+      }
+    }
     if ((every > 0 && s % every == 0) || s == steps) write_frame(frame++);
   }
   const double wall_s = wall.seconds();
@@ -209,7 +235,9 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   summary["time_s"] = world.time();
   summary["wall_s"] = wall_s;
   summary["state_hash"] = fmt::format("{:016x}", world.state_hash());
+  if (options.load_s >= 0.0) summary["load_s"] = options.load_s;
   summary["events"] = events;
+  summary["event_log"] = event_log;  // the first 10000 events, in order
   nlohmann::json bodies = nlohmann::json::array();
   for (std::size_t b = 0; b < world.body_count(); ++b) {
     const scene::Body& body = world.body(static_cast<Index>(b));
@@ -249,8 +277,8 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   unwrap(io::write_file_atomically(options.out_dir / "summary.json", summary.dump(2) + "\n"));
 
   if (options.print_table) {
-    fmt::print("scene {}: {} steps, {:.3f} s simulated, {:.2f} s wall\n", scene.name, steps, world.time(),
-               wall_s);
+    fmt::print("scene {}: {} steps, {:.3f} s simulated, {:.2f} s wall{}\n", scene.name, steps, world.time(),
+               wall_s, options.load_s >= 0.0 ? fmt::format(" (+ {:.2f} s to build)", options.load_s) : "");
     fmt::print("  {:<34} {:>10} {:>10}\n", "stage", "mean ms", "max ms");
     for (const auto& st : stage_json) {
       fmt::print("  {:<34} {:>10.3f} {:>10.3f}\n", st["stage"].get<std::string>(),

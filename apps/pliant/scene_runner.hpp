@@ -16,9 +16,11 @@ struct RunOptions {
   int steps = -1;                 ///< < 0: the scene's own step count
   bool render = false;            ///< write PNG frames (needs the render module and EGL)
   bool print_table = true;        ///< print the per-stage timing table
+  double load_s = -1.0;           ///< time spent building the scene (unit: s), reported when ≥ 0
 };
 
-/// Runs the scene; throws UserError on a failure the user can fix (unwritable directory, no EGL).
+/// Runs the scene; throws UserError on a failure the user can fix (unwritable directory, no EGL, a
+/// body whose positions turn non-finite: its step is too large for its stiffness).
 nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options);
 
 }  // namespace pliant::cli

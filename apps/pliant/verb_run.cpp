@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #if PLIANT_HAS_SCENE
+#include "pliant/core/timing.hpp"
 #include "scene_runner.hpp"
 
 #include <fmt/format.h>
@@ -21,8 +22,10 @@ struct RunArgs {
 };
 
 void run(const RunArgs& args) {
+  Stopwatch load_clock;
   scene::Scene scene = unwrap(scene::load_scene(args.scene));
   RunOptions options;
+  options.load_s = load_clock.seconds();
   options.out_dir =
       args.out.empty() ? std::filesystem::path("out") / scene.name : std::filesystem::path(args.out);
   options.steps = args.steps;

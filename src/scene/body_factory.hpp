@@ -24,6 +24,7 @@ struct BodyInputs {
   std::optional<TriMesh> surface;   ///< set when the mesh is a surface or membrane
   std::vector<Region> fixed;        ///< fixed (clamped) node regions
   std::filesystem::path directory;  ///< of the scene file, for relative paths
+  double time_step = 1.0 / 60.0;    ///< the scene's step (unit: s), bounds a family's substep count
 };
 
 /// Reads the family-specific keys of `body` (the whole body object; shared keys are already read) and

@@ -1,7 +1,7 @@
 // The Green's-function family behind the surface contract.
 //
 // Scene keys: "material" ({"preset": NAME} | {"E": Pa, "nu": 1} | {"lambda": Pa, "mu": Pa}) and
-// "green": {"rotation_correction": bool, "cache": "file.green", "threads": N}. With "cache", a matching
+// "green": {"rotation_correction": bool, "cache": "file.green", "threads": N, "max_memory_gb": GiB}. With "cache", a matching
 // asset file is loaded (memory-mapped) instead of precomputing; a stale or damaged one is rebuilt and
 // rewritten atomically.
 #include "body_factory.hpp"
@@ -15,6 +15,8 @@
 #include "pliant/models/green/green_file.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <thread>
 
 namespace pliant::scene::detail {
 namespace {
@@ -201,11 +203,14 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
   green::GreenDef def;
   std::string cache;
   green::GreenBuildSettings settings;
+  double max_memory_gb = 8.0;  // the same default as `pliant precompute --max-memory`
   if (auto g = body.find("green")) {
-    g->expect_object({"rotation_correction", "cache", "threads"});
+    g->expect_object({"rotation_correction", "cache", "threads", "max_memory_gb"});
     def.rotation_correction = g->boolean_or("rotation_correction", def.rotation_correction);
     cache = g->string_or("cache", "");
+    if (auto c = g->find("cache"); c && cache.empty()) c->fail_expected("a file name");
     settings.threads = static_cast<int>(g->integer_or("threads", 0, 0, 1024));
+    max_memory_gb = g->positive_or("max_memory_gb", max_memory_gb);
   }
   std::vector<Index> fixed;
   for (const Region& r : in.fixed) {
@@ -216,6 +221,10 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
   fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
   if (fixed.empty())
     body.at("fixed").fail("the fixed regions select no node: a Green body must be held somewhere");
+  const std::size_t surface_nodes = extract_boundary(mesh).volume_node.size();
+  if (fixed.size() == mesh.node_count())
+    body.at("fixed").fail("the fixed regions hold all " + std::to_string(fixed.size()) +
+                          " nodes: nothing is left to deform");
 
   const std::uint64_t mesh_key = green::mesh_hash(mesh);
   const std::uint64_t constraint_key = green::constraint_hash(fixed, {});
@@ -230,6 +239,20 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
       }
       // Stale or damaged: rebuilt below and rewritten, never used.
     }
+  }
+  // A scene must not be able to ask for a precomputation that exhausts memory (a typo in "cells").
+  const int threads = settings.threads > 0 ? settings.threads
+                                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const double need = static_cast<double>(
+      green::estimate_build_bytes(mesh, surface_nodes, 0, threads, settings.block_columns));
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  if (need > max_memory_gb * gib) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "green: the precomputation needs about %.3g GiB (%zu nodes, %zu surface nodes), more than "
+                  "\"max_memory_gb\" %.3g GiB: use a coarser mesh, fewer threads or a larger limit",
+                  need / gib, mesh.node_count(), surface_nodes, max_memory_gb);
+    body.fail(buf);
   }
   Result<green::GreenAsset> built = green::build_green_asset(mesh, material, fixed, {}, settings);
   if (!built.ok()) body.fail(built.message());

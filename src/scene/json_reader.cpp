@@ -1,19 +1,32 @@
 #include "json_reader.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace pliant::scene::detail {
 namespace {
 
-// RFC 6901: '~' becomes "~0" and '/' becomes "~1" inside a reference token.
+// RFC 6901: '~' becomes "~0" and '/' becomes "~1" inside a reference token. Control characters are
+// written as JSON escapes (\n, \u0001) so that a message naming the pointer stays on one line.
 std::string escape_token(std::string_view key) {
   std::string out;
   for (char c : key) {
+    const auto u = static_cast<unsigned char>(c);
     if (c == '~') {
       out += "~0";
     } else if (c == '/') {
       out += "~1";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out += buf;
     } else {
       out += c;
     }
@@ -87,7 +100,8 @@ std::optional<JsonReader> JsonReader::find(std::string_view key) const {
 
 std::vector<JsonReader> JsonReader::elements(std::size_t min_size) const {
   if (!value_->is_array()) fail_expected("an array");
-  if (value_->size() < min_size) fail_expected("an array of at least " + std::to_string(min_size));
+  if (value_->size() < min_size)
+    fail_expected("at least " + std::to_string(min_size) + (min_size == 1 ? " element" : " elements"));
   std::vector<JsonReader> out;
   out.reserve(value_->size());
   for (std::size_t i = 0; i < value_->size(); ++i) {

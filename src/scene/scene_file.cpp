@@ -12,6 +12,9 @@
 #include "pliant/meshing/rect_membrane.hpp"
 #include "pliant/meshing/tube.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -47,6 +50,12 @@ std::array<Index, 3> cells3(const JsonReader& r) {
           static_cast<Index>(e[2].integer(1, 100000))};
 }
 
+Vec3 positive3(const JsonReader& r) {
+  const auto e = r.elements();
+  if (e.size() != 3) r.fail_expected("an array of 3 numbers > 0");
+  return {e[0].positive(), e[1].positive(), e[2].positive()};
+}
+
 // "mesh": {"file": "beam.msh"} or {"shape": "tube", ...parameters of that shape}.
 void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in) {
   if (m.has("file")) {
@@ -67,7 +76,7 @@ void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs
     m.expect_object({"shape", "origin", "size", "cells", "split"});
     meshing::BoxDef d;
     if (auto v = m.find("origin")) d.origin = v->vec3();
-    if (auto v = m.find("size")) d.size = v->vec3();
+    if (auto v = m.find("size")) d.size = positive3(*v);
     if (auto v = m.find("cells")) d.cells = cells3(*v);
     if (auto v = m.find("split"))
       d.split = v->one_of({"five", "six"}) == "five" ? meshing::CellSplit::five : meshing::CellSplit::six;
@@ -154,12 +163,21 @@ SurfacePoint nearest_surface_point(const Body& body, const Vec3& near) {
   return {};
 }
 
+std::string format_time(double t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", t);
+  return buf;
+}
+
 Index find_body(const World& world, const JsonReader& r) {
   const std::string name = r.string();
   for (std::size_t i = 0; i < world.body_count(); ++i) {
     if (world.body(static_cast<Index>(i)).name() == name) return static_cast<Index>(i);
   }
-  r.fail("no body named \"" + name + "\"");
+  std::string names;
+  for (std::size_t i = 0; i < world.body_count(); ++i)
+    names += (i ? ", \"" : "\"") + world.body(static_cast<Index>(i)).name() + "\"";
+  r.fail("no body named \"" + name + "\" (bodies: " + names + ")");
 }
 
 SurfacePoint read_point(const JsonReader& r, const World& world, Index body) {
@@ -176,13 +194,19 @@ void read_interaction(const JsonReader& r, World& world) {
     g.body = find_body(world, r.at("body"));
     g.point = read_point(r.at("near"), world, g.body);
     g.start = r.find("start") ? r.at("start").non_negative() : 0.0;
-    g.release = r.number_or("release", -1.0);
+    if (auto v = r.find("release")) {
+      // Omitted: held to the end. Given: it must come after the grab starts.
+      g.release = v->number();
+      if (!(g.release > g.start))
+        v->fail_expected("a time > " + format_time(g.start) + " (the grab's start)");
+    }
     double last_t = -1.0;
     for (const JsonReader& k : r.at("track").elements(1)) {
       k.expect_object({"t", "offset"});
       Keyframe f;
       f.t = k.at("t").non_negative();
-      if (f.t <= last_t) k.at("t").fail_expected("a time after the previous keyframe's");
+      if (f.t <= last_t)
+        k.at("t").fail_expected("a time > " + format_time(last_t) + " (the previous keyframe's)");
       last_t = f.t;
       f.offset = k.at("offset").vec3();
       g.track.push_back(f);
@@ -195,10 +219,73 @@ void read_interaction(const JsonReader& r, World& world) {
     p.point = read_point(r.at("near"), world, p.body);
     p.force = r.at("force").vec3();
     p.start = r.find("start") ? r.at("start").non_negative() : 0.0;
-    p.end = r.number_or("end", p.end);
+    if (auto v = r.find("end")) {
+      p.end = v->number();
+      if (!(p.end > p.start)) v->fail_expected("a time > " + format_time(p.start) + " (the probe's start)");
+    }
     p.ramp = r.find("ramp") ? r.at("ramp").non_negative() : 0.0;
     world.add(p);
   }
+}
+
+// Body names become output file names (NAME_00010.vtu, NAME.pvd): keep them to a portable set.
+std::string read_body_name(const JsonReader& r) {
+  const std::string name = r.string();
+  if (name.empty()) r.fail_expected("a non-empty name");
+  const bool portable =
+      std::all_of(name.begin(), name.end(),
+                  [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                  }) &&
+      name != "." && name != "..";
+  if (!portable) r.fail_expected("letters, digits, '_', '-' or '.' (the name names output files)");
+  return name;
+}
+
+std::string bounds_text(const std::vector<Vec3>& x) {
+  Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity());
+  Vec3 hi = -lo;
+  for (const Vec3& p : x) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%zu nodes in [%g, %g] x [%g, %g] x [%g, %g] m", x.size(), lo.x(), hi.x(),
+                lo.y(), hi.y(), lo.z(), hi.z());
+  return buf;
+}
+
+// The colour field must be one some body provides, or PNG frames would silently come out blank.
+std::string read_color_field(const JsonReader& r, const World& world) {
+  const std::string field = r.string();
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < world.body_count(); ++i) {
+    for (const SurfaceField& f : world.body(static_cast<Index>(i)).surface_fields()) {
+      if (std::find(names.begin(), names.end(), f.name) == names.end()) names.push_back(f.name);
+    }
+  }
+  if (std::find(names.begin(), names.end(), field) != names.end()) return field;
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "\"" : ", \"") + n + "\"";
+  r.fail_expected("a field of these bodies (" + list + ")");
+}
+
+// The rest of "invalid JSON..." for a json::exception other than a parse error. nlohmann's
+// out_of_range.406 names the token ("number overflow parsing '1e400'") but not where it
+// is: find it in the text for a line and column.
+std::string number_overflow_message(const std::string& what, std::string_view text) {
+  const auto q0 = what.find('\'');
+  const auto q1 = q0 == std::string::npos ? q0 : what.find('\'', q0 + 1);
+  if (q1 == std::string::npos) return ": " + what;
+  const std::string token = what.substr(q0 + 1, q1 - q0 - 1);
+  std::string where = ": ";
+  if (const auto at = text.find(token); at != std::string_view::npos) {
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    const auto nl = text.rfind('\n', at);
+    const auto column = at - (nl == std::string_view::npos ? 0 : nl + 1) + 1;
+    where = " at line " + std::to_string(line) + ", column " + std::to_string(column) + ": ";
+  }
+  return where + "number " + token + " is out of the range of a double (about 1.8e308)";
 }
 
 }  // namespace
@@ -213,13 +300,16 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
     std::string what = e.what();
     const auto at = what.find("at line");
     return Error{name + ": invalid JSON " + (at != std::string::npos ? what.substr(at) : what)};
+  } catch (const nlohmann::json::exception& e) {
+    // A number beyond the double range (1e400) is out_of_range.406 "number overflow parsing '1e400'".
+    return Error{name + ": invalid JSON" + number_overflow_message(e.what(), json_text)};
   }
   try {
     const JsonReader root(doc, name);
     root.expect_object({"pliant", "name", "time_step", "steps", "bodies", "interactions", "output"});
     const JsonReader version = root.at("pliant");
-    if (version.integer(1, 1000000) != kSceneFormatVersion) {
-      version.fail("unsupported scene format version (this pliant reads version " +
+    if (const long long v = version.integer(1, 1000000); v != kSceneFormatVersion) {
+      version.fail("unsupported scene format version " + std::to_string(v) + " (this pliant reads version " +
                    std::to_string(kSceneFormatVersion) + ")");
     }
     Scene scene;
@@ -228,7 +318,9 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
     const double dt = root.find("time_step") ? root.at("time_step").number_in(0.0, 10.0, true) : 1.0 / 60.0;
     scene.world = std::make_unique<World>(dt);
 
-    for (const JsonReader& b : root.at("bodies").elements(1)) {
+    const auto bodies = root.at("bodies").elements(1);
+    for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
+      const JsonReader& b = bodies[bi];
       const JsonReader fam = b.at("family");
       const detail::FamilyEntry* entry = nullptr;
       for (const auto& f : kFamilies) {
@@ -239,19 +331,26 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       keys.insert(keys.end(), entry->keys.begin(), entry->keys.end());
       b.expect_object(keys);
       BodyInputs in;
-      in.name = b.at("name").string();
-      if (in.name.empty()) b.at("name").fail_expected("a non-empty name");
-      for (std::size_t i = 0; i < scene.world->body_count(); ++i) {
+      in.name = read_body_name(b.at("name"));
+      for (std::size_t i = 0; i < bi; ++i) {
         if (scene.world->body(static_cast<Index>(i)).name() == in.name)
-          b.at("name").fail("duplicate body name");
+          b.at("name").fail("duplicate body name \"" + in.name + "\" (also " + bodies[i].pointer() +
+                            "/name)");
       }
       in.directory = file.parent_path();
+      in.time_step = dt;
       read_mesh(b.at("mesh"), in.directory, in);
+      if (std::string_view(entry->family) == "green" && !b.has("fixed"))
+        b.fail("missing required key \"fixed\" (a Green body must be held somewhere)");
       if (auto fixed = b.find("fixed")) {
-        const std::size_t nodes = in.volume ? in.volume->node_count() : in.surface->node_count();
+        const std::vector<Vec3>& nodes = in.volume ? in.volume->positions : in.surface->positions;
         for (const JsonReader& r : fixed->elements()) {
-          Region region = take(parse_region(r.string()), r);
-          if (Status s = check_region(region, nodes); !s.ok()) r.fail(s.message());
+          const std::string text = r.string();
+          Region region = take(parse_region(text), r);
+          if (Status s = check_region(region, nodes.size()); !s.ok()) r.fail(s.message());
+          // A support that holds nothing is a typo or a wrong unit, never what was meant.
+          if (select_nodes(nodes, region).empty())
+            r.fail("region \"" + text + "\" selects no node of the mesh (" + bounds_text(nodes) + ")");
           in.fixed.push_back(std::move(region));
         }
       }
@@ -268,11 +367,13 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       scene.output.png_width = static_cast<int>(out->integer_or("width", scene.output.png_width, 16, 8192));
       scene.output.png_height =
           static_cast<int>(out->integer_or("height", scene.output.png_height, 16, 8192));
-      scene.output.color_field = out->string_or("color", scene.output.color_field);
+      if (auto c = out->find("color")) scene.output.color_field = read_color_field(*c, *scene.world);
     }
     return scene;
   } catch (const detail::JsonReadError& e) {
     return Error{e.what()};
+  } catch (const nlohmann::json::exception& e) {
+    return Error{name + ": " + e.what()};
   }
 }
 

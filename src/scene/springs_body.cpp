@@ -1,8 +1,9 @@
 // The mass-spring family (seed 001) behind the surface contract.
 //
 // Scene keys: "springs": {"method": one of the nine Table 2.1 methods (default
-// "dragnet_mass_spring"), "dt": s, "stiffness": N/m, "damping": N·s/m, "mass_density": kg/m² or
-// kg/m³, "max_stretch": 1, "dragnet_factor": 1, "provot_factor": 1, "gravity": [m/s²],
+// "dragnet_mass_spring"), "dt": s, "stiffness": N/m, "damping": N·s/m, "mass_damping": 1/s,
+// "mass_density": kg/m² or kg/m³, "max_stretch": 1, "dragnet_factor": 1, "provot_factor": 1,
+// "gravity": [m/s²],
 // "tearing": {"mode": "off" | "area_preserving" | "deletion", "seed_threshold": N,
 // "edge_threshold": N, "inner_threshold": N}}.
 // A grab fixes its node (the interaction node of seed 001's methods) and moves it to the target over
@@ -15,8 +16,11 @@
 #include "pliant/models/springs/spring_mesh.hpp"
 #include "pliant/models/springs/tearing.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace pliant::scene::detail {
 namespace {
@@ -244,14 +248,49 @@ class SpringsSceneBody final : public Body {
   bool interaction_dirty_ = true;
 };
 
+// Most substeps one world step may take (time_step / dt).
+constexpr int kMaxSubsteps = 100000;
+
+// The dynamic methods integrate with explicit Euler, which blows up above a step set by stiffness,
+// mass and damping. Without "dt" the body takes 0.9 x the network's stable step (at most 1 ms);
+// a given "dt" above it is refused here instead of turning the positions into NaN mid-run.
+void check_time_step(const JsonReader& body, double world_step, const springs::SpringMesh& mesh,
+                     springs::MethodDef& def) {
+  const std::optional<JsonReader> settings = body.find("springs");
+  const JsonReader& j = settings ? *settings : body;
+  const double limit = springs::explicit_euler_stable_step(mesh, def.mass_damping);
+  if (limit == 0.0) {
+    j.fail(
+        "explicit Euler amplifies undamped motion: give \"mass_damping\" > 0 (unit: 1/s) or a "
+        "\"damping\" > 0 on every spring");
+  }
+  if (auto v = settings ? j.find("dt") : std::nullopt) {
+    if (def.dt > limit) {
+      v->fail(fmt::format(
+          "{:.3g} s is above the explicit-Euler stability limit of this mesh, {:.3g} s (stiffness, node "
+          "masses and damping decide it): lower \"dt\" or \"stiffness\", raise \"mass_density\" or "
+          "\"mass_damping\"",
+          def.dt, limit));
+    }
+  } else {
+    def.dt = std::min({0.9 * limit, 1e-3, world_step});
+  }
+  if (world_step / def.dt > kMaxSubsteps) {
+    j.fail(fmt::format(
+        "one world step of {:.3g} s would take {:.3g} substeps of {:.3g} s (the stable step of this mesh): "
+        "lower \"stiffness\", raise \"mass_density\", or pick a quasi-static method such as \"dragnet\"",
+        world_step, world_step / def.dt, def.dt));
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
   SpringsSettings s;
   s.method.method = springs::Method::dragnet_mass_spring;
   if (auto j = body.find("springs")) {
-    j->expect_object({"method", "dt", "stiffness", "damping", "mass_density", "max_stretch", "dragnet_factor",
-                      "provot_factor", "gravity", "tearing"});
+    j->expect_object({"method", "dt", "stiffness", "damping", "mass_damping", "mass_density", "max_stretch",
+                      "dragnet_factor", "provot_factor", "gravity", "tearing"});
     if (auto m = j->find("method")) {
       const auto method = springs::method_from_name(m->string());
       if (!method) {
@@ -262,7 +301,17 @@ std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
       }
       s.method.method = *method;
     }
-    if (auto v = j->find("dt")) s.method.dt = v->number_in(0.0, 1.0, true);
+    if (auto v = j->find("dt")) {
+      s.method.dt = v->number_in(0.0, 1.0, true);
+      // Keep dt within the world step so simulated time advances as the scene says (the substep
+      // count and the stability limit are checked once the mesh exists: check_time_step).
+      char what[160];
+      if (s.method.dt > in.time_step) {
+        std::snprintf(what, sizeof what, "a number <= %g (the scene's time_step)", in.time_step);
+        v->fail_expected(what);
+      }
+    }
+    if (auto v = j->find("mass_damping")) s.method.mass_damping = v->non_negative();
     s.mesh.stiffness = j->positive_or("stiffness", s.mesh.stiffness);
     if (auto v = j->find("damping")) s.mesh.damping = v->non_negative();
     s.mesh.mass_density = j->positive_or("mass_density", s.mesh.mass_density);
@@ -287,6 +336,7 @@ std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
   for (const Region& r : in.fixed) {
     for (Index n : select_nodes(mesh->rest_position, r)) mesh->set_fixed(n, true);
   }
+  if (springs::method_is_dynamic(s.method.method)) check_time_step(body, in.time_step, *mesh, s.method);
   return std::make_unique<SpringsSceneBody>(in.name, std::move(*mesh), s);
 }
 

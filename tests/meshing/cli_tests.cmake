@@ -1,4 +1,4 @@
-# CLI tests of `pliant mesh` and `pliant demo` (label "cli"): they run the built binary.
+# CLI tests of `pliant mesh` (label "cli"): they run the built binary.
 set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
 set(_run ${CMAKE_CURRENT_SOURCE_DIR}/run_cli.cmake)
 
@@ -72,7 +72,3 @@ if(TARGET pliant::meshing_gmsh)
 else()
   pliant_meshing_cli_test(err_no_gmsh RC 2 ARGS mesh ${_out}/sphere.stl -o ${_out}/bad.vtu STDERR "has no gmsh")
 endif()
-
-# The interim demo.
-pliant_meshing_cli_test(demo RC 0 ARGS demo -o ${_out}/demo STDOUT "tube"
-  FILES ${_out}/demo/tube.vtu ${_out}/demo/summary.json)

@@ -32,7 +32,7 @@ TEST(JsonReader, ErrorsNameFilePointerExpectationAndValue) {
             "scene.json: /steps: expected an integer in [1, 1000], got 2.5");
   EXPECT_EQ(error_of([&] { root.at("output"); }), "scene.json: /: missing required key \"output\"");
   EXPECT_EQ(error_of([&] { root.at("bodies").elements(2); }),
-            "scene.json: /bodies: expected an array of at least 2, got an array of 1");
+            "scene.json: /bodies: expected at least 2 elements, got an array of 1");
 }
 
 TEST(JsonReader, UnknownKeysAreErrorsWithEscapedPointer) {

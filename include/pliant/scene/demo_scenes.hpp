@@ -1,0 +1,20 @@
+// The built-in demo scenes: what `pliant demo` runs and `pliant view` opens without a file. Their JSON
+// is the same as examples/scenes/pipe_drag.json and examples/scenes/membrane_tear.json (a test keeps
+// them equal), so users can copy and edit them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pliant::scene {
+
+struct DemoScene {
+  std::string name;  ///< scene name, also its output subdirectory
+  std::string json;  ///< scene-file text (docs/scene-format.md)
+};
+
+/// The seed-000 pipe (7872 nodes, Green's functions, rubber) dragged by its free end, and the
+/// Table 2.1 membrane of seed 001 (1403 nodes, Dragnet mass-spring) pulled at its centre until it tears.
+std::vector<DemoScene> demo_scenes();
+
+}  // namespace pliant::scene
