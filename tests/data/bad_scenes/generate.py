@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Writes the bad-scene corpus (tests/data/bad_scenes/) and its manifest expected.txt.
+
+Each scene is small and wrong in one way. expected.txt lists, per line, the file `pliant run` is
+run on and a substring its one-line error must contain (tests/cli/check_bad_scene.cmake checks exit
+status 2, exactly one stderr line "pliant: error: ...", and that no output file was written).
+Re-run after editing:
+    python3 tests/data/bad_scenes/generate.py
+The output is deterministic, so re-running changes nothing.
+"""
+import copy
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+entries = []
+
+
+def put(name, scene, expect):
+    """Writes `scene` (a dict, dumped as JSON, or raw text) and records the expected substring."""
+    text = scene if isinstance(scene, str) else json.dumps(scene, indent=1) + "\n"
+    with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    entries.append((name, expect))
+
+
+# A small Green block grabbed at a top corner, and a small clamped spring membrane: both valid, each
+# bad file below changes one thing.
+GREEN = {
+    "pliant": 1,
+    "name": "bad",
+    "time_step": 0.01,
+    "steps": 2,
+    "bodies": [{
+        "name": "block",
+        "family": "green",
+        "mesh": {"shape": "box", "size": [0.02, 0.02, 0.04], "cells": [1, 1, 2]},
+        "material": {"preset": "rubber"},
+        "fixed": ["zmin"],
+    }],
+    "interactions": [{
+        "type": "grab", "body": "block", "near": [0.02, 0.02, 0.04],
+        "track": [{"t": 0.0, "offset": [0, 0, 0]}, {"t": 1.0, "offset": [0.005, 0, 0]}],
+    }],
+    "output": {"every": 1},
+}
+SPRINGS = {
+    "pliant": 1,
+    "name": "bad",
+    "time_step": 0.01,
+    "steps": 2,
+    "bodies": [{
+        "name": "sheet",
+        "family": "springs",
+        "mesh": {"shape": "rect", "size": [0.04, 0.04], "cells": [4, 4]},
+        "fixed": ["xmin"],
+        "springs": {"method": "mass_spring", "dt": 0.001, "stiffness": 50,
+                    "tearing": {"mode": "area_preserving"}},
+    }],
+    "interactions": [{
+        "type": "grab", "body": "sheet", "near": [0.04, 0.02, 0],
+        "track": [{"t": 0.0, "offset": [0, 0, 0]}, {"t": 1.0, "offset": [0.01, 0, 0]}],
+    }],
+    "output": {"every": 1},
+}
+
+
+def green(**changes):
+    return with_changes(GREEN, changes)
+
+
+def springs(**changes):
+    return with_changes(SPRINGS, changes)
+
+
+def with_changes(base, changes):
+    """Copies `base`; each change maps a '/'-separated path (keys, or list indices) to a new value,
+    or to DELETE to remove it."""
+    s = copy.deepcopy(base)
+    for path, value in changes.items():
+        parts = path.split("__")
+        node = s
+        for p in parts[:-1]:
+            node = node[int(p)] if isinstance(node, list) else node[p]
+        last = int(parts[-1]) if isinstance(node, list) else parts[-1]
+        if value is DELETE:
+            del node[last]
+        else:
+            node[last] = value
+    return s
+
+
+DELETE = object()
+
+# ---- the document itself ----
+put("not_json.json", "pliant scene, version 1\n", "invalid JSON at line 1, column 1")
+put("truncated.json", json.dumps(GREEN, indent=1)[:200], "invalid JSON at line")
+put("empty.json", "", "invalid JSON at line 1, column 1")
+put("top_level_array.json", "[" + json.dumps(GREEN) + "]\n", "/: expected an object, got an array of 1")
+put("number_overflow.json", json.dumps(GREEN, indent=1).replace('"time_step": 0.01', '"time_step": 1e400'),
+    "1e400")
+put("control_char_key.json", json.dumps(with_changes(GREEN, {"out\nput": {}})),
+    "/out\\nput: unknown key")
+
+# ---- version ----
+put("missing_version.json", green(pliant=DELETE), '/: missing required key "pliant"')
+put("version_2.json", green(pliant=2), "/pliant: unsupported scene format version 2 (this pliant reads version 1)")
+put("version_string.json", green(pliant="1"), '/pliant: expected an integer in [1, 1000000], got "1"')
+
+# ---- top-level values ----
+put("steps_negative.json", green(steps=-3), "/steps: expected an integer in [1, 100000000], got -3")
+put("steps_fraction.json", green(steps=2.5), "/steps: expected an integer in [1, 100000000], got 2.5")
+put("time_step_zero.json", green(time_step=0), "/time_step: expected a number > 0 and <= 10, got 0")
+put("unknown_key_top.json", green(bodys=[]), "/bodys: unknown key (allowed here: pliant, name")
+put("empty_bodies.json", green(bodies=[], interactions=[]), "/bodies: expected at least 1 element, got an array of 0")
+put("bodies_object.json", green(bodies={"block": {}}), "/bodies: expected an array, got an object")
+
+# ---- bodies ----
+put("duplicate_body_name.json", green(bodies=GREEN["bodies"] * 2),
+    '/bodies/1/name: duplicate body name "block" (also /bodies/0/name)')
+put("empty_body_name.json", green(bodies__0__name=""), '/bodies/0/name: expected a non-empty name, got ""')
+put("body_name_path.json", green(bodies__0__name="../block", interactions=[]),
+    '/bodies/0/name: expected letters, digits')
+put("unknown_family.json", green(bodies__0__family="fem"),
+    '/bodies/0/family: expected one of "green", "springs", got "fem"')
+put("unknown_key_body.json", green(bodies__0__colour="red"), "/bodies/0/colour: unknown key")
+put("springs_key_on_green.json", green(bodies__0__springs={}),
+    "/bodies/0/springs: unknown key (allowed here: name, family, mesh, fixed, material, green)")
+
+# ---- mesh ----
+put("unknown_shape.json", green(bodies__0__mesh={"shape": "cylinder"}),
+    '/bodies/0/mesh/shape: expected one of "box", "tube", "ball", "disc", "hexdisc", "rect", "icosphere", '
+    'got "cylinder"')
+put("unknown_key_mesh.json", green(bodies__0__mesh__radius=0.1), "/bodies/0/mesh/radius: unknown key")
+put("mesh_file_and_shape.json", green(bodies__0__mesh={"file": "beam.msh", "shape": "box"}),
+    "/bodies/0/mesh/shape: unknown key (allowed here: file)")
+put("box_cells_arity.json", green(bodies__0__mesh__cells=[1, 2]),
+    "/bodies/0/mesh/cells: expected an array of 3 integers, got an array of 2")
+put("box_cells_zero.json", green(bodies__0__mesh__cells=[1, 0, 2]),
+    "/bodies/0/mesh/cells/1: expected an integer in [1, 100000], got 0")
+put("box_too_many_cells.json", green(bodies__0__mesh__cells=[2000, 2000, 2000]),
+    "/bodies/0/mesh: box: the parameters ask for")
+put("box_size_negative.json", green(bodies__0__mesh__size=[0.02, -0.02, 0.04]),
+    "/bodies/0/mesh/size/1: expected a number > 0, got -0.02")
+put("tube_radii_swapped.json",
+    green(bodies__0__mesh={"shape": "tube", "inner_radius": 0.05, "outer_radius": 0.03}),
+    "/bodies/0/mesh: tube:")
+put("disc_too_few_nodes.json",
+    springs(bodies__0__mesh={"shape": "disc", "radius": 0.05, "nodes": 3}),
+    "/bodies/0/mesh/nodes: expected an integer in [7, 2147483647], got 3")
+put("rect_size_string.json", springs(bodies__0__mesh__size=["4 cm", 0.04]),
+    '/bodies/0/mesh/size/0: expected a number > 0, got "4 cm"')
+put("mesh_file_missing.json", green(bodies__0__mesh={"file": "no_such_mesh.msh"}),
+    "/bodies/0/mesh/file: ")
+put("mesh_file_bad.json", green(bodies__0__mesh={"file": "../bad/truncated_nodes.msh"}),
+    "the file is truncated")
+put("mesh_file_inverted.json", green(bodies__0__mesh={"file": "../bad/inverted_tet.msh"}, interactions=[]),
+    "inverted")
+put("green_on_membrane.json", green(bodies__0__mesh={"shape": "rect"}),
+    "/bodies/0/mesh: the green family needs a volume (tetrahedral) mesh")
+
+# ---- material (green) ----
+put("material_E_string.json", green(bodies__0__material={"E": "soft", "nu": 0.45}),
+    '/bodies/0/material/E: expected a number > 0, got "soft"')
+put("material_E_zero.json", green(bodies__0__material={"E": 0, "nu": 0.45}),
+    "/bodies/0/material/E: expected a number > 0, got 0")
+put("material_nu_half.json", green(bodies__0__material={"E": 1e5, "nu": 0.5}),
+    "/bodies/0/material/nu: expected a number > -1 and < 0.5, got 0.5")
+put("material_nu_missing.json", green(bodies__0__material={"E": 1e5}),
+    '/bodies/0/material: missing required key "nu"')
+put("material_unknown_preset.json", green(bodies__0__material={"preset": "jelly"}),
+    "/bodies/0/material/preset: material: unknown preset 'jelly' (known: ")
+put("material_preset_and_E.json", green(bodies__0__material={"preset": "rubber", "E": 1e5}),
+    '/bodies/0/material: give either "preset" or elastic constants, not both')
+put("material_density_inf.json",
+    json.dumps(green(bodies__0__material={"preset": "rubber", "density": 7}), indent=1)
+    .replace('"density": 7', '"density": -1e999'), "-1e999")
+put("green_unknown_key.json", green(bodies__0__green={"rotation": True}),
+    "/bodies/0/green/rotation: unknown key (allowed here: rotation_correction, cache, threads, max_memory_gb)")
+put("green_threads_string.json", green(bodies__0__green={"threads": "all"}),
+    '/bodies/0/green/threads: expected an integer in [0, 1024], got "all"')
+put("green_too_big.json",
+    green(bodies__0__mesh={"shape": "box", "size": [0.1, 0.1, 0.1], "cells": [40, 40, 40]},
+          bodies__0__green={"max_memory_gb": 0.05}),
+    "/bodies/0: green: the precomputation needs about")
+
+# ---- fixed regions ----
+put("fixed_not_array.json", green(bodies__0__fixed="zmin"), '/bodies/0/fixed: expected an array, got "zmin"')
+put("fixed_box_arity.json", green(bodies__0__fixed=["box:0,0,0"]),
+    '/bodies/0/fixed/0: region "box:0,0,0": box needs 6 numbers')
+put("fixed_unknown_region.json", green(bodies__0__fixed=["bottom"]), '/bodies/0/fixed/0: region "bottom"')
+put("fixed_bad_number.json", green(bodies__0__fixed=["z<=zero"]), '/bodies/0/fixed/0: region "z<=zero"')
+put("fixed_node_out_of_range.json", green(bodies__0__fixed=["nodes:0-99"]), "/bodies/0/fixed/0: ")
+put("fixed_selects_nothing.json", green(bodies__0__fixed=["zmin", "z<-1"]),
+    '/bodies/0/fixed/1: region "z<-1" selects no node')
+put("fixed_selects_nothing_springs.json", springs(bodies__0__fixed=["sphere:1,1,1,0.01"]),
+    '/bodies/0/fixed/0: region "sphere:1,1,1,0.01" selects no node')
+put("green_not_fixed.json", green(bodies__0__fixed=DELETE),
+    '/bodies/0: missing required key "fixed" (a Green body must be held somewhere)')
+
+# ---- springs ----
+put("springs_unknown_method.json", springs(bodies__0__springs__method="verlet"),
+    '/bodies/0/springs/method: expected one of "mass_spring", ')
+put("springs_unknown_tearing_mode.json", springs(bodies__0__springs__tearing__mode="rip"),
+    '/bodies/0/springs/tearing/mode: expected one of "off", "area_preserving", "deletion", got "rip"')
+put("springs_unknown_key_tearing.json", springs(bodies__0__springs__tearing__threshold=1.0),
+    "/bodies/0/springs/tearing/threshold: unknown key")
+put("springs_max_stretch_below_1.json", springs(bodies__0__springs__max_stretch=0.9),
+    "/bodies/0/springs/max_stretch: expected a number >= 1, got 0.9")
+put("springs_damping_negative.json", springs(bodies__0__springs__damping=-0.1),
+    "/bodies/0/springs/damping: expected a number >= 0, got -0.1")
+put("springs_gravity_arity.json", springs(bodies__0__springs__gravity=[0, -9.81]),
+    "/bodies/0/springs/gravity: expected an array of 3 numbers, got an array of 2")
+put("springs_too_many_substeps.json", springs(time_step=1.0, bodies__0__springs__dt=1e-9),
+    "/bodies/0/springs: one world step of 1 s would take 1e+09 substeps")
+put("springs_dt_above_time_step.json", springs(bodies__0__springs__dt=0.05),
+    "/bodies/0/springs/dt: expected a number <= 0.01 (the scene's time_step), got 0.05")
+
+# ---- interactions ----
+put("interactions_object.json", green(interactions={"type": "grab"}),
+    "/interactions: expected an array, got an object")
+put("interaction_unknown_type.json", green(interactions__0__type="poke"),
+    '/interactions/0/type: expected one of "grab", "probe", got "poke"')
+put("interaction_unknown_body.json", green(interactions__0__body="pipe"),
+    '/interactions/0/body: no body named "pipe" (bodies: "block")')
+put("grab_near_arity.json", green(interactions__0__near=[0.02, 0.02]),
+    "/interactions/0/near: expected an array of 3 numbers, got an array of 2")
+put("grab_near_string.json", green(interactions__0__near=[0.02, "top", 0.04]),
+    '/interactions/0/near/1: expected a number, got "top"')
+put("grab_track_empty.json", green(interactions__0__track=[]),
+    "/interactions/0/track: expected at least 1 element, got an array of 0")
+put("grab_track_not_increasing.json",
+    green(interactions__0__track=[{"t": 0.0, "offset": [0, 0, 0]}, {"t": 1.0, "offset": [0.01, 0, 0]},
+                                  {"t": 0.5, "offset": [0, 0, 0]}]),
+    "/interactions/0/track/2/t: expected a time > 1 (the previous keyframe's), got 0.5")
+put("grab_track_unknown_key.json", green(interactions__0__track__1__offest=[0, 0, 0]),
+    "/interactions/0/track/1/offest: unknown key (allowed here: t, offset)")
+put("grab_release_before_start.json", green(interactions__0__start=1.0, interactions__0__release=0.5),
+    "/interactions/0/release: expected a time > 1 (the grab's start), got 0.5")
+put("probe_missing_force.json",
+    green(interactions=[{"type": "probe", "body": "block", "near": [0.02, 0.02, 0.04]}]),
+    '/interactions/0: missing required key "force"')
+put("probe_end_before_start.json",
+    green(interactions=[{"type": "probe", "body": "block", "near": [0.02, 0.02, 0.04], "force": [1, 0, 0],
+                         "start": 0.5, "end": 0.2}]),
+    "/interactions/0/end: expected a time > 0.5 (the probe's start), got 0.2")
+put("green_all_nodes_fixed.json", green(bodies__0__fixed=["x>=-1"]),
+    "/bodies/0/fixed: the fixed regions hold all 12 nodes: nothing is left to deform")
+
+# ---- output ----
+put("output_width_zero.json", green(output={"png": False, "width": 0}),
+    "/output/width: expected an integer in [16, 8192], got 0")
+put("output_every_negative.json", green(output={"every": -1}),
+    "/output/every: expected an integer in [0, 100000000], got -1")
+put("output_vtu_string.json", green(output={"vtu": "yes"}), '/output/vtu: expected true or false, got "yes"')
+put("output_unknown_color.json", green(output={"color": "temperature"}),
+    '/output/color: expected a field of these bodies ("displacement"), got "temperature"')
+put("output_unknown_key.json", green(output={"format": "vtu"}), "/output/format: unknown key")
+
+with open(os.path.join(HERE, "expected.txt"), "w", encoding="utf-8", newline="\n") as f:
+    f.write("# file<TAB>substring of the one-line error `pliant run FILE` must print (generated by generate.py)\n")
+    for name, expect in entries:
+        f.write(f"{name}\t{expect}\n")
