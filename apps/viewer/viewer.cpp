@@ -31,6 +31,12 @@ Result<ScriptedDrag> parse_scripted_drag(const std::string& text) {
 
 namespace {
 
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 enum class Gesture { none, grab, orbit, pan };
 
 // Per-surface picking structure, refitted every frame and rebuilt when the topology changes.
@@ -53,6 +59,7 @@ class Viewer {
   void move(double x, double y);
   void release_button();
   void frame_camera();
+  void reset();
   void draw_panel();
   render::Frame build_frame();
   Status screenshot(const std::filesystem::path& path);
@@ -78,7 +85,8 @@ class Viewer {
 
   bool paused_ = false;
   bool step_once_ = false;
-  int field_index_ = 0;  // 0: none, else field_names()[i - 1]
+  int field_index_ = 0;     // 0: none, else field_names()[i - 1]
+  std::string field_name_;  // the coloured field's name, kept across a scene switch
   int color_map_ = 0;
   int shading_ = 0;
   bool wireframe_ = false;
@@ -87,9 +95,26 @@ class Viewer {
   double field_min_ = 0, field_max_ = 1;
   double step_ms_ = 0, draw_ms_ = 0;
   long frame_ = 0;
+  std::uint64_t surfaces_generation_ = 0, scene_generation_ = 0;
 };
 
+// The last GLFW error, folded into the one-line message run_viewer returns (GLFW reports through a
+// callback, before the failing call returns).
+std::string& glfw_error_text() {
+  static std::string text;
+  return text;
+}
+
 void Viewer::update_picking() {
+  // A model that replaced its surfaces: the held triangle means nothing in the new ones.
+  if (model_.surfaces_generation() != surfaces_generation_) {
+    surfaces_generation_ = model_.surfaces_generation();
+    if (gesture_ == Gesture::grab) {
+      gesture_ = Gesture::none;
+      grab_triangle_ = -1;
+    }
+    for (Pickable& p : pick_) p.topology = ~0ull;
+  }
   pick_.resize(model_.surface_count());
   for (std::size_t i = 0; i < pick_.size(); ++i) {
     const ViewerSurface s = model_.surface(i);
@@ -179,11 +204,18 @@ void Viewer::frame_camera() {
   camera_.frame(box, 1.15);
 }
 
+void Viewer::reset() {
+  release_button();
+  model_.reset();
+  force_scale_ = 0;
+}
+
 render::Frame Viewer::build_frame() {
   render::Frame f;
   f.camera = camera_;
   const std::vector<std::string> names = model_.field_names();
   if (field_index_ > static_cast<int>(names.size())) field_index_ = 0;
+  field_name_ = field_index_ > 0 ? names[static_cast<std::size_t>(field_index_ - 1)] : std::string();
   field_values_.resize(model_.surface_count());
   bool any_field = false;
   double lo = INFINITY, hi = -INFINITY;
@@ -248,8 +280,9 @@ render::Frame Viewer::build_frame() {
 
 void Viewer::draw_panel() {
   ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(300, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("Pliant");
+  ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.48f);  // room for the labels on the right
   ImGui::Text("%.1f FPS  step %.2f ms  draw %.2f ms", ImGui::GetIO().Framerate, step_ms_, draw_ms_);
   if (ImGui::CollapsingHeader("Bodies", ImGuiTreeNodeFlags_DefaultOpen)) {
     for (std::size_t i = 0; i < model_.surface_count(); ++i) {
@@ -263,11 +296,7 @@ void Viewer::draw_panel() {
     ImGui::SameLine();
     if (ImGui::Button("Step")) step_once_ = true;
     ImGui::SameLine();
-    if (ImGui::Button("Reset")) {
-      release_button();
-      model_.reset();
-      force_scale_ = 0;
-    }
+    if (ImGui::Button("Reset")) reset();
     model_.panel();
   }
   if (ImGui::CollapsingHeader("Display", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -287,9 +316,30 @@ void Viewer::draw_panel() {
   }
   if (const Profile* p = model_.profile();
       p != nullptr && ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
-    for (const Profile::Stage& s : p->stages) ImGui::Text("%-20s %8.3f ms", s.name.c_str(), s.ms);
-    ImGui::Text("%-20s %8.3f ms", "total", p->total_ms());
+    if (ImGui::BeginTable("stages", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      const auto row = [](const char* name, double ms) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(name);
+        ImGui::TableNextColumn();
+        ImGui::Text("%8.3f ms", ms);
+      };
+      for (const Profile::Stage& s : p->stages) row(s.name.c_str(), s.ms);
+      row("step total", p->total_ms());
+      row("viewer step", step_ms_);
+      row("draw", draw_ms_);
+      ImGui::EndTable();
+    }
   }
+  if (ImGui::CollapsingHeader("Help")) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(
+        "Left-drag a body: grab it (red arrow: the force it pulls back with). Left-drag elsewhere: "
+        "orbit. Right or middle drag: pan. Wheel: zoom.\n"
+        "Space: pause/run. S: one step. R: reset. F: frame all. Esc: quit.");
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::PopItemWidth();
   ImGui::End();
 }
 
@@ -315,9 +365,16 @@ Status Viewer::screenshot(const std::filesystem::path& path) {
 
 Status Viewer::run() {
   glfwSetErrorCallback([](int code, const char* text) {
-    std::fprintf(stderr, "pliant-view: GLFW error %d: %s\n", code, text);
+    glfw_error_text() = "GLFW error " + std::to_string(code) + ": " + text;
   });
-  if (!glfwInit()) return Error{"pliant-view: cannot initialise GLFW (no display? run under xvfb-run)"};
+  const auto glfw_error = [] {
+    std::string text = glfw_error_text();
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return text.empty() ? std::string() : " (" + text + ")";
+  };
+  if (!glfwInit())
+    return Error{"cannot open the viewer window: no display" + glfw_error() +
+                 "; run it on a desktop, or headless under xvfb-run"};
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -326,8 +383,9 @@ Status Viewer::run() {
   window_ = glfwCreateWindow(options_.width, options_.height, ("Pliant - " + model_.title()).c_str(), nullptr,
                              nullptr);
   if (window_ == nullptr) {
+    const std::string why = glfw_error();
     glfwTerminate();
-    return Error{"pliant-view: cannot create a window with an OpenGL 3.3 core context"};
+    return Error{"cannot create a window with an OpenGL 3.3 core context" + why};
   }
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(options_.vsync && options_.after == 0 ? 1 : 0);
@@ -345,13 +403,15 @@ Status Viewer::run() {
     glfwGetFramebufferSize(window_, &w, &h);
     camera_.width = std::max(w, 1);
     camera_.height = std::max(h, 1);
+    scene_generation_ = model_.scene_generation();
     frame_camera();
     update_picking();
     const std::vector<std::string> names = model_.field_names();
     for (std::size_t i = 0; i < names.size(); ++i)
       if (names[i] == options_.field) field_index_ = static_cast<int>(i) + 1;
     if (!options_.field.empty() && field_index_ == 0)
-      status = Error{"pliant-view: the model has no field '" + options_.field + "'"};
+      status = Error{"--field '" + options_.field + "': the model has no such field" +
+                     (names.empty() ? std::string() : " (it has: " + join(names) + ")")};
   }
   bool was_down[3] = {false, false, false};
   bool key_down[5] = {false, false, false, false, false};
@@ -394,10 +454,7 @@ Status Viewer::run() {
         if (down && !key_down[k]) {
           if (k == 0) paused_ = !paused_;
           if (k == 1) step_once_ = true;
-          if (k == 2) {
-            release_button();
-            model_.reset();
-          }
+          if (k == 2) reset();
           if (k == 3) frame_camera();
           if (k == 4) glfwSetWindowShouldClose(window_, GLFW_TRUE);
         }
@@ -414,6 +471,7 @@ Status Viewer::run() {
       }
     }
 
+    model_.poll();
     Stopwatch step_watch;
     if (!paused_ || step_once_) {
       model_.step();
@@ -421,6 +479,15 @@ Status Viewer::run() {
     }
     step_ms_ = step_watch.ms();
     update_picking();
+    if (model_.scene_generation() != scene_generation_) {
+      // Another scene: frame it, and keep colouring by the same field if it has one.
+      scene_generation_ = model_.scene_generation();
+      force_scale_ = 0;
+      frame_camera();
+      const std::vector<std::string> names = model_.field_names();
+      const auto it = std::find(names.begin(), names.end(), field_name_);
+      field_index_ = it == names.end() ? 0 : static_cast<int>(it - names.begin()) + 1;
+    }
 
     Stopwatch draw_watch;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);

@@ -53,6 +53,9 @@ class ViewerModel {
   /// Force the body exerts on the grabbing tool (unit: N); zero without a grab.
   virtual Vec3 grab_reaction() const = 0;
 
+  /// Called once per viewer frame, paused or not, before step(): lets a model land work finished in
+  /// the background (a rebuilt world) while the viewer is paused too.
+  virtual void poll() {}
   /// Advances the simulation by one viewer frame.
   virtual void step() = 0;
   /// Back to the initial state (grabs released).
@@ -61,6 +64,14 @@ class ViewerModel {
   virtual void panel() {}
   /// Named stage timings of the last step, or nullptr.
   virtual const Profile* profile() const { return nullptr; }
+
+  /// Changes whenever the model replaces its surfaces wholesale (a world rebuilt after a parameter
+  /// edit or a reset, another scene shown): the viewer then drops a grab it is dragging, since the
+  /// grabbed triangle belongs to surfaces that no longer exist, and rebuilds its picking structures.
+  virtual std::uint64_t surfaces_generation() const { return 0; }
+  /// Changes when the model shows a different scene, whose size may differ: the viewer re-frames
+  /// the camera. A rebuild of the same scene keeps the camera where the user left it.
+  virtual std::uint64_t scene_generation() const { return 0; }
 };
 
 }  // namespace pliant::viewer

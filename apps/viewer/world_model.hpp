@@ -1,22 +1,59 @@
 // WorldViewerModel: the viewer over a scene::World. Every body is one surface, seen through the
 // surface contract (scene/body.hpp); the mouse grab becomes a Body grab, so the viewer drags any
-// family the same way. reset() rebuilds the world with the builder it was made from.
+// family the same way.
+//
+// Two ways to make one:
+//   create(title, builder)      any world; reset() calls the builder again (synchronously);
+//   from_scene(json, file)      a scene file's world. The model keeps the scene's JSON, and its panel
+//                               edits it (materials, spring parameters, methods, tearing): each edit
+//                               re-parses the edited JSON with scene::parse_scene on a background
+//                               thread, which may precompute a Green asset for seconds. The old
+//                               world keeps stepping and drawing until the new one is ready, then
+//                               the two swap in poll(); a failed rebuild keeps the old world and
+//                               shows its one-line error. reset() rebuilds the same way.
 #pragma once
 
 #include "pliant/core/result.hpp"
+#include "pliant/core/timing.hpp"
 #include "pliant/scene/world.hpp"
 #include "viewer_model.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
 #include <functional>
+#include <future>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 namespace pliant::viewer {
+
+/// How a scene is shown.
+struct SceneViewOptions {
+  /// Play the scene's scripted grabs. Off by default: in the viewer the mouse is the tool, and a
+  /// scripted grab would move the body on its own. (Scripted force probes always play.)
+  bool scripted = false;
+};
 
 class WorldViewerModel : public ViewerModel {
  public:
   using Builder = std::function<Result<std::unique_ptr<scene::World>>()>;
   /// Builds the world once (its error is returned) and keeps `build` for reset().
   static Result<std::unique_ptr<WorldViewerModel>> create(std::string title, Builder build);
+
+  using SceneOptions = SceneViewOptions;
+  /// A scene from its JSON text; `file` names it in messages and anchors relative mesh paths (it need
+  /// not exist). Errors are parse_scene's one-line messages.
+  static Result<std::unique_ptr<WorldViewerModel>> from_scene(std::string_view json_text,
+                                                              const std::filesystem::path& file,
+                                                              SceneOptions options = {});
+  /// A scene file (load_scene's errors, e.g. a missing file).
+  static Result<std::unique_ptr<WorldViewerModel>> from_scene_file(const std::filesystem::path& file,
+                                                                   SceneOptions options = {});
+
+  /// Waits for a rebuild still running in the background.
+  ~WorldViewerModel() override;
 
   std::string title() const override { return title_; }
   std::size_t surface_count() const override { return world_->body_count(); }
@@ -28,21 +65,62 @@ class WorldViewerModel : public ViewerModel {
   void move_grab(const Vec3& target) override;
   void release() override;
   Vec3 grab_reaction() const override;
+  void poll() override;
   void step() override;
   void reset() override;
   void panel() override;
   const Profile* profile() const override { return &world_->profile(); }
+  std::uint64_t surfaces_generation() const override { return generation_; }
 
   scene::World& world() { return *world_; }
 
+  // ---- scene editing (from_scene models only) ----
+  bool editable() const { return !doc_.is_null(); }
+  /// The scene JSON the next rebuild builds (the current world's, plus edits not yet landed).
+  const nlohmann::json& scene_json() const { return doc_; }
+  /// Sets the value at `pointer` (e.g. "/bodies/0/springs/stiffness") of the scene JSON, creating
+  /// missing objects on the way, and starts a background rebuild. An edit made while a rebuild runs
+  /// is built once that one finishes (the outdated result is dropped).
+  void edit(const nlohmann::json::json_pointer& pointer, nlohmann::json value);
+  /// Removes the value at `pointer` (if present) and rebuilds, like edit().
+  void erase(const nlohmann::json::json_pointer& pointer);
+  bool rebuilding() const { return rebuild_.has_value(); }
+  /// Blocks until background rebuilds have finished and landed (scripts and tests).
+  void finish_rebuild();
+  /// The last rebuild's error ("" when it succeeded).
+  const std::string& rebuild_error() const { return rebuild_error_; }
+
  private:
-  WorldViewerModel(std::string title, Builder build, std::unique_ptr<scene::World> world);
+  WorldViewerModel(std::string title, std::unique_ptr<scene::World> world);
+  void start_rebuild();
+  void land(Result<std::unique_ptr<scene::World>> built, nlohmann::json doc, double ms);
+  void body_panel(std::size_t index);
+  void green_panel(std::size_t index, const nlohmann::json& body);
+  void springs_panel(std::size_t index, const nlohmann::json& body);
+  void timings_panel();
+
+  struct Rebuild {
+    std::future<Result<std::unique_ptr<scene::World>>> result;
+    nlohmann::json doc;  // what it builds
+    Stopwatch clock;
+  };
+
   std::string title_;
-  Builder build_;
+  Builder build_;  // create() models
+  // from_scene() models: the scene JSON being edited, the JSON of the world shown, where it lives.
+  nlohmann::json doc_;
+  nlohmann::json built_doc_;
+  std::filesystem::path file_;
+  SceneOptions options_;
+
   std::unique_ptr<scene::World> world_;
+  std::optional<Rebuild> rebuild_;
+  bool rebuild_queued_ = false;
+  double last_build_ms_ = 0.0;  // sets the progress estimate of the next rebuild (unit: ms)
+  std::uint64_t generation_ = 0;
   Index grab_body_ = -1;
   scene::GrabId grab_;
-  std::string reset_error_;  // shown in the panel when a rebuild failed (the old world is kept)
+  std::string rebuild_error_;  // shown in the panel when a rebuild failed (the old world is kept)
 };
 
 }  // namespace pliant::viewer

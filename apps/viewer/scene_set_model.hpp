@@ -1,0 +1,91 @@
+// SceneSetModel: several scenes in one viewer window, one shown at a time and picked in the panel
+// (or with --scene). `pliant view` without a file shows the demo scenes this way.
+//
+// Why a switch rather than the bodies side by side in one world: every scene has its own world time
+// step (the pipe runs at 60 Hz, the membrane at 100 Hz with explicit-Euler substeps), its own scale
+// (a 0.5 m pipe, a 5 cm membrane) and its own fixed regions and scripted tools; the scene format has
+// no placement transform, so putting them in one world would mean rewriting their meshes and
+// stepping both at one compromise rate. Each scene keeps its own world and state; only the shown
+// one steps, the others wait where they were.
+//
+// Scenes are built when first shown: the first one before the window opens (its error is the
+// command's error), the others on a background thread when picked, with the elapsed time shown
+// (a Green body precomputes its asset for seconds), so the window opens without waiting for them.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/core/timing.hpp"
+#include "viewer_model.hpp"
+
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pliant::viewer {
+
+class SceneSetModel : public ViewerModel {
+ public:
+  using Maker = std::function<Result<std::unique_ptr<ViewerModel>>()>;
+  struct Entry {
+    std::string name;
+    Maker make;  ///< builds the scene's model; called at most once, maybe on another thread
+  };
+  /// Builds scene `shown` now (its error is returned); the others when first shown. `scenes` must
+  /// not be empty and `shown` must index it.
+  static Result<std::unique_ptr<SceneSetModel>> create(std::vector<Entry> scenes, std::size_t shown = 0);
+  /// Waits for scenes still building in the background.
+  ~SceneSetModel() override;
+
+  std::size_t scene_count() const { return scenes_.size(); }
+  std::size_t shown() const { return shown_; }
+  const std::string& scene_name(std::size_t i) const { return scenes_[i].name; }
+  /// Shows scene i (a grab held in the previous one is released), starting its build if needed.
+  void show(std::size_t i);
+  /// The shown scene's model, or nullptr while it builds or when its build failed.
+  ViewerModel* current() { return scenes_[shown_].model.get(); }
+  const ViewerModel* current() const { return scenes_[shown_].model.get(); }
+  /// Blocks until the shown scene has finished building (scripts and tests).
+  void finish_building();
+  /// The shown scene's build error ("" when none).
+  const std::string& build_error() const { return scenes_[shown_].error; }
+
+  std::string title() const override;
+  std::size_t surface_count() const override { return current() ? current()->surface_count() : 0; }
+  ViewerSurface surface(std::size_t index) const override { return current()->surface(index); }
+  std::vector<std::string> field_names() const override;
+  bool field(std::size_t index, std::string_view name, std::vector<double>& values,
+             std::string& unit) const override;
+  bool grab(std::size_t index, Index triangle, double u, double v) override;
+  void move_grab(const Vec3& target) override;
+  void release() override;
+  Vec3 grab_reaction() const override;
+  /// Lands finished builds; every built scene lands its own background work. Only the shown one steps.
+  void poll() override;
+  void step() override;
+  void reset() override;
+  void panel() override;
+  const Profile* profile() const override { return current() ? current()->profile() : nullptr; }
+  std::uint64_t surfaces_generation() const override;
+  std::uint64_t scene_generation() const override;
+
+ private:
+  struct Scene {
+    std::string name;
+    Maker make;
+    std::unique_ptr<ViewerModel> model;
+    std::future<Result<std::unique_ptr<ViewerModel>>> building;
+    Stopwatch clock;
+    std::string error;
+  };
+  SceneSetModel() = default;
+  void start_build(Scene& s);
+  void land(Scene& s);
+
+  std::vector<Scene> scenes_;
+  std::size_t shown_ = 0;
+  std::uint64_t changes_ = 0;  // scene switches and scenes landing while shown
+};
+
+}  // namespace pliant::viewer

@@ -1,0 +1,144 @@
+#include "view_command.hpp"
+
+#include "scene_set_model.hpp"
+#include "test_models.hpp"
+#if PLIANT_VIEWER_HAS_SCENE
+#include "world_model.hpp"
+#if __has_include("pliant/scene/demo_scenes.hpp")
+#include "pliant/scene/demo_scenes.hpp"
+#define PLIANT_VIEWER_HAS_DEMO_SCENES 1
+#endif
+#endif
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <memory>
+
+namespace pliant::viewer {
+
+void add_view_options(CLI::App& app, ViewCommand& c, WithoutFile without_file) {
+  app.add_option(
+      "file", c.file,
+      without_file == WithoutFile::demo_scenes
+          ? "scene (.json) or mesh file (.msh .vtu .vtk .node/.ele .obj .stl); default: the demo scenes"
+          : "scene (.json) or mesh file (.msh .vtu .vtk .node/.ele .obj .stl); default: a sphere");
+  if (without_file == WithoutFile::demo_scenes)
+    app.add_option("--scene", c.scene, "demo scene shown first (name or number; switch in the panel)");
+  app.add_flag("--scripted", c.scripted,
+               "play the scene's scripted grabs (default: only the mouse moves bodies)");
+  app.add_option("--model", c.model, "model for a mesh file: pull (test model, Gaussian falloff) or static")
+      ->check(CLI::IsMember({"pull", "static"}));
+  app.add_option("--width", c.options.width, "window width in pixels")->check(CLI::Range(64, 8192));
+  app.add_option("--height", c.options.height, "window height in pixels")->check(CLI::Range(64, 8192));
+  app.add_option("--screenshot", c.screenshot, "save a PNG of frame --after (default 1) and exit");
+  app.add_option("--first-screenshot", c.first_screenshot, "save a PNG of the first frame");
+  app.add_option("--after", c.options.after, "exit after this many frames")->check(CLI::NonNegativeNumber);
+  app.add_option("--script-drag", c.drag, "inject a left-drag x0,y0,x1,y1,frames (window pixels)");
+  app.add_option("--field", c.options.field, "colour by this field at start (e.g. displacement, stress)");
+  app.add_flag("--no-panel", c.no_panel, "hide the ImGui panel");
+}
+
+namespace {
+
+#if PLIANT_VIEWER_HAS_SCENE
+// The demo scenes, each built when first shown (scene_set_model.hpp).
+Result<std::unique_ptr<ViewerModel>> demo_model(const ViewCommand& c) {
+  WorldViewerModel::SceneOptions options;
+  options.scripted = c.scripted;
+  std::vector<SceneSetModel::Entry> entries;
+#if PLIANT_VIEWER_HAS_DEMO_SCENES
+  for (scene::DemoScene& d : scene::demo_scenes()) {
+    // The name stands for the file in messages; the demos use procedural meshes, no relative paths.
+    entries.push_back(
+        {d.name,
+         [json = std::move(d.json), name = d.name, options]() -> Result<std::unique_ptr<ViewerModel>> {
+           auto model = WorldViewerModel::from_scene(json, "demo:" + name + ".json", options);
+           if (!model.ok()) return model.error();
+           return std::unique_ptr<ViewerModel>(std::move(model).value());
+         }});
+  }
+#else
+  for (const char* name : {"pipe_drag", "membrane_tear"}) {
+    const std::filesystem::path path =
+        std::filesystem::path(PLIANT_VIEWER_EXAMPLES_DIR) / (std::string(name) + ".json");
+    entries.push_back({name, [path, options]() -> Result<std::unique_ptr<ViewerModel>> {
+                         auto model = WorldViewerModel::from_scene_file(path, options);
+                         if (!model.ok()) return model.error();
+                         return std::unique_ptr<ViewerModel>(std::move(model).value());
+                       }});
+  }
+#endif
+  std::size_t shown = 0;
+  if (!c.scene.empty()) {
+    bool found = false;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (entries[i].name == c.scene || std::to_string(i + 1) == c.scene) {
+        shown = i;
+        found = true;
+      }
+    }
+    if (!found) {
+      std::string names;
+      for (const auto& e : entries) names += (names.empty() ? "" : ", ") + e.name;
+      return Error{"--scene '" + c.scene + "': no such demo scene (there are: " + names + ")"};
+    }
+  }
+  auto set = SceneSetModel::create(std::move(entries), shown);
+  if (!set.ok()) return set.error();
+  return std::unique_ptr<ViewerModel>(std::move(set).value());
+}
+#endif
+
+Result<std::unique_ptr<ViewerModel>> make_model(const ViewCommand& c, WithoutFile without_file) {
+  const std::filesystem::path path = c.file;
+  if (!c.scene.empty() && !c.file.empty())
+    return Error{"--scene picks a demo scene and takes no FILE (got '" + c.file + "')"};
+#if PLIANT_VIEWER_HAS_SCENE
+  if (path.extension() == ".json") {
+    WorldViewerModel::SceneOptions options;
+    options.scripted = c.scripted;
+    auto model = WorldViewerModel::from_scene_file(path, options);
+    if (!model.ok()) return model.error();
+    return std::unique_ptr<ViewerModel>(std::move(model).value());
+  }
+  if (c.file.empty() && without_file == WithoutFile::demo_scenes) return demo_model(c);
+#else
+  if (path.extension() == ".json")
+    return Error{c.file + ": this build has no scene layer (pliant::scene) to open scene files"};
+  if (c.file.empty() && without_file == WithoutFile::demo_scenes)
+    return Error{"the demo scenes need the scene layer (pliant::scene), which this build lacks"};
+#endif
+  TriMesh mesh;
+  std::string name = "sphere";
+  if (c.file.empty()) {
+    mesh = sphere_surface(0.1, 4);
+  } else {
+    auto loaded = load_surface(path);
+    if (!loaded.ok()) return loaded.error();
+    mesh = std::move(loaded).value();
+    name = path.filename().string();
+  }
+  if (c.model == "static")
+    return std::unique_ptr<ViewerModel>(std::make_unique<StaticMeshModel>(std::move(mesh), name));
+  return std::unique_ptr<ViewerModel>(std::make_unique<PullTestModel>(std::move(mesh), name));
+}
+
+}  // namespace
+
+Status run_view_command(ViewCommand c, WithoutFile without_file) {
+  c.options.screenshot = c.screenshot;
+  c.options.first_screenshot = c.first_screenshot;
+  c.options.show_panel = !c.no_panel;
+  if (!c.screenshot.empty() && c.options.after == 0) c.options.after = 1;
+  if (!c.drag.empty()) {
+    auto d = parse_scripted_drag(c.drag);
+    if (!d.ok()) return d.error();
+    c.options.script_drag = *d;
+  }
+  auto model = make_model(c, without_file);
+  if (!model.ok()) return model.error();
+  return run_viewer(**model, c.options);
+}
+
+}  // namespace pliant::viewer
