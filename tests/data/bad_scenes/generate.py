@@ -213,6 +213,10 @@ put("springs_gravity_arity.json", springs(bodies__0__springs__gravity=[0, -9.81]
     "/bodies/0/springs/gravity: expected an array of 3 numbers, got an array of 2")
 put("springs_too_many_substeps.json", springs(time_step=1.0, bodies__0__springs__dt=1e-9),
     "/bodies/0/springs: one world step of 1 s would take 1e+09 substeps")
+put("springs_dt_unstable.json", springs(bodies__0__springs__stiffness=1e5),
+    "/bodies/0/springs/dt: 0.001 s is above the explicit-Euler stability limit of this mesh")
+put("springs_undamped.json", springs(bodies__0__springs__damping=0),
+    "/bodies/0/springs: explicit Euler amplifies undamped motion")
 put("springs_dt_above_time_step.json", springs(bodies__0__springs__dt=0.05),
     "/bodies/0/springs/dt: expected a number <= 0.01 (the scene's time_step), got 0.05")
 
