@@ -228,8 +228,9 @@ void read_interaction(const JsonReader& r, World& world) {
   }
 }
 
-// Body names become output file names (NAME_00010.vtu, NAME.pvd): keep them to a portable set.
-std::string read_body_name(const JsonReader& r) {
+// Scene names become an output directory (out/NAME) and body names output files (NAME_00010.vtu,
+// NAME.pvd): keep both to a portable set.
+std::string read_file_name(const JsonReader& r) {
   const std::string name = r.string();
   if (name.empty()) r.fail_expected("a non-empty name");
   const bool portable =
@@ -313,7 +314,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
                    std::to_string(kSceneFormatVersion) + ")");
     }
     Scene scene;
-    scene.name = root.string_or("name", file.stem().string());
+    scene.name = root.has("name") ? read_file_name(root.at("name")) : file.stem().string();
     scene.steps = static_cast<int>(root.integer_or("steps", scene.steps, 1, 100000000));
     const double dt = root.find("time_step") ? root.at("time_step").number_in(0.0, 10.0, true) : 1.0 / 60.0;
     scene.world = std::make_unique<World>(dt);
@@ -331,7 +332,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       keys.insert(keys.end(), entry->keys.begin(), entry->keys.end());
       b.expect_object(keys);
       BodyInputs in;
-      in.name = read_body_name(b.at("name"));
+      in.name = read_file_name(b.at("name"));
       for (std::size_t i = 0; i < bi; ++i) {
         if (scene.world->body(static_cast<Index>(i)).name() == in.name)
           b.at("name").fail("duplicate body name \"" + in.name + "\" (also " + bodies[i].pointer() +
