@@ -183,6 +183,8 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   std::map<std::string, int> events;
   constexpr std::size_t kMaxLoggedEvents = 10000;
   nlohmann::json event_log = nlohmann::json::array();
+  std::vector<double> tool_max_force(world.tools().size(), 0.0);
+  std::vector<int> tool_max_contacts(world.tools().size(), 0);
   int frame = 0;
   write_frame(frame++);
   Stopwatch wall;
@@ -212,6 +214,11 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                              {"node", e.event.node},
                              {"position_m", {p.x(), p.y(), p.z()}}});
       }
+    }
+    for (std::size_t k = 0; k < world.tools().size(); ++k) {
+      const scene::ScriptedTool& tool = world.tools()[k];
+      tool_max_force[k] = std::max(tool_max_force[k], tool.force.norm());
+      tool_max_contacts[k] = std::max(tool_max_contacts[k], tool.contacts);
     }
     // A blown-up body would fill every later frame with NaN: stop with the step and the body.
     for (std::size_t b = 0; b < world.body_count(); ++b) {
@@ -261,6 +268,14 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                       {"series", body.name() + ".pvd"}});
   }
   summary["bodies"] = bodies;
+  nlohmann::json tools = nlohmann::json::array();
+  for (std::size_t k = 0; k < world.tools().size(); ++k) {
+    const Vec3 c = world.tools()[k].centre;
+    tools.push_back({{"max_force_n", tool_max_force[k]},
+                     {"max_contacts", tool_max_contacts[k]},
+                     {"final_centre_m", {c.x(), c.y(), c.z()}}});
+  }
+  summary["tools"] = tools;
   nlohmann::json stage_json = nlohmann::json::array();
   for (const std::string& name : stage_order) {
     const StageStats& st = stages[name];

@@ -186,8 +186,42 @@ SurfacePoint read_point(const JsonReader& r, const World& world, Index body) {
   return p;
 }
 
+// "track": [{"t": s, "offset": [m, m, m]}, ...], at least one keyframe, times increasing.
+std::vector<Keyframe> read_track(const JsonReader& r) {
+  std::vector<Keyframe> track;
+  double last_t = -1.0;
+  for (const JsonReader& k : r.at("track").elements(1)) {
+    k.expect_object({"t", "offset"});
+    Keyframe f;
+    f.t = k.at("t").non_negative();
+    if (f.t <= last_t)
+      k.at("t").fail_expected("a time > " + format_time(last_t) + " (the previous keyframe's)");
+    last_t = f.t;
+    f.offset = k.at("offset").vec3();
+    track.push_back(f);
+  }
+  return track;
+}
+
 void read_interaction(const JsonReader& r, World& world) {
-  const std::string type = r.at("type").one_of({"grab", "probe"});
+  const std::string type = r.at("type").one_of({"grab", "probe", "tool"});
+  if (type == "tool") {
+    r.expect_object({"type", "shape", "start", "axis", "radius", "length", "stiffness", "track"});
+    r.at("shape").one_of({"cylinder"});
+    ScriptedTool tool;
+    tool.start = r.at("start").vec3();
+    if (auto a = r.find("axis")) {
+      const Vec3 axis = a->vec3();
+      if (!(axis.norm() > 0.0)) a->fail_expected("a non-zero direction");
+      tool.axis = axis.normalized();
+    }
+    tool.radius = r.at("radius").positive();
+    tool.half_length = 0.5 * r.at("length").positive();
+    tool.stiffness = r.at("stiffness").positive();
+    tool.track = read_track(r);
+    world.add(std::move(tool));
+    return;
+  }
   if (type == "grab") {
     r.expect_object({"type", "body", "near", "start", "release", "track"});
     ScriptedGrab g;
@@ -200,17 +234,7 @@ void read_interaction(const JsonReader& r, World& world) {
       if (!(g.release > g.start))
         v->fail_expected("a time > " + format_time(g.start) + " (the grab's start)");
     }
-    double last_t = -1.0;
-    for (const JsonReader& k : r.at("track").elements(1)) {
-      k.expect_object({"t", "offset"});
-      Keyframe f;
-      f.t = k.at("t").non_negative();
-      if (f.t <= last_t)
-        k.at("t").fail_expected("a time > " + format_time(last_t) + " (the previous keyframe's)");
-      last_t = f.t;
-      f.offset = k.at("offset").vec3();
-      g.track.push_back(f);
-    }
+    g.track = read_track(r);
     world.add(std::move(g));
   } else {
     r.expect_object({"type", "body", "near", "force", "start", "end", "ramp"});

@@ -3,6 +3,7 @@
 #include "pliant/core/hash.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pliant::scene {
 
@@ -50,6 +51,7 @@ void World::step() {
     const double scale = p.ramp > 0.0 ? std::min(1.0, (t - p.start) / p.ramp) : 1.0;
     body(p.body).apply_force(p.point, scale * p.force);
   }
+  for (ScriptedTool& tool : tools_) apply_tool(tool, t);
   profile_.record("interactions", watch.ms());
 
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
@@ -66,6 +68,47 @@ void World::step() {
     for (const BodyEvent& e : bodies_[i]->events()) events_.push_back({static_cast<Index>(i), time_, e});
   }
   profile_.record("events", watch.ms());
+}
+
+void World::apply_tool(ScriptedTool& tool, double t) {
+  tool.centre = tool.start + offset_at(tool.track, t);
+  tool.force.setZero();
+  tool.contacts = 0;
+  node_corners_.resize(bodies_.size());
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    Body& body = *bodies_[b];
+    const auto x = body.surface_positions();
+    const auto tris = body.surface_triangles();
+    NodeCorners& nc = node_corners_[b];
+    if (nc.version != body.surface_topology_version() || nc.point.size() != x.size()) {
+      nc.version = body.surface_topology_version();
+      nc.point.assign(x.size(), SurfacePoint{-1, 0.0, 0.0});
+      for (std::size_t k = 0; k < tris.size(); ++k) {
+        for (int c = 0; c < 3; ++c) {
+          SurfacePoint& p = nc.point[static_cast<std::size_t>(tris[k][c])];
+          if (p.triangle < 0) p = {static_cast<Index>(k), c == 1 ? 1.0 : 0.0, c == 2 ? 1.0 : 0.0};
+        }
+      }
+    }
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const Vec3 d = x[i] - tool.centre;
+      const double along = d.dot(tool.axis);
+      if (std::abs(along) > tool.half_length) continue;
+      Vec3 radial = d - along * tool.axis;
+      const double r = radial.norm();
+      if (r >= tool.radius || nc.point[i].triangle < 0) continue;
+      // A node on the axis is pushed along any perpendicular: pick a fixed one for determinism.
+      if (r > 1e-12 * tool.radius) {
+        radial /= r;
+      } else {
+        radial = tool.axis.unitOrthogonal();
+      }
+      const Vec3 f = tool.stiffness * (tool.radius - r) * radial;
+      body.apply_force(nc.point[i], f);
+      tool.force -= f;
+      ++tool.contacts;
+    }
+  }
 }
 
 ScriptedGrab World::take_scripted_grab(std::size_t i) {

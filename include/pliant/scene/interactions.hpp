@@ -1,5 +1,5 @@
-// Scripted interactions: grabs that follow a trajectory, and force probes. They act on bodies only
-// through the surface contract (body.hpp), so they work on every family.
+// Scripted interactions: grabs that follow a trajectory, force probes, and rigid tools. They act on
+// bodies only through the surface contract (body.hpp), so they work on every family.
 #pragma once
 
 #include "pliant/core/types.hpp"
@@ -41,6 +41,25 @@ struct ForceProbe {
   double start = 0.0;         ///< (unit: s)
   double end = 1e300;         ///< (unit: s)
   double ramp = 0.0;          ///< time to reach the full force (unit: s)
+};
+
+/// A rigid cylinder moved along a track (seed 001's tool through a membrane). Every surface node
+/// inside it is pushed out radially by a penalty force F = stiffness · depth, applied through
+/// Body::apply_force once per world step; the tool feels the opposite. A penalty is what every family
+/// accepts, but its stiffness adds to the body's: keep stiffness × (the body's compliance at a node)
+/// below about 1 for quasi-static bodies, and within the explicit step's limit for dynamic ones.
+struct ScriptedTool {
+  Vec3 start = Vec3::Zero();        ///< centre of the cylinder at offset zero (unit: m)
+  Vec3 axis = Vec3(0.0, 1.0, 0.0);  ///< unit direction of the cylinder axis
+  double radius = 0.006;            ///< (unit: m), > 0
+  double half_length = 0.1;         ///< half the length along the axis (unit: m), > 0
+  double stiffness = 100.0;         ///< penalty per metre of depth (unit: N/m), > 0
+  std::vector<Keyframe> track;      ///< offsets of the centre over time
+
+  // State after the last step.
+  Vec3 centre = Vec3::Zero();  ///< (unit: m)
+  Vec3 force = Vec3::Zero();   ///< total force the bodies exert on the tool (unit: N)
+  int contacts = 0;            ///< surface nodes inside the tool
 };
 
 }  // namespace pliant::scene

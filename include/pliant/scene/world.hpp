@@ -38,6 +38,8 @@ class World {
 
   void add(ScriptedGrab grab) { grabs_.push_back(std::move(grab)); }
   void add(ForceProbe probe) { probes_.push_back(probe); }
+  void add(ScriptedTool tool) { tools_.push_back(std::move(tool)); }
+  std::span<const ScriptedTool> tools() const { return tools_; }
   std::span<const ScriptedGrab> scripted_grabs() const { return grabs_; }
   /// Removes scripted grab i and returns it, so that something else (a haptic device, the viewer's
   /// mouse) can drive that handle instead of its keyframes.
@@ -66,6 +68,15 @@ class World {
   std::vector<Profile> body_profiles_;
   std::vector<ScriptedGrab> grabs_;
   std::vector<ForceProbe> probes_;
+  std::vector<ScriptedTool> tools_;
+  // Per body: one (triangle, corner) for every surface node, so tools can push single nodes through
+  // apply_force; rebuilt when the body's topology version changes.
+  struct NodeCorners {
+    std::uint64_t version = ~std::uint64_t{0};
+    std::vector<SurfacePoint> point;
+  };
+  std::vector<NodeCorners> node_corners_;
+  void apply_tool(ScriptedTool& tool, double t);
   std::vector<WorldEvent> events_;
   Profile profile_;
 };
