@@ -4,13 +4,6 @@
 
 #include <chrono>
 
-// GCC 12 speculatively devirtualises ~ViewerModel inside std::async's result plumbing to
-// ~SceneSetModel and then reports a delete of a non-heap object that cannot happen
-// (-Wfree-nonheap-object false positive on the inlined path; nothing here deletes a stack object).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wfree-nonheap-object"
-#endif
-
 namespace pliant::viewer {
 
 Result<std::unique_ptr<SceneSetModel>> SceneSetModel::create(std::vector<Entry> scenes, std::size_t shown) {
@@ -37,22 +30,22 @@ SceneSetModel::~SceneSetModel() {
 
 void SceneSetModel::start_build(Scene& s) {
   s.clock.reset();
-  s.building = std::async(std::launch::async, [make = s.make]() -> Result<std::unique_ptr<ViewerModel>> {
-    try {
-      return make();
-    } catch (const std::exception& e) {
-      return Error{std::string("building the scene failed: ") + e.what()};
-    }
-  });
+  s.building = std::async(std::launch::async,
+                          [make = s.make]() -> std::pair<std::unique_ptr<ViewerModel>, std::string> {
+                            try {
+                              auto model = make();
+                              if (!model.ok()) return {nullptr, model.message()};
+                              return {std::move(model).value(), ""};
+                            } catch (const std::exception& e) {
+                              return {nullptr, std::string("building the scene failed: ") + e.what()};
+                            }
+                          });
 }
 
 void SceneSetModel::land(Scene& s) {
-  auto built = s.building.get();
-  if (built.ok()) {
-    s.model = std::move(built).value();
-  } else {
-    s.error = built.message();
-  }
+  auto [model, error] = s.building.get();
+  s.model = std::move(model);
+  s.error = std::move(error);
   if (&s == &scenes_[shown_]) ++changes_;  // the shown scene appears: re-frame and re-pick
 }
 

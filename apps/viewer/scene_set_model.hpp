@@ -21,6 +21,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pliant::viewer {
@@ -75,7 +76,9 @@ class SceneSetModel : public ViewerModel {
     std::string name;
     Maker make;
     std::unique_ptr<ViewerModel> model;
-    std::future<Result<std::unique_ptr<ViewerModel>>> building;
+    // A plain pair, not a Result: GCC 12 misreports a Result<unique_ptr> destroyed inside
+    // std::future's plumbing under -Wfree-nonheap-object.
+    std::future<std::pair<std::unique_ptr<ViewerModel>, std::string>> building;
     Stopwatch clock;
     std::string error;
   };

@@ -223,7 +223,8 @@ void WorldViewerModel::start_rebuild() {
   rebuild_.emplace();
   rebuild_->doc = doc_;
   rebuild_->result = std::async(std::launch::async, [doc = doc_, file = file_, options = options_] {
-    return build_scene_world(doc, file, options);
+    auto world = build_scene_world(doc, file, options);
+    return world.ok() ? Built{std::move(world).value(), ""} : Built{nullptr, world.message()};
   });
 }
 
@@ -241,23 +242,23 @@ void WorldViewerModel::finish_rebuild() {
   }
 }
 
-void WorldViewerModel::land(Result<std::unique_ptr<scene::World>> built, json doc, double ms) {
+void WorldViewerModel::land(Built built, json doc, double ms) {
   if (rebuild_queued_) {
     // Edited again meanwhile: this world is already out of date.
     rebuild_queued_ = false;
     start_rebuild();
     return;
   }
-  if (!built.ok()) {
+  if (!built.world) {
     // Keep the world on screen and put the panel back to the JSON it was built from.
-    rebuild_error_ = built.message();
+    rebuild_error_ = built.error;
     doc_ = built_doc_;
     return;
   }
   rebuild_error_.clear();
   last_build_ms_ = ms;
   release();
-  world_ = std::move(built).value();
+  world_ = std::move(built.world);
   built_doc_ = std::move(doc);
   ++generation_;
 }

@@ -91,16 +91,22 @@ class WorldViewerModel : public ViewerModel {
   const std::string& rebuild_error() const { return rebuild_error_; }
 
  private:
+  // What the rebuild thread hands back (a plain struct: GCC 12 misreports a Result<unique_ptr>
+  // destroyed inside std::future's plumbing under -Wfree-nonheap-object).
+  struct Built {
+    std::unique_ptr<scene::World> world;
+    std::string error;
+  };
   WorldViewerModel(std::string title, std::unique_ptr<scene::World> world);
   void start_rebuild();
-  void land(Result<std::unique_ptr<scene::World>> built, nlohmann::json doc, double ms);
+  void land(Built built, nlohmann::json doc, double ms);
   void body_panel(std::size_t index);
   void green_panel(std::size_t index, const nlohmann::json& body);
   void springs_panel(std::size_t index, const nlohmann::json& body);
   void timings_panel();
 
   struct Rebuild {
-    std::future<Result<std::unique_ptr<scene::World>>> result;
+    std::future<Built> result;
     nlohmann::json doc;  // what it builds
     Stopwatch clock;
   };

@@ -1,0 +1,228 @@
+// The viewer's scene models without a window: a WorldViewerModel opened from scene JSON rebuilds its
+// world in the background from the edited JSON (the new parameter acts on the physics, a bad value
+// keeps the old world and reverts the edit, edits made during a rebuild are not lost), scripted
+// grabs are off unless asked for; the SceneSetModel builds a scene when first shown and steps only
+// the shown one.
+#include "scene_set_model.hpp"
+#include "test_models.hpp"
+#include "world_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+namespace pliant::viewer {
+namespace {
+
+// A 10 cm square membrane held on its left edge, with the quasi-static Dragnet method: node
+// positions follow from geometry alone (Grimm 2004's correction limits every spring to max_stretch),
+// so the spring forces at a held node are exactly proportional to the stiffness.
+std::string membrane_scene(double stiffness, bool with_grab = false) {
+  std::string grab = with_grab
+                         ? R"(, "interactions": [{ "type": "grab", "body": "sheet", "near": [0.1, 0.05, 0],
+                   "track": [{ "t": 0, "offset": [0, 0, 0] }, { "t": 1, "offset": [0, 0, 0.02] }] }])"
+                         : "";
+  return R"({ "pliant": 1, "name": "sheet_test", "time_step": 0.01,
+    "bodies": [{ "name": "sheet", "family": "springs",
+                 "mesh": { "shape": "rect", "size": [0.1, 0.1], "cells": [8, 8] },
+                 "fixed": ["xmin"],
+                 "springs": { "method": "dragnet", "stiffness": )" +
+         std::to_string(stiffness) + R"(, "damping": 0 } }])" + grab + "}";
+}
+
+std::unique_ptr<WorldViewerModel> open(const std::string& json, SceneViewOptions options = {}) {
+  auto model = WorldViewerModel::from_scene(json, "sheet_test.json", options);
+  EXPECT_TRUE(model.ok()) << (model.ok() ? "" : model.message());
+  return model.ok() ? std::move(model).value() : nullptr;
+}
+
+// Grabs the triangle corner nearest the free edge's middle and pulls it 2 cm out of the plane.
+Vec3 pull(WorldViewerModel& m) {
+  const ViewerSurface s = m.surface(0);
+  Index best = 0;
+  double best_d = 1e9;
+  for (std::size_t t = 0; t < s.triangles.size(); ++t) {
+    const double d = (s.positions[s.triangles[t][0]] - Vec3(0.1, 0.05, 0)).norm();
+    if (d < best_d) {
+      best_d = d;
+      best = static_cast<Index>(t);
+    }
+  }
+  EXPECT_TRUE(m.grab(0, best, 0.0, 0.0));
+  const Vec3 start = s.positions[s.triangles[static_cast<std::size_t>(best)][0]];
+  m.move_grab(start + Vec3(0, 0, 0.02));
+  for (int i = 0; i < 5; ++i) m.step();
+  const Vec3 f = m.grab_reaction();
+  m.release();
+  return f;
+}
+
+TEST(SceneViewerModel, AStiffnessEditRebuildsTheWorldAndActsOnTheForce) {
+  auto m = open(membrane_scene(100));
+  ASSERT_TRUE(m);
+  ASSERT_TRUE(m->editable());
+  const Vec3 f100 = pull(*m);
+  ASSERT_GT(f100.norm(), 1e-6);
+  const std::uint64_t generation = m->surfaces_generation();
+
+  m->edit(nlohmann::json::json_pointer("/bodies/0/springs/stiffness"), 300.0);
+  EXPECT_EQ(m->scene_json()["bodies"][0]["springs"]["stiffness"], 300.0);
+  // Until the new world lands the old one keeps running.
+  EXPECT_EQ(m->world().step_count(), 5u);
+  m->finish_rebuild();
+  EXPECT_FALSE(m->rebuilding());
+  EXPECT_TRUE(m->rebuild_error().empty()) << m->rebuild_error();
+  EXPECT_NE(m->surfaces_generation(), generation);
+  EXPECT_EQ(m->world().step_count(), 0u);
+  const Vec3 f300 = pull(*m);
+  EXPECT_LT((f300 - 3.0 * f100).norm(), 1e-9 * f300.norm()) << f100.transpose() << " | " << f300.transpose();
+}
+
+TEST(SceneViewerModel, ABadValueKeepsTheWorldAndRevertsTheEdit) {
+  auto m = open(membrane_scene(100));
+  ASSERT_TRUE(m);
+  m->step();
+  m->step();
+  const std::uint64_t generation = m->surfaces_generation();
+  m->edit(nlohmann::json::json_pointer("/bodies/0/springs/max_stretch"), 0.5);  // must be >= 1
+  m->finish_rebuild();
+  EXPECT_NE(m->rebuild_error().find("/bodies/0/springs/max_stretch"), std::string::npos)
+      << m->rebuild_error();
+  EXPECT_EQ(m->rebuild_error().find('\n'), std::string::npos);
+  EXPECT_EQ(m->surfaces_generation(), generation);
+  EXPECT_EQ(m->world().step_count(), 2u);
+  EXPECT_FALSE(m->scene_json()["bodies"][0]["springs"].contains("max_stretch"));
+  // A good edit afterwards clears the error.
+  m->edit(nlohmann::json::json_pointer("/bodies/0/springs/max_stretch"), 1.2);
+  m->finish_rebuild();
+  EXPECT_TRUE(m->rebuild_error().empty());
+  EXPECT_EQ(m->world().step_count(), 0u);
+}
+
+TEST(SceneViewerModel, AnEditDuringARebuildIsBuiltAfterIt) {
+  auto m = open(membrane_scene(100));
+  ASSERT_TRUE(m);
+  const Vec3 f100 = pull(*m);
+  m->edit(nlohmann::json::json_pointer("/bodies/0/springs/stiffness"), 200.0);
+  m->edit(nlohmann::json::json_pointer("/bodies/0/springs/stiffness"), 400.0);
+  m->finish_rebuild();
+  EXPECT_EQ(m->scene_json()["bodies"][0]["springs"]["stiffness"], 400.0);
+  const Vec3 f400 = pull(*m);
+  EXPECT_LT((f400 - 4.0 * f100).norm(), 1e-9 * f400.norm());
+}
+
+TEST(SceneViewerModel, ScriptedGrabsPlayOnlyWhenAsked) {
+  auto quiet = open(membrane_scene(100, true));
+  ASSERT_TRUE(quiet);
+  EXPECT_TRUE(quiet->world().scripted_grabs().empty());
+  SceneViewOptions scripted;
+  scripted.scripted = true;
+  auto playing = open(membrane_scene(100, true), scripted);
+  ASSERT_TRUE(playing);
+  EXPECT_EQ(playing->world().scripted_grabs().size(), 1u);
+  // The scripted grab lifts the free edge; without it nothing moves.
+  for (int i = 0; i < 50; ++i) {
+    quiet->step();
+    playing->step();
+  }
+  double quiet_z = 0, playing_z = 0;
+  for (const Vec3& p : quiet->surface(0).positions) quiet_z = std::max(quiet_z, std::abs(p.z()));
+  for (const Vec3& p : playing->surface(0).positions) playing_z = std::max(playing_z, std::abs(p.z()));
+  EXPECT_EQ(quiet_z, 0.0);
+  EXPECT_GT(playing_z, 0.005);
+}
+
+TEST(SceneViewerModel, ResetRebuildsTheSceneInTheBackground) {
+  auto m = open(membrane_scene(100));
+  ASSERT_TRUE(m);
+  pull(*m);
+  const std::uint64_t generation = m->surfaces_generation();
+  m->reset();
+  m->finish_rebuild();
+  EXPECT_NE(m->surfaces_generation(), generation);
+  EXPECT_EQ(m->world().step_count(), 0u);
+  for (const Vec3& p : m->surface(0).positions) EXPECT_EQ(p.z(), 0.0);
+}
+
+TEST(SceneViewerModel, ParseErrorsNameTheJsonPointer) {
+  auto bad = WorldViewerModel::from_scene(
+      R"({"pliant": 1, "bodies": [{"name": "a", "family": "springs", "mesh": {"shape": "rect"},
+          "springs": {"stiffness": -1}}]})",
+      "bad.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("bad.json"), std::string::npos) << bad.message();
+  EXPECT_NE(bad.message().find("/bodies/0/springs/stiffness"), std::string::npos) << bad.message();
+  auto missing = WorldViewerModel::from_scene_file("/nonexistent/scene.json");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("/nonexistent/scene.json"), std::string::npos);
+}
+
+TEST(SceneSetModel, BuildsEachSceneWhenFirstShownAndStepsOnlyTheShownOne) {
+  std::atomic<int> builds[2] = {0, 0};
+  std::vector<SceneSetModel::Entry> entries;
+  for (int i = 0; i < 2; ++i) {
+    entries.push_back({"scene" + std::to_string(i), [&builds, i]() -> Result<std::unique_ptr<ViewerModel>> {
+                         ++builds[i];
+                         return std::unique_ptr<ViewerModel>(
+                             std::make_unique<PullTestModel>(sphere_surface(0.1 * (i + 1), 1), "ball"));
+                       }});
+  }
+  entries.push_back({"broken", []() -> Result<std::unique_ptr<ViewerModel>> {
+                       return Error{"broken.json: /bodies: expected an array"};
+                     }});
+  auto made = SceneSetModel::create(std::move(entries), 1);
+  ASSERT_TRUE(made.ok()) << made.message();
+  SceneSetModel& set = **made;
+  EXPECT_EQ(builds[0], 0);
+  EXPECT_EQ(builds[1], 1);
+  EXPECT_EQ(set.shown(), 1u);
+  ASSERT_EQ(set.surface_count(), 1u);
+  EXPECT_NEAR(set.surface(0).positions[0].norm(), 0.2, 1e-12);
+
+  // Drag scene 1, then switch: the grab is released there, and scene 0 builds in the background.
+  ASSERT_TRUE(set.grab(0, 3, 0.3, 0.3));
+  set.move_grab(Vec3(0.5, 0, 0));
+  set.step();
+  const std::uint64_t scene_before = set.scene_generation(), surfaces_before = set.surfaces_generation();
+  set.show(0);
+  EXPECT_NE(set.scene_generation(), scene_before);
+  EXPECT_NE(set.surfaces_generation(), surfaces_before);
+  set.finish_building();
+  EXPECT_EQ(builds[0], 1);
+  ASSERT_EQ(set.surface_count(), 1u);
+  EXPECT_NEAR(set.surface(0).positions[0].norm(), 0.1, 1e-12);
+  for (int i = 0; i < 10; ++i) set.step();
+  set.poll();
+
+  // Back to scene 1: not rebuilt, and it did not step while hidden, so it springs back only now.
+  set.show(1);
+  EXPECT_EQ(builds[1], 1);
+  EXPECT_EQ(set.grab_reaction(), Vec3::Zero());  // released on the switch
+  std::vector<double> moved;
+  std::string unit;
+  ASSERT_TRUE(set.field(0, "displacement", moved, unit));
+  EXPECT_GT(*std::max_element(moved.begin(), moved.end()), 1e-3);
+
+  // A scene whose build fails shows its message and no surfaces; the set keeps working.
+  set.show(2);
+  set.finish_building();
+  EXPECT_EQ(set.surface_count(), 0u);
+  EXPECT_NE(set.build_error().find("broken.json"), std::string::npos);
+  EXPECT_FALSE(set.grab(0, 0, 0, 0));
+  set.step();
+  set.show(0);
+  EXPECT_EQ(set.surface_count(), 1u);
+}
+
+TEST(SceneSetModel, TheFirstScenesErrorIsTheCallersError) {
+  std::vector<SceneSetModel::Entry> entries;
+  entries.push_back(
+      {"broken", []() -> Result<std::unique_ptr<ViewerModel>> { return Error{"broken.json: bad"}; }});
+  auto made = SceneSetModel::create(std::move(entries));
+  ASSERT_FALSE(made.ok());
+  EXPECT_EQ(made.message(), "broken.json: bad");
+}
+
+}  // namespace
+}  // namespace pliant::viewer
