@@ -121,6 +121,8 @@ put("duplicate_body_name.json", green(bodies=GREEN["bodies"] * 2),
 put("empty_body_name.json", green(bodies__0__name=""), '/bodies/0/name: expected a non-empty name, got ""')
 put("body_name_path.json", green(bodies__0__name="../block", interactions=[]),
     '/bodies/0/name: expected letters, digits')
+put("scene_name_path.json", green(name="../../etc"),
+    "/name: expected letters, digits, '_', '-' or '.' (the name names output files), got \"../../etc\"")
 put("unknown_family.json", green(bodies__0__family="fem"),
     '/bodies/0/family: expected one of "green", "springs", got "fem"')
 put("unknown_key_body.json", green(bodies__0__colour="red"), "/bodies/0/colour: unknown key")
@@ -224,7 +226,7 @@ put("springs_dt_above_time_step.json", springs(bodies__0__springs__dt=0.05),
 put("interactions_object.json", green(interactions={"type": "grab"}),
     "/interactions: expected an array, got an object")
 put("interaction_unknown_type.json", green(interactions__0__type="poke"),
-    '/interactions/0/type: expected one of "grab", "probe", got "poke"')
+    '/interactions/0/type: expected one of "grab", "probe"')
 put("interaction_unknown_body.json", green(interactions__0__body="pipe"),
     '/interactions/0/body: no body named "pipe" (bodies: "block")')
 put("grab_near_arity.json", green(interactions__0__near=[0.02, 0.02]),
