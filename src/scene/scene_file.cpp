@@ -140,27 +140,28 @@ void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs
   }
 }
 
-// The surface point at the surface node nearest to `near`.
+// The surface point at the surface node nearest to `near`. Only nodes that are corners of a surface
+// triangle count: a spring body built from tets lists its interior nodes among its positions too.
 SurfacePoint nearest_surface_point(const Body& body, const Vec3& near) {
   const auto x = body.surface_positions();
   const auto tris = body.surface_triangles();
-  Index best_node = -1;
+  SurfacePoint best_point;
+  std::size_t best_node = 0;
   double best = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double d = (x[i] - near).squaredNorm();
-    if (d < best) {
-      best = d;
-      best_node = static_cast<Index>(i);
-    }
-  }
   for (std::size_t t = 0; t < tris.size(); ++t) {
     for (int c = 0; c < 3; ++c) {
-      if (tris[t][c] == best_node) {
-        return {static_cast<Index>(t), c == 1 ? 1.0 : 0.0, c == 2 ? 1.0 : 0.0};
+      const auto n = static_cast<std::size_t>(tris[t][c]);
+      if (n >= x.size()) continue;
+      const double d = (x[n] - near).squaredNorm();
+      // Ties go to the lowest node index, then its first triangle: independent of triangle order.
+      if (d < best || (d == best && n < best_node)) {
+        best = d;
+        best_node = n;
+        best_point = {static_cast<Index>(t), c == 1 ? 1.0 : 0.0, c == 2 ? 1.0 : 0.0};
       }
     }
   }
-  return {};
+  return best_point;
 }
 
 std::string format_time(double t) {

@@ -253,6 +253,15 @@ put("probe_end_before_start.json",
 put("green_all_nodes_fixed.json", green(bodies__0__fixed=["x>=-1"]),
     "/bodies/0/fixed: the fixed regions hold all 12 nodes: nothing is left to deform")
 
+TOOL = {"type": "tool", "shape": "cylinder", "start": [0.01, 0.01, 0.05], "radius": 0.004, "length": 0.03,
+        "stiffness": 10, "track": [{"t": 0.0, "offset": [0, 0, 0]}, {"t": 1.0, "offset": [0, 0, -0.02]}]}
+put("tool_unknown_shape.json", green(interactions=[dict(TOOL, shape="sphere")]),
+    '/interactions/0/shape: expected one of "cylinder", got "sphere"')
+put("tool_zero_axis.json", green(interactions=[dict(TOOL, axis=[0, 0, 0])]),
+    "/interactions/0/axis: expected a non-zero direction, got an array of 3")
+put("tool_missing_radius.json", green(interactions=[{k: v for k, v in TOOL.items() if k != "radius"}]),
+    '/interactions/0: missing required key "radius"')
+
 # ---- output ----
 put("output_width_zero.json", green(output={"png": False, "width": 0}),
     "/output/width: expected an integer in [16, 8192], got 0")

@@ -1,0 +1,73 @@
+// Scene loading beyond the error messages (those are covered by tests/data/bad_scenes): where
+// interactions attach, and the names a scene may use.
+#include "pliant/scene/scene_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <string>
+
+namespace pliant::scene {
+namespace {
+
+// A spring ball built from tets lists its interior nodes among its positions; a grab "near" the
+// centre must still attach to the nearest node of the surface triangles, and move it.
+TEST(SceneFile, GrabNearAnInteriorPointAttachesToTheNearestSurfaceNode) {
+  const std::string json = R"({
+    "pliant": 1, "time_step": 0.01,
+    "bodies": [ { "name": "ball", "family": "springs",
+                  "mesh": { "shape": "ball", "radius": 0.05, "resolution": 6 }, "fixed": ["zmin:0.01"],
+                  "springs": { "stiffness": 50, "mass_density": 1000 } } ],
+    "interactions": [ { "type": "grab", "body": "ball", "near": [0.001, 0.002, 0.01],
+                        "track": [ { "t": 0, "offset": [0, 0, 0] }, { "t": 0.03, "offset": [0, 0, 0.01] } ] } ]
+  })";
+  Result<Scene> scene = parse_scene(json, "ball.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  const Body& ball = world.body(0);
+  const auto x0 = ball.surface_positions();
+  const auto tris = ball.surface_triangles();
+  ASSERT_EQ(world.scripted_grabs().size(), 1u);
+  const SurfacePoint p = world.scripted_grabs()[0].point;
+  ASSERT_GE(p.triangle, 0);
+  const Vec3 near(0.001, 0.002, 0.01);
+  const Vec3 grabbed = point_on(x0, tris, p);
+  // Brute force over the triangle corners: none is nearer.
+  double nearest = std::numeric_limits<double>::infinity();
+  for (const Tri& t : tris) {
+    for (int c = 0; c < 3; ++c)
+      nearest = std::min(nearest, (x0[static_cast<std::size_t>(t[c])] - near).norm());
+  }
+  EXPECT_DOUBLE_EQ((grabbed - near).norm(), nearest);
+  EXPECT_GT(nearest, 0.02);  // the interior point is far from the surface of a 5 cm ball
+  // Some interior node is nearer than any surface node (what the lookup must skip).
+  bool interior_nearer = false;
+  for (const Vec3& q : x0) interior_nearer = interior_nearer || (q - near).norm() < nearest - 1e-9;
+  EXPECT_TRUE(interior_nearer);
+
+  const Vec3 start = grabbed;
+  for (int s = 0; s < 5; ++s) world.step();
+  EXPECT_TRUE(point_on(ball.surface_positions(), tris, p).isApprox(start + Vec3(0, 0, 0.01), 1e-12));
+}
+
+TEST(SceneFile, SceneAndBodyNamesAreFileNames) {
+  const auto load = [](const std::string& scene_name, const std::string& body_name) {
+    return parse_scene(R"({"pliant": 1, "name": ")" + scene_name + R"(", "bodies": [ { "name": ")" +
+                           body_name +
+                           R"(", "family": "springs", "mesh": { "shape": "rect", "cells": [2, 2] } } ] })",
+                       "names.json");
+  };
+  EXPECT_TRUE(load("run-1.b_2", "sheet.A-3").ok());
+  for (const std::string bad : {"a/b", "..", ".", "a b", "x\\\\y"}) {
+    EXPECT_FALSE(load(bad, "sheet").ok()) << bad;
+    EXPECT_FALSE(load("ok", bad).ok()) << bad;
+  }
+  Result<Scene> unnamed = parse_scene(R"({"pliant": 1, "bodies": [ { "name": "s", "family": "springs",
+      "mesh": { "shape": "rect", "cells": [2, 2] } } ] })",
+                                      "dir/my_scene.json");
+  ASSERT_TRUE(unnamed.ok()) << unnamed.message();
+  EXPECT_EQ(unnamed->name, "my_scene");
+}
+
+}  // namespace
+}  // namespace pliant::scene
