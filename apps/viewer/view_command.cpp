@@ -12,6 +12,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 
@@ -135,6 +137,13 @@ Status run_view_command(ViewCommand c, WithoutFile without_file) {
     auto d = parse_scripted_drag(c.drag);
     if (!d.ok()) return d.error();
     c.options.script_drag = *d;
+  }
+  // Building a scene can take a while (a Green body precomputes its response before the window
+  // opens): say so on a terminal. Scripts, which read stderr for the one error line, see nothing.
+  const bool scene = std::filesystem::path(c.file).extension() == ".json" ||
+                     (c.file.empty() && without_file == WithoutFile::demo_scenes);
+  if (scene && ::isatty(STDERR_FILENO)) {
+    std::fprintf(stderr, "building %s...\n", c.file.empty() ? "the demo scene" : c.file.c_str());
   }
   auto model = make_model(c, without_file);
   if (!model.ok()) return model.error();

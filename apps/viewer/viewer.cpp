@@ -484,6 +484,7 @@ Status Viewer::run() {
       scene_generation_ = model_.scene_generation();
       force_scale_ = 0;
       frame_camera();
+      glfwSetWindowTitle(window_, ("Pliant - " + model_.title()).c_str());
       const std::vector<std::string> names = model_.field_names();
       const auto it = std::find(names.begin(), names.end(), field_name_);
       field_index_ = it == names.end() ? 0 : static_cast<int>(it - names.begin()) + 1;
