@@ -26,4 +26,25 @@ void setup_view(CLI::App& app) {
 }  // namespace
 PLIANT_REGISTER_VERB(350, setup_view);
 }  // namespace pliant::cli
+#else
+#include <CLI/CLI.hpp>
+
+namespace pliant::cli {
+namespace {
+
+// A build without the viewer (PLIANT_WITH_VIEWER=OFF, or no render module) still knows the verb, so
+// that `pliant view` says why it cannot run instead of "unexpected argument".
+void setup_view(CLI::App& app) {
+  auto* cmd = app.add_subcommand("view", "Interactive viewer (not in this build)");
+  cmd->allow_extras();
+  cmd->callback([] {
+    fail(
+        "this pliant was built without the viewer: configure with -DPLIANT_WITH_VIEWER=ON and "
+        "PLIANT_WITH_RENDER=ON (GLFW, Dear ImGui and OpenGL development packages; ./dev installs them)");
+  });
+}
+
+}  // namespace
+PLIANT_REGISTER_VERB(350, setup_view);
+}  // namespace pliant::cli
 #endif
