@@ -67,6 +67,9 @@ class SceneSetModel : public ViewerModel {
   void step() override;
   void reset() override;
   void panel() override;
+  std::vector<ViewerTool> tools() const override {
+    return current() ? current()->tools() : std::vector<ViewerTool>{};
+  }
   const Profile* profile() const override { return current() ? current()->profile() : nullptr; }
   std::uint64_t surfaces_generation() const override;
   std::uint64_t scene_generation() const override;

@@ -60,6 +60,7 @@ class Viewer {
   void release_button();
   void frame_camera();
   void reset();
+  void add_tools(render::Frame& f);
   void draw_panel();
   render::Frame build_frame();
   Status screenshot(const std::filesystem::path& path);
@@ -91,6 +92,9 @@ class Viewer {
   int shading_ = 0;
   bool wireframe_ = false;
   std::vector<std::vector<double>> field_values_;
+  // Tool cylinders, meshed each frame (the render Frame borrows these arrays).
+  std::vector<std::vector<Vec3>> tool_positions_;
+  std::vector<Tri> tool_triangles_;
   std::string field_unit_;
   double field_min_ = 0, field_max_ = 1;
   double step_ms_ = 0, draw_ms_ = 0;
@@ -204,6 +208,38 @@ void Viewer::frame_camera() {
   camera_.frame(box, 1.15);
 }
 
+// Each tool as an open cylinder of 24 sides in a steel grey (both sides are lit).
+void Viewer::add_tools(render::Frame& f) {
+  constexpr int kSides = 24;
+  const std::vector<ViewerTool> tools = model_.tools();
+  tool_positions_.resize(tools.size());
+  if (tool_triangles_.empty()) {
+    for (int k = 0; k < kSides; ++k) {
+      const Index a = 2 * k, b = 2 * k + 1, c = 2 * ((k + 1) % kSides), d = c + 1;
+      tool_triangles_.push_back({a, c, b});
+      tool_triangles_.push_back({b, c, d});
+    }
+  }
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    const ViewerTool& t = tools[i];
+    const Vec3 axis = t.axis.norm() > 0 ? Vec3(t.axis.normalized()) : Vec3::UnitY();
+    const Vec3 u = axis.unitOrthogonal(), v = axis.cross(u);
+    std::vector<Vec3>& p = tool_positions_[i];
+    p.resize(2 * kSides);
+    for (int k = 0; k < kSides; ++k) {
+      const double a = 2.0 * M_PI * k / kSides;
+      const Vec3 rim = t.radius * (std::cos(a) * u + std::sin(a) * v);
+      p[static_cast<std::size_t>(2 * k)] = t.centre + rim - t.half_length * axis;
+      p[static_cast<std::size_t>(2 * k + 1)] = t.centre + rim + t.half_length * axis;
+    }
+    render::Surface r;
+    r.positions = p;
+    r.triangles = tool_triangles_;
+    r.color = {0.62f, 0.66f, 0.72f};
+    f.surfaces.push_back(r);
+  }
+}
+
 void Viewer::reset() {
   release_button();
   model_.reset();
@@ -252,6 +288,7 @@ render::Frame Viewer::build_frame() {
     f.color_bar = {true, static_cast<render::ColorMap>(color_map_), lo, hi,
                    names[static_cast<std::size_t>(field_index_ - 1)] + " " + field_unit_};
   }
+  add_tools(f);
   if (gesture_ == Gesture::grab && grab_triangle_ >= 0 && grab_surface_ < model_.surface_count()) {
     const ViewerSurface s = model_.surface(grab_surface_);
     if (static_cast<std::size_t>(grab_triangle_) < s.triangles.size()) {

@@ -27,6 +27,15 @@ struct ViewerSurface {
   std::uint64_t topology_version = 0;
 };
 
+/// A rigid tool the model moves by itself (a scene's scripted cylinder), drawn but not pickable.
+struct ViewerTool {
+  Vec3 centre = Vec3::Zero();  ///< (unit: m)
+  Vec3 axis = Vec3::UnitY();   ///< unit axis of the cylinder
+  double radius = 0.0;         ///< (unit: m)
+  double half_length = 0.0;    ///< half its length along the axis (unit: m)
+  Vec3 force = Vec3::Zero();   ///< force the bodies exert on it (unit: N)
+};
+
 class ViewerModel {
  public:
   virtual ~ViewerModel() = default;
@@ -62,6 +71,8 @@ class ViewerModel {
   virtual void reset() = 0;
   /// Draws the model's own ImGui widgets (parameters, method switches) inside the viewer's panel.
   virtual void panel() {}
+  /// Rigid tools to draw with the surfaces (they move on their own; the mouse cannot pick them).
+  virtual std::vector<ViewerTool> tools() const { return {}; }
   /// Named stage timings of the last step, or nullptr.
   virtual const Profile* profile() const { return nullptr; }
 

@@ -184,6 +184,18 @@ Vec3 WorldViewerModel::grab_reaction() const {
   return grab_body_ >= 0 ? world_->body(grab_body_).grab_reaction(grab_) : Vec3::Zero();
 }
 
+std::vector<ViewerTool> WorldViewerModel::tools() const {
+  std::vector<ViewerTool> out;
+  for (const scene::ScriptedTool& t : world_->tools()) {
+    // The world places a tool during a step; before the first one it waits at its first keyframe.
+    const Vec3 centre = world_->step_count() > 0 ? t.centre
+                        : t.track.empty()        ? t.start
+                                                 : Vec3(t.start + t.track.front().offset);
+    out.push_back({centre, t.axis, t.radius, t.half_length, t.force});
+  }
+  return out;
+}
+
 void WorldViewerModel::step() { world_->step(); }
 
 void WorldViewerModel::reset() {

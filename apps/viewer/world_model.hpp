@@ -69,6 +69,7 @@ class WorldViewerModel : public ViewerModel {
   void step() override;
   void reset() override;
   void panel() override;
+  std::vector<ViewerTool> tools() const override;
   const Profile* profile() const override { return &world_->profile(); }
   std::uint64_t surfaces_generation() const override { return generation_; }
 

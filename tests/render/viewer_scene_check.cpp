@@ -134,6 +134,25 @@ TEST(SceneViewerModel, ScriptedGrabsPlayOnlyWhenAsked) {
   EXPECT_GT(playing_z, 0.005);
 }
 
+TEST(SceneViewerModel, ScriptedToolsAreForwardedForDrawing) {
+  std::string json = membrane_scene(100);
+  json.pop_back();  // the closing brace: append an interaction list
+  json += R"(, "interactions": [{ "type": "tool", "shape": "cylinder", "start": [0.05, 0.05, 0.03],
+      "axis": [0, 1, 0], "radius": 0.004, "length": 0.03, "stiffness": 50,
+      "track": [{ "t": 0, "offset": [0, 0, 0] }, { "t": 1, "offset": [0, 0, -0.01] }] }] })";
+  auto m = open(json);
+  ASSERT_TRUE(m);
+  std::vector<ViewerTool> tools = m->tools();
+  ASSERT_EQ(tools.size(), 1u);
+  EXPECT_LT((tools[0].centre - Vec3(0.05, 0.05, 0.03)).norm(), 1e-12);  // at its first keyframe
+  EXPECT_DOUBLE_EQ(tools[0].radius, 0.004);
+  EXPECT_DOUBLE_EQ(tools[0].half_length, 0.015);
+  EXPECT_LT((tools[0].axis - Vec3::UnitY()).norm(), 1e-12);
+  for (int i = 0; i < 50; ++i) m->step();  // t = 0.5 s: half way down the track
+  tools = m->tools();
+  EXPECT_NEAR(tools[0].centre.z(), 0.025, 1e-9);
+}
+
 TEST(SceneViewerModel, ResetRebuildsTheSceneInTheBackground) {
   auto m = open(membrane_scene(100));
   ASSERT_TRUE(m);
