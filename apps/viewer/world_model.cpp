@@ -1,6 +1,7 @@
 #include "world_model.hpp"
 
 #include "pliant/models/fem/material.hpp"
+#include "pliant/models/green/green_body.hpp"
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
 #include "pliant/models/springs/tearing.hpp"
@@ -386,7 +387,9 @@ void WorldViewerModel::green_panel(std::size_t index, const json& body) {
     set_material(std::move(next));
   }
   const json green = body.value("green", json::object());
-  bool rotation = green.is_object() && green.value("rotation_correction", true);
+  bool rotation = green.is_object()
+                      ? green.value("rotation_correction", green::GreenDef{}.rotation_correction)
+                      : green::GreenDef{}.rotation_correction;
   if (ImGui::Checkbox("rotation correction", &rotation))
     edit(json::json_pointer(base + "/green/rotation_correction"), rotation);
 }
