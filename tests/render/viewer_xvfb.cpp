@@ -85,6 +85,18 @@ int changed_pixels(const Image& a, const Image& b) {
   return n;
 }
 
+// Pixels coloured from the upper half of viridis (green to yellow), left of the colour bar; white
+// labels and the red force arrow do not count.
+int high_field_pixels(const Image& img) {
+  int n = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width * 3 / 4; ++x) {
+      const std::uint8_t* p = img.pixel(x, y);
+      if (p[1] > 120 && p[2] < 160) ++n;
+    }
+  return n;
+}
+
 class ViewerXvfb : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -161,6 +173,10 @@ TEST_F(ViewerXvfb, PliantViewDragsThePipeScene) {
   ASSERT_EQ(a.width, 640);
   const int changed = changed_pixels(a, b);
   EXPECT_GT(changed, 640 * 480 / 50) << "the drag did not visibly move the pipe";
+  // And it moved because it was grabbed, not because the drag missed and orbited the camera: the
+  // displacement colours (viridis' green and yellow end) appear on the body, left of the colour bar.
+  EXPECT_EQ(high_field_pixels(a), 0);
+  EXPECT_GT(high_field_pixels(b), 1000);
 }
 
 // The demo scenes without a file: the membrane (a mass-spring body) is dragged at its centre; the
