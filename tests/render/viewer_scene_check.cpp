@@ -9,8 +9,10 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <atomic>
+#include <optional>
 #include <string>
 
 namespace pliant::viewer {
@@ -284,6 +286,120 @@ TEST(ScenePanels, DrawForBothFamiliesAndDuringARebuild) {
     EXPECT_GT(draw_panel(*m), 0);
   }
   ImGui::DestroyContext();
+}
+
+// Drives the panel with a simulated mouse, as a person would: ImGui computes the hovered item from
+// the mouse position during the frame, so the test finds a widget by scanning for its ID, then
+// clicks or drags it there.
+class PanelDriver {
+ public:
+  explicit PanelDriver(ViewerModel& model) : model_(model) {
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    frame(ImVec2(-1, -1), false);
+  }
+  ~PanelDriver() { ImGui::DestroyContext(); }
+
+  // One frame with the mouse at `pos`; returns the item under it.
+  ImGuiID frame(ImVec2 pos, bool down) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(600, 1400);
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = pos;
+    io.MouseDown[0] = down;
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(560, 1380));
+    ImGui::Begin("panel");
+    model_.panel();
+    ImGui::End();
+    ImGui::Render();
+    return ImGui::GetCurrentContext()->HoveredId;
+  }
+
+  // The ID of body 0's widget `label` (the ID stack of WorldViewerModel::body_panel, plus the JSON
+  // pointer its sliders push).
+  ImGuiID body_widget(const char* label, const char* pointer = nullptr) {
+    ImGui::NewFrame();
+    ImGui::Begin("panel");
+    ImGui::PushID(0);
+    ImGui::PushID("body");
+    if (pointer) ImGui::PushID(pointer);
+    const ImGuiID id = ImGui::GetID(label);
+    if (pointer) ImGui::PopID();
+    ImGui::PopID();
+    ImGui::PopID();
+    ImGui::End();
+    ImGui::EndFrame();
+    return id;
+  }
+
+  // Where the widget is (mouse not pressed); nullopt when it is not on screen.
+  std::optional<ImVec2> find(ImGuiID id) {
+    for (float y = 2; y < 1380; y += 3)
+      for (float x : {30.0f, 80.0f, 160.0f})
+        if (frame(ImVec2(x, y), false) == id) return ImVec2(x, y);
+    return std::nullopt;
+  }
+
+  void click(ImVec2 at) {
+    frame(at, true);
+    frame(at, false);
+  }
+  void drag(ImVec2 from, ImVec2 to) {
+    frame(from, true);
+    frame(ImVec2(0.5f * (from.x + to.x), from.y), true);
+    frame(to, true);
+    frame(to, false);
+  }
+
+ private:
+  ViewerModel& model_;
+};
+
+TEST(ScenePanels, ACheckboxAndASliderEditTheSceneThroughTheMouse) {
+  auto m = open(R"({ "pliant": 1, "name": "sheet", "time_step": 0.01,
+    "bodies": [{ "name": "sheet", "family": "springs",
+                 "mesh": { "shape": "rect", "size": [0.1, 0.1], "cells": [6, 6] }, "fixed": ["xmin"],
+                 "springs": { "method": "dragnet_mass_spring", "stiffness": 100, "damping": 0.05,
+                              "mass_damping": 5 } }] })");
+  ASSERT_TRUE(m);
+  PanelDriver panel(*m);
+
+  // Dragnet off: the explicit mass-spring integrator alone.
+  const auto dragnet = panel.find(panel.body_widget("Dragnet"));
+  ASSERT_TRUE(dragnet) << "the Dragnet checkbox is not on the panel";
+  panel.click(*dragnet);
+  EXPECT_EQ(m->scene_json()["bodies"][0]["springs"]["method"], "mass_spring");
+  EXPECT_TRUE(m->rebuilding());
+  m->finish_rebuild();
+  EXPECT_TRUE(m->rebuild_error().empty()) << m->rebuild_error();
+
+  // The stiffness slider: no edit while it is dragged, one when it is let go.
+  const std::uint64_t generation = m->surfaces_generation();
+  const auto stiffness = panel.find(panel.body_widget("stiffness (N/m)", "/bodies/0/springs/stiffness"));
+  ASSERT_TRUE(stiffness) << "the stiffness slider is not on the panel";
+  panel.frame(*stiffness, true);
+  panel.frame(ImVec2(stiffness->x + 60, stiffness->y), true);
+  EXPECT_EQ(m->scene_json()["bodies"][0]["springs"]["stiffness"], 100.0);
+  EXPECT_FALSE(m->rebuilding());
+  panel.frame(ImVec2(stiffness->x + 60, stiffness->y), false);
+  // A slider takes the value under the mouse.
+  const double k1 = m->scene_json()["bodies"][0]["springs"]["stiffness"].get<double>();
+  EXPECT_NE(k1, 100.0);
+  EXPECT_TRUE(m->rebuilding());
+  m->finish_rebuild();
+  EXPECT_TRUE(m->rebuild_error().empty()) << m->rebuild_error();
+  EXPECT_NE(m->surfaces_generation(), generation);
+  EXPECT_EQ(m->scene_json()["bodies"][0]["springs"]["method"], "mass_spring");
+  // Further right is stiffer.
+  panel.drag(*stiffness, ImVec2(stiffness->x + 120, stiffness->y));
+  const double k2 = m->scene_json()["bodies"][0]["springs"]["stiffness"].get<double>();
+  EXPECT_GT(k2, k1);
+  m->finish_rebuild();
 }
 
 }  // namespace
