@@ -127,7 +127,11 @@ class GreenSceneBody final : public Body {
   std::uint64_t state_hash() const override {
     Hasher h;
     h.add(body_.state().positions);
-    h.add(body_.state().grab_forces);
+    // Without grabs the force list is empty, and its data() may be null, which hash_bytes must not
+    // be given (memcpy of a null pointer, even for 0 bytes): hash its length, then any forces.
+    const auto& forces = body_.state().grab_forces;
+    h.add_value(forces.size());
+    if (!forces.empty()) h.add(forces);
     return h.value();
   }
 
