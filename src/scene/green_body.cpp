@@ -1,9 +1,9 @@
 // The Green's-function family behind the surface contract.
 //
 // Scene keys: "material" ({"preset": NAME} | {"E": Pa, "nu": 1} | {"lambda": Pa, "mu": Pa}) and
-// "green": {"rotation_correction": bool, "cache": "file.green", "threads": N, "max_memory_gb": GiB}. With "cache", a matching
-// asset file is loaded (memory-mapped) instead of precomputing; a stale or damaged one is rebuilt and
-// rewritten atomically.
+// "green": {"rotation_correction": bool, "cache": "file.green", "threads": N, "max_memory_gb": GiB}. With
+// "cache", a matching asset file is loaded (memory-mapped) instead of precomputing; a stale or damaged one is
+// rebuilt and rewritten atomically.
 #include "body_factory.hpp"
 
 #include "pliant/core/hash.hpp"
@@ -245,8 +245,9 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
     }
   }
   // A scene must not be able to ask for a precomputation that exhausts memory (a typo in "cells").
-  const int threads = settings.threads > 0 ? settings.threads
-                                           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = settings.threads > 0
+                          ? settings.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const double need = static_cast<double>(
       green::estimate_build_bytes(mesh, surface_nodes, 0, threads, settings.block_columns));
   const double gib = 1024.0 * 1024.0 * 1024.0;
