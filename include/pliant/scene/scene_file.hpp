@@ -18,7 +18,7 @@ namespace pliant::scene {
 
 /// What to write while a scene runs.
 struct OutputDef {
-  int every = 10;        ///< write a frame every N steps (and always the last); 0: only the last
+  int every = 10;        ///< a frame every N steps, plus the initial state and the last step; 0: only those two
   bool vtu = true;       ///< ParaView frames (.vtu per body per frame, one .pvd series per body)
   bool png = false;      ///< rendered PNG frames (needs the render module)
   int png_width = 800;   ///< (unit: px)
