@@ -18,11 +18,11 @@ namespace pliant::scene {
 
 /// What to write while a scene runs.
 struct OutputDef {
-  int every = 10;    ///< a frame every N steps, plus the initial state and the last step; 0: only those two
-  bool vtu = true;   ///< ParaView frames (.vtu per body per frame, one .pvd series per body)
-  bool png = false;  ///< rendered PNG frames (needs the render module)
-  int png_width = 800;                       ///< (unit: px)
-  int png_height = 600;                      ///< (unit: px)
+  int every = 10;        ///< a frame every N steps, plus the first and the last; 0: only those two
+  bool vtu = true;       ///< ParaView frames (.vtu per body per frame, one .pvd series per body)
+  bool png = false;      ///< rendered PNG frames (needs the render module)
+  int png_width = 800;   ///< (unit: px)
+  int png_height = 600;  ///< (unit: px)
   std::string color_field = "displacement";  ///< field drawn as colours in PNG frames
 };
 
