@@ -39,7 +39,7 @@ std::uint64_t hash_bytes(const void* data, std::size_t size, std::uint64_t seed)
     h = mix(h ^ (w * kMul));
   }
   std::uint64_t tail = 0;
-  std::memcpy(&tail, p + i, size - i);
+  if (size > i) std::memcpy(&tail, p + i, size - i);  // empty input may come with a null pointer
   return mix(h ^ mix(tail + (static_cast<std::uint64_t>(size) << 3)));
 }
 

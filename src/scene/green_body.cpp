@@ -37,6 +37,7 @@ class GreenSceneBody final : public Body {
   GrabId grab(const SurfacePoint& p) override {
     // The Green runtime holds nodes: take the triangle corner with the largest barycentric weight
     // that is free to move.
+    if (!on_surface(p)) return {};
     const Tri& t = asset_->surface().triangles[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     int order[3] = {0, 1, 2};
@@ -87,6 +88,7 @@ class GreenSceneBody final : public Body {
   }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
+    if (!on_surface(p)) return;
     const Tri& t = asset_->surface().triangles[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     for (int c = 0; c < 3; ++c) {
@@ -136,6 +138,10 @@ class GreenSceneBody final : public Body {
   }
 
  private:
+  bool on_surface(const SurfacePoint& p) const {
+    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < asset_->surface().triangles.size();
+  }
+
   struct Slot {
     bool active = false;
     Index node = -1;

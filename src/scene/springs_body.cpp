@@ -55,6 +55,7 @@ class SpringsSceneBody final : public Body {
   std::uint64_t surface_topology_version() const override { return topology_version_; }
 
   GrabId grab(const SurfacePoint& p) override {
+    if (!on_surface(p)) return {};
     const Tri& t = mesh_.tri_nodes[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     const int c = static_cast<int>(std::max_element(w, w + 3) - w);
@@ -111,6 +112,7 @@ class SpringsSceneBody final : public Body {
   }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
+    if (!on_surface(p)) return;
     const Tri& t = mesh_.tri_nodes[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     external_.resize(mesh_.position.size(), Vec3::Zero());
@@ -186,6 +188,10 @@ class SpringsSceneBody final : public Body {
     std::uint32_t generation = 0;
   };
 
+  bool on_surface(const SurfacePoint& p) const {
+    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < mesh_.tri_nodes.size();
+  }
+
   bool live(GrabId id) const {
     return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
            slots_[static_cast<std::size_t>(id.slot)].active &&
@@ -220,7 +226,14 @@ class SpringsSceneBody final : public Body {
       const auto map = deletion_.node_map();
       if (!map.empty()) {
         for (Slot& s : slots_) {
-          if (s.node >= 0) s.node = map[static_cast<std::size_t>(s.node)];
+          if (s.node < 0) continue;
+          const Vec3 where = s.target;
+          s.node = map[static_cast<std::size_t>(s.node)];
+          if (s.node < 0 && s.active) {
+            // The held node was deleted with its last triangle: the grab lets go.
+            s.active = false;
+            events_.push_back({BodyEvent::Kind::grab_released, -1, where});
+          }
         }
       }
     } else {

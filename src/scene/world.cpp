@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace pliant::scene {
 
@@ -46,11 +47,7 @@ void World::step() {
     }
     b.move_grab(g.id, g.anchor + offset_at(g.track, t - g.start));
   }
-  for (const ForceProbe& p : probes_) {
-    if (t < p.start || t >= p.end) continue;
-    const double scale = p.ramp > 0.0 ? std::min(1.0, (t - p.start) / p.ramp) : 1.0;
-    body(p.body).apply_force(p.point, scale * p.force);
-  }
+  for (ForceProbe& p : probes_) apply_probe(p, t);
   for (ScriptedTool& tool : tools_) apply_tool(tool, t);
   profile_.record("interactions", watch.ms());
 
@@ -70,26 +67,57 @@ void World::step() {
   profile_.record("events", watch.ms());
 }
 
+const World::NodeCorners& World::node_corners(Index b) {
+  node_corners_.resize(bodies_.size());
+  const Body& body = *bodies_[static_cast<std::size_t>(b)];
+  const std::size_t n = body.surface_positions().size();
+  NodeCorners& nc = node_corners_[static_cast<std::size_t>(b)];
+  if (nc.version != body.surface_topology_version() || nc.point.size() != n) {
+    const auto tris = body.surface_triangles();
+    nc.version = body.surface_topology_version();
+    nc.point.assign(n, SurfacePoint{-1, 0.0, 0.0});
+    for (std::size_t k = 0; k < tris.size(); ++k) {
+      for (int c = 0; c < 3; ++c) {
+        SurfacePoint& p = nc.point[static_cast<std::size_t>(tris[k][c])];
+        if (p.triangle < 0) p = {static_cast<Index>(k), c == 1 ? 1.0 : 0.0, c == 2 ? 1.0 : 0.0};
+      }
+    }
+  }
+  return nc;
+}
+
+void World::apply_probe(ForceProbe& p, double t) {
+  Body& b = body(p.body);
+  if (!p.placed) {
+    p.rest_anchor = point_on(b.surface_rest_positions(), b.surface_triangles(), p.point);
+    p.topology_version = b.surface_topology_version();
+    p.placed = true;
+  }
+  if (p.topology_version != b.surface_topology_version()) {
+    // Triangles were renumbered (tearing): hold on at the surface node nearest the old rest position.
+    const NodeCorners& nc = node_corners(p.body);
+    const auto rest = b.surface_rest_positions();
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < nc.point.size(); ++i) {
+      if (nc.point[i].triangle < 0) continue;
+      const double d = (rest[i] - p.rest_anchor).squaredNorm();
+      if (d < best) best = d, p.point = nc.point[i];
+    }
+    p.topology_version = b.surface_topology_version();
+  }
+  if (t < p.start || t >= p.end) return;
+  const double scale = p.ramp > 0.0 ? std::min(1.0, (t - p.start) / p.ramp) : 1.0;
+  b.apply_force(p.point, scale * p.force);
+}
+
 void World::apply_tool(ScriptedTool& tool, double t) {
   tool.centre = tool.start + offset_at(tool.track, t);
   tool.force.setZero();
   tool.contacts = 0;
-  node_corners_.resize(bodies_.size());
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const NodeCorners& nc = node_corners(static_cast<Index>(b));
     Body& body = *bodies_[b];
     const auto x = body.surface_positions();
-    const auto tris = body.surface_triangles();
-    NodeCorners& nc = node_corners_[b];
-    if (nc.version != body.surface_topology_version() || nc.point.size() != x.size()) {
-      nc.version = body.surface_topology_version();
-      nc.point.assign(x.size(), SurfacePoint{-1, 0.0, 0.0});
-      for (std::size_t k = 0; k < tris.size(); ++k) {
-        for (int c = 0; c < 3; ++c) {
-          SurfacePoint& p = nc.point[static_cast<std::size_t>(tris[k][c])];
-          if (p.triangle < 0) p = {static_cast<Index>(k), c == 1 ? 1.0 : 0.0, c == 2 ? 1.0 : 0.0};
-        }
-      }
-    }
     for (std::size_t i = 0; i < x.size(); ++i) {
       const Vec3 d = x[i] - tool.centre;
       const double along = d.dot(tool.axis);

@@ -41,6 +41,13 @@ struct ForceProbe {
   double start = 0.0;         ///< (unit: s)
   double end = 1e300;         ///< (unit: s)
   double ramp = 0.0;          ///< time to reach the full force (unit: s)
+
+  // State: where the probe sits in the rest shape, and for which surface topology `point` was
+  // resolved. Tearing renumbers triangles; the world then moves the probe to the surface node
+  // nearest this rest position.
+  Vec3 rest_anchor = Vec3::Zero();
+  std::uint64_t topology_version = 0;
+  bool placed = false;
 };
 
 /// A rigid cylinder moved along a track (seed 001's tool through a membrane). Every surface node

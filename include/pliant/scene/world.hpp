@@ -76,7 +76,9 @@ class World {
     std::vector<SurfacePoint> point;
   };
   std::vector<NodeCorners> node_corners_;
+  const NodeCorners& node_corners(Index body);
   void apply_tool(ScriptedTool& tool, double t);
+  void apply_probe(ForceProbe& probe, double t);
   std::vector<WorldEvent> events_;
   Profile profile_;
 };
