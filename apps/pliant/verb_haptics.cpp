@@ -11,8 +11,8 @@
 #include "pliant/scene/haptics.hpp"
 #include "pliant/scene/scene_file.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <Eigen/LU>
@@ -36,15 +36,17 @@ void run(const HapticArgs& args) {
   scene::Scene sc = unwrap(scene::load_scene(args.scene));
   scene::World& world = *sc.world;
   if (world.scripted_grabs().empty()) {
-    fail(fmt::format("{}: the haptic device follows the scene's first scripted grab, and there is none "
-                     "(add one under /interactions)",
-                     args.scene));
+    fail(
+        fmt::format("{}: the haptic device follows the scene's first scripted grab, and there is none "
+                    "(add one under /interactions)",
+                    args.scene));
   }
   scene::ScriptedGrab device = world.take_scripted_grab(0);
   scene::Body& body = world.body(device.body);
   const Vec3 anchor = scene::point_on(body.surface_positions(), body.surface_triangles(), device.point);
   const scene::GrabId grab = body.grab(device.point);
-  if (!grab.valid()) fail(fmt::format("{}: the device's grab point cannot be held (a fixed node?)", args.scene));
+  if (!grab.valid())
+    fail(fmt::format("{}: the device's grab point cannot be held (a fixed node?)", args.scene));
 
   scene::SnapshotBuffer buffer;
   auto publish = [&](std::uint64_t step, const Vec3& target) {
@@ -65,7 +67,8 @@ void run(const HapticArgs& args) {
   scene::HapticLoop loop(
       buffer, [anchor, track](double t) -> Vec3 { return anchor + scene::offset_at(track, t); }, args.rate);
   using Clock = std::chrono::steady_clock;
-  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / args.sim_hz));
+  const auto period =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / args.sim_hz));
   loop.start();
   const auto start = Clock::now();
   auto next = start;
@@ -108,14 +111,16 @@ void run(const HapticArgs& args) {
              st.realtime ? " (real-time priority)" : " (normal priority)");
   fmt::print("  period p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n", st.period_p50_ms, st.period_p99_ms,
              st.period_max_ms);
-  fmt::print("  force: max {:.4g} N, largest jump between samples {:.4g} N\n", st.max_force, st.max_force_jump);
+  fmt::print("  force: max {:.4g} N, largest jump between samples {:.4g} N\n", st.max_force,
+             st.max_force_jump);
   fmt::print("  simulation: {} steps at {:.0f} Hz, step mean {:.3f} ms, max {:.3f} ms\n", steps, args.sim_hz,
              steps ? step_ms_total / static_cast<double>(steps) : 0.0, step_ms_max);
 }
 
 void setup_haptics(CLI::App& app) {
   auto args = std::make_shared<HapticArgs>();
-  auto* cmd = app.add_subcommand("haptics", "Run the haptic loop on a scene's first scripted grab; report its timing.");
+  auto* cmd = app.add_subcommand("haptics",
+                                 "Run the haptic loop on a scene's first scripted grab; report its timing.");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   cmd->add_option("--rate", args->rate, "Haptic rate (Hz)")->check(CLI::Range(1.0, 100000.0));
   cmd->add_option("--seconds", args->seconds, "Run time (s)")->check(CLI::Range(0.01, 3600.0));

@@ -14,8 +14,8 @@
 #include "pliant/io/mesh_file.hpp"
 #endif
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -32,7 +32,9 @@ struct InfoArgs {
 };
 
 #if PLIANT_HAS_IO
-nlohmann::json stats_json(const QualityStats& s) { return {{"min", s.min}, {"mean", s.mean}, {"max", s.max}}; }
+nlohmann::json stats_json(const QualityStats& s) {
+  return {{"min", s.min}, {"mean", s.mean}, {"max", s.max}};
+}
 
 void describe_mesh(const InfoArgs& args) {
   io::MeshFile file = unwrap(io::read_mesh_file(args.path));
@@ -103,11 +105,13 @@ void describe_mesh(const InfoArgs& args) {
                j["edges"].get<std::size_t>());
     if (!file.edges.empty()) fmt::print("  line elements   {}\n", file.edges.size());
     if (!file.skipped.empty()) fmt::print("  not read        {}\n", file.skipped_summary());
-    fmt::print("  bounding box    [{:.6g}, {:.6g}, {:.6g}] .. [{:.6g}, {:.6g}, {:.6g}]\n", lo.x(), lo.y(), lo.z(),
-               hi.x(), hi.y(), hi.z());
+    fmt::print("  bounding box    [{:.6g}, {:.6g}, {:.6g}] .. [{:.6g}, {:.6g}, {:.6g}]\n", lo.x(), lo.y(),
+               lo.z(), hi.x(), hi.y(), hi.z());
     if (!j["volume"].is_null()) fmt::print("  volume          {:.9g}\n", j["volume"].get<double>());
     fmt::print("  surface area    {:.9g}{}\n", j["surface_area"].get<double>(),
-               volume_mesh ? fmt::format(" ({} boundary triangles)", j["boundary_triangles"].get<std::size_t>()) : "");
+               volume_mesh
+                   ? fmt::format(" ({} boundary triangles)", j["boundary_triangles"].get<std::size_t>())
+                   : "");
     if (volume_mesh) {
       const auto& q = j["quality"];
       const auto row = [&](const char* name, const char* key) {
@@ -147,8 +151,9 @@ void run_info(const InfoArgs& args) {
 
 void setup_info(CLI::App& app) {
   auto args = std::make_shared<InfoArgs>();
-  auto* cmd = app.add_subcommand(
-      "info", "Describe a mesh (.msh .node .ele .vtk .vtu .obj .stl) or asset file: counts, size, quality, problems.");
+  auto* cmd = app.add_subcommand("info",
+                                 "Describe a mesh (.msh .node .ele .vtk .vtu .obj .stl) or asset file: "
+                                 "counts, size, quality, problems.");
   cmd->add_option("file", args->path, "The file to describe")->required();
   cmd->add_flag("--json", args->json, "Print the description as JSON");
   cmd->callback([args] { run_info(*args); });

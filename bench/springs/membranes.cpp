@@ -30,8 +30,8 @@ struct ThesisRow {
   int steps;
   double total_ms, mean_ms, max_ms;
 };
-constexpr ThesisRow kThesis[9] = {{86, 188.5, 2.2, 2.3},  {149, 565.0, 3.8, 4.2}, {193, 335.6, 1.7, 1.8},
-                                  {32, 139.6, 4.4, 4.5},  {1, 3.5, 3.5, 3.5},     {1, 5.0, 5.0, 5.0},
+constexpr ThesisRow kThesis[9] = {{86, 188.5, 2.2, 2.3},   {149, 565.0, 3.8, 4.2}, {193, 335.6, 1.7, 1.8},
+                                  {32, 139.6, 4.4, 4.5},   {1, 3.5, 3.5, 3.5},     {1, 5.0, 5.0, 5.0},
                                   {192, 1044.6, 5.4, 5.5}, {221, 843.8, 3.8, 4.0}, {75, 184.1, 2.5, 9.4}};
 
 // Explicit parameters in dimensionless form for step h and node mass m: stiffness a = k h²/m,
@@ -58,9 +58,14 @@ MembraneScene with_parameters(const MembraneScene& base, const Dynamic& d, doubl
 nlohmann::json dynamic_json(const MembraneScene& s, const Dynamic& d, double h) {
   const double m = s.mesh.mass[0];
   const double k = d.a * m / (h * h);
-  return {{"dt_s", h},          {"node_mass_kg", m},   {"stiffness_N_per_m", k},
-          {"damping_Ns_per_m", d.b * k * h}, {"mass_damping_per_s", d.alpha_h / h}, {"k_h2_over_m", d.a},
-          {"c_over_k_h", d.b},  {"alpha_h", d.alpha_h}};
+  return {{"dt_s", h},
+          {"node_mass_kg", m},
+          {"stiffness_N_per_m", k},
+          {"damping_Ns_per_m", d.b * k * h},
+          {"mass_damping_per_s", d.alpha_h / h},
+          {"k_h2_over_m", d.a},
+          {"c_over_k_h", d.b},
+          {"alpha_h", d.alpha_h}};
 }
 
 // Searches the stiffest stable parameters of one method: the largest k h²/m with which the method
@@ -84,7 +89,8 @@ Candidate search(const MembraneScene& base, Method method, bool quick, int cap) 
   }
   if (method == Method::provot) {
     // Over-correction converges faster until it turns unstable near 2.1 (seed 001).
-    const std::vector<double> factors = quick ? std::vector<double>{1.0, 1.5} : std::vector<double>{1.0, 1.3, 1.6, 1.8, 1.9, 2.0};
+    const std::vector<double> factors =
+        quick ? std::vector<double>{1.0, 1.5} : std::vector<double>{1.0, 1.3, 1.6, 1.8, 1.9, 2.0};
     bool have = false;
     for (double f : factors) {
       MethodDef d{.method = method, .provot_factor = f};
@@ -96,14 +102,18 @@ Candidate search(const MembraneScene& base, Method method, bool quick, int cap) 
     }
     return best;
   }
-  const std::vector<double> stiffness = quick ? std::vector<double>{0.05} : std::vector<double>{0.2, 0.1, 0.05, 0.02};
+  const std::vector<double> stiffness =
+      quick ? std::vector<double>{0.05} : std::vector<double>{0.2, 0.1, 0.05, 0.02};
   const std::vector<double> mass_damping = quick ? std::vector<double>{0.6} : std::vector<double>{0.3, 0.6};
   for (double a : stiffness) {
     bool found = false;
     for (double alpha_h : mass_damping) {
       const Dynamic dyn{a, 0.3, alpha_h};
       const MembraneScene s = with_parameters(base, dyn, h);
-      MethodDef d{.method = method, .dt = h, .mass_damping = alpha_h / h, .provot_factor = 1.0,
+      MethodDef d{.method = method,
+                  .dt = h,
+                  .mass_damping = alpha_h / h,
+                  .provot_factor = 1.0,
                   .dragnet_factor = 1.0};
       const SettleResult r = settle(s, d, cap, false);
       if (r.stable && r.steps > 0 && (!found || r.steps < best.result.steps)) {
@@ -129,11 +139,12 @@ nlohmann::json run_membranes(const Context& context) {
     return {{"error", !big ? big.message() : small.message()}};
   }
   const int cap = quick ? 1500 : 4000;
-  fmt::print("membrane: {} nodes, {} springs, {} triangles, mesh size {:.3f} mm, pull {:.1f} mm out of plane\n",
-             big->mesh.node_count(), big->mesh.spring_count(), big->mesh.triangle_count(), big->mesh_size * 1e3,
-             (big->target - big->mesh.rest_position[static_cast<std::size_t>(big->interaction_node)]).norm() * 1e3);
-  fmt::print("{:<31} {:>6} {:>9} {:>8} {:>8} {:>8} | thesis {:>5} {:>8} {:>5} {:>5}\n", "method", "steps", "total ms",
-             "mean ms", "max ms", "to 1e-4", "steps", "total", "mean", "max");
+  fmt::print(
+      "membrane: {} nodes, {} springs, {} triangles, mesh size {:.3f} mm, pull {:.1f} mm out of plane\n",
+      big->mesh.node_count(), big->mesh.spring_count(), big->mesh.triangle_count(), big->mesh_size * 1e3,
+      (big->target - big->mesh.rest_position[static_cast<std::size_t>(big->interaction_node)]).norm() * 1e3);
+  fmt::print("{:<31} {:>6} {:>9} {:>8} {:>8} {:>8} | thesis {:>5} {:>8} {:>5} {:>5}\n", "method", "steps",
+             "total ms", "mean ms", "max ms", "to 1e-4", "steps", "total", "mean", "max");
   nlohmann::json table = nlohmann::json::array();
   for (std::size_t i = 0; i < all_methods.size(); ++i) {
     const Method method = all_methods[i];
@@ -142,17 +153,20 @@ nlohmann::json run_membranes(const Context& context) {
     MembraneScene s = method_is_dynamic(method) ? with_parameters(*big, c.dyn, c.def.dt) : *big;
     const SettleResult r = settle(s, c.def, quick ? cap : 3 * cap, true);
     const ThesisRow& t = kThesis[i];
-    fmt::print("{:<31} {:>6} {:>9.2f} {:>8.3f} {:>8.3f} {:>8} | {:>12} {:>8.1f} {:>5.1f} {:>5.1f}\n", method_name(method),
-               r.steps, r.total_ms, r.mean_ms, r.max_ms, r.steps_1e4, t.steps, t.total_ms, t.mean_ms, t.max_ms);
-    table.push_back({{"method", method_name(method)},
-                     {"steps", r.steps},
-                     {"total_ms", r.total_ms},
-                     {"mean_ms", r.mean_ms},
-                     {"max_ms", r.max_ms},
-                     {"steps_1e4", r.steps_1e4},
-                     {"stable", r.stable},
-                     {"parameters", c.parameters},
-                     {"thesis", {{"steps", t.steps}, {"total_ms", t.total_ms}, {"mean_ms", t.mean_ms}, {"max_ms", t.max_ms}}}});
+    fmt::print("{:<31} {:>6} {:>9.2f} {:>8.3f} {:>8.3f} {:>8} | {:>12} {:>8.1f} {:>5.1f} {:>5.1f}\n",
+               method_name(method), r.steps, r.total_ms, r.mean_ms, r.max_ms, r.steps_1e4, t.steps,
+               t.total_ms, t.mean_ms, t.max_ms);
+    table.push_back(
+        {{"method", method_name(method)},
+         {"steps", r.steps},
+         {"total_ms", r.total_ms},
+         {"mean_ms", r.mean_ms},
+         {"max_ms", r.max_ms},
+         {"steps_1e4", r.steps_1e4},
+         {"stable", r.stable},
+         {"parameters", c.parameters},
+         {"thesis",
+          {{"steps", t.steps}, {"total_ms", t.total_ms}, {"mean_ms", t.mean_ms}, {"max_ms", t.max_ms}}}});
   }
   out["table21"] = table;
   out["mesh"] = {{"nodes", big->mesh.node_count()},
@@ -174,7 +188,8 @@ nlohmann::json run_membranes(const Context& context) {
       const double ms = w.ms();
       best = std::min(best, ms), sum += ms;
     }
-    fmt::print("dragnet pass (first, largest): min {:.3f} ms, mean {:.3f} ms (thesis 5.0 ms)\n", best, sum / reps);
+    fmt::print("dragnet pass (first, largest): min {:.3f} ms, mean {:.3f} ms (thesis 5.0 ms)\n", best,
+               sum / reps);
     out["dragnet_pass_ms"] = {{"min", best}, {"mean", sum / reps}, {"thesis", 5.0}};
   }
 
@@ -188,14 +203,16 @@ nlohmann::json run_membranes(const Context& context) {
     const double f = 0.1 * i;
     std::string dcol = "-", pcol = "-";
     if (f <= 1.0 + 1e-9) {
-      const SettleResult d = settle(*small, {.method = Method::dragnet, .dragnet_factor = f}, sweep_cap, true);
+      const SettleResult d =
+          settle(*small, {.method = Method::dragnet, .dragnet_factor = f}, sweep_cap, true);
       dsweep.push_back({{"factor", f}, {"steps_1e4", d.steps_1e4}, {"steps", d.steps}, {"stable", d.stable}});
       dcol = fmt::format("{}/{}", d.steps_1e4, d.steps);
     }
     if (provot_stable) {
       const SettleResult p = settle(*small, {.method = Method::provot, .provot_factor = f}, sweep_cap, true);
       provot_stable = p.stable && p.steps_1e4 > 0;
-      psweep.push_back({{"factor", f}, {"steps_1e4", p.steps_1e4}, {"steps", p.steps}, {"stable", provot_stable}});
+      psweep.push_back(
+          {{"factor", f}, {"steps_1e4", p.steps_1e4}, {"steps", p.steps}, {"stable", provot_stable}});
       pcol = fmt::format("{}/{}", p.steps_1e4, p.steps);
     }
     fmt::print("{:>6.1f} {:>14} {:>14}\n", f, dcol, pcol);
@@ -214,7 +231,8 @@ nlohmann::json run_membranes(const Context& context) {
   out["tearing_details"] = t;
 #endif
   out["tearing"] = tearing;
-  out["caveat"] = "explicit parameters searched on a grid (see each row's parameters); timings on a shared machine";
+  out["caveat"] =
+      "explicit parameters searched on a grid (see each row's parameters); timings on a shared machine";
   return out;
 }
 
