@@ -1,6 +1,6 @@
 #include "viewer.hpp"
 
-#include "pliant/core/bvh.hpp"
+#include "pliant/core/surface_picker.hpp"
 #include "pliant/io/atomic_file.hpp"
 #include "pliant/render/gl_renderer.hpp"
 #include "pliant/render/image.hpp"
@@ -39,15 +39,6 @@ std::string join(const std::vector<std::string>& names) {
 
 enum class Gesture { none, grab, orbit, pan };
 
-// Per-surface picking structure, refitted every frame and rebuilt when the topology changes.
-struct Pickable {
-  TriangleBvh bvh;
-  std::uint64_t topology = ~0ull;
-  std::size_t nodes = 0;
-  std::vector<Vec3> positions;
-  std::vector<Tri> triangles;
-};
-
 class Viewer {
  public:
   Viewer(ViewerModel& model, const ViewerOptions& options) : model_(model), options_(options) {}
@@ -70,7 +61,7 @@ class Viewer {
   GLFWwindow* window_ = nullptr;
   render::Camera camera_;
   render::GlRenderer renderer_;
-  std::vector<Pickable> pick_;
+  SurfacePicker picker_;  // the model's surfaces, refitted every frame, rebuilt on topology changes
 
   Gesture gesture_ = Gesture::none;
   double last_x_ = 0, last_y_ = 0;
@@ -117,22 +108,12 @@ void Viewer::update_picking() {
       gesture_ = Gesture::none;
       grab_triangle_ = -1;
     }
-    for (Pickable& p : pick_) p.topology = ~0ull;
+    picker_.invalidate();
   }
-  pick_.resize(model_.surface_count());
-  for (std::size_t i = 0; i < pick_.size(); ++i) {
+  picker_.resize(model_.surface_count());
+  for (std::size_t i = 0; i < picker_.size(); ++i) {
     const ViewerSurface s = model_.surface(i);
-    Pickable& p = pick_[i];
-    p.positions.assign(s.positions.begin(), s.positions.end());
-    if (p.topology != s.topology_version || p.nodes != s.positions.size() ||
-        p.bvh.triangle_count() != s.triangles.size()) {
-      p.triangles.assign(s.triangles.begin(), s.triangles.end());
-      p.bvh.build(p.positions, p.triangles);
-      p.topology = s.topology_version;
-      p.nodes = s.positions.size();
-    } else {
-      p.bvh.refit(p.positions);
-    }
+    picker_.update(i, s.positions, s.triangles, s.topology_version);
   }
 }
 
@@ -141,14 +122,9 @@ void Viewer::press(double x, double y, int button) {
   last_y_ = y;
   if (button == GLFW_MOUSE_BUTTON_LEFT) {
     const Ray ray = camera_.ray(x, y);
-    std::optional<RayHit> best;
-    std::size_t best_surface = 0;
-    for (std::size_t i = 0; i < pick_.size(); ++i) {
-      if (auto hit = pick_[i].bvh.raycast(ray); hit && (!best || hit->t < best->t)) {
-        best = hit;
-        best_surface = i;
-      }
-    }
+    const std::optional<SurfaceHit> picked = picker_.pick(ray);
+    const std::optional<RayHit> best = picked ? std::optional<RayHit>(picked->hit) : std::nullopt;
+    const std::size_t best_surface = picked ? picked->surface : 0;
     if (best && model_.grab(best_surface, best->triangle, best->u, best->v)) {
       gesture_ = Gesture::grab;
       grab_surface_ = best_surface;

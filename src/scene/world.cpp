@@ -29,6 +29,20 @@ Index World::add_body(std::unique_ptr<Body> body) {
   return static_cast<Index>(bodies_.size() - 1);
 }
 
+std::optional<WorldHit> World::pick(const Ray& ray) {
+  picker_.resize(bodies_.size());
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const Body& body = *bodies_[b];
+    picker_.update(b, body.surface_positions(), body.surface_triangles(), body.surface_topology_version());
+  }
+  const std::optional<SurfaceHit> hit = picker_.pick(ray);
+  if (!hit) return std::nullopt;
+  return WorldHit{static_cast<Index>(hit->surface),
+                  {hit->hit.triangle, hit->hit.u, hit->hit.v},
+                  ray.at(hit->hit.t),
+                  hit->hit.t};
+}
+
 void World::step() {
   // Interactions act at the time the step ends: targets are where handles should be after it.
   const double t = time_ + dt_;

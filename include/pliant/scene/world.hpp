@@ -8,12 +8,14 @@
 // state_hash() (tests/scene/determinism_test.cpp).
 #pragma once
 
+#include "pliant/core/surface_picker.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/scene/body.hpp"
 #include "pliant/scene/interactions.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +26,14 @@ struct WorldEvent {
   Index body = 0;
   double time = 0.0;  ///< simulation time at the end of the step that emitted it (unit: s)
   BodyEvent event;
+};
+
+/// What a ray hits first among a world's bodies.
+struct WorldHit {
+  Index body = -1;
+  SurfacePoint point;            ///< on that body's current surface: grab(point), apply_force(point, ..)
+  Vec3 position = Vec3::Zero();  ///< the hit point (unit: m)
+  double t = 0.0;                ///< ray parameter of the hit
 };
 
 class World {
@@ -44,6 +54,10 @@ class World {
   /// Removes scripted grab i and returns it, so that something else (a haptic device, the viewer's
   /// mouse) can drive that handle instead of its keyframes.
   ScriptedGrab take_scripted_grab(std::size_t i);
+
+  /// The virtual ray of the seeds: the first body surface the ray hits (two-sided), for grabbing with
+  /// a mouse, a VR controller or a tool tip. Refits the picking trees to the current surfaces.
+  std::optional<WorldHit> pick(const Ray& ray);
 
   /// Advances every body by one time step.
   void step();
@@ -69,6 +83,7 @@ class World {
   std::vector<ScriptedGrab> grabs_;
   std::vector<ForceProbe> probes_;
   std::vector<ScriptedTool> tools_;
+  SurfacePicker picker_;
   // Per body: one (triangle, corner) for every surface node, so tools can push single nodes through
   // apply_force; rebuilt when the body's topology version changes.
   struct NodeCorners {
