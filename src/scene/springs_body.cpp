@@ -265,8 +265,9 @@ class SpringsSceneBody final : public Body {
 constexpr int kMaxSubsteps = 100000;
 
 // The dynamic methods integrate with explicit Euler, which blows up above a step set by stiffness,
-// mass and damping. Without "dt" the body takes 0.9 x the network's stable step (at most 1 ms);
-// a given "dt" above it is refused here instead of turning the positions into NaN mid-run.
+// mass and damping. Without "dt" the body takes 0.9 x the network's stable step (at most 1 ms and the
+// world step); a given "dt" above it is refused here instead of turning the positions into NaN
+// mid-run. Either is then rounded down to divide the world step.
 void check_time_step(const JsonReader& body, double world_step, const springs::SpringMesh& mesh,
                      springs::MethodDef& def) {
   const std::optional<JsonReader> settings = body.find("springs");
@@ -294,6 +295,9 @@ void check_time_step(const JsonReader& body, double world_step, const springs::S
         "lower \"stiffness\", raise \"mass_density\", or pick a quasi-static method such as \"dragnet\"",
         world_step, world_step / def.dt, def.dt));
   }
+  // Whole substeps cover the world step exactly: round dt down to world_step / n (never above the
+  // stable step, and the body's clock keeps pace with the world's).
+  def.dt = world_step / std::ceil(world_step / def.dt * (1.0 - 1e-12));
 }
 
 }  // namespace
