@@ -56,6 +56,10 @@ int main(int argc, char** argv) {
   std::stable_sort(verbs.begin(), verbs.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [order, setup] : verbs) setup(app);
+  if (argc < 2) {  // a bare `pliant`: what it can do, not "a subcommand is required"
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -61,8 +61,31 @@ void setup_bench(CLI::App& app) {
   cmd->add_option("--json", args->json, "Write results to this JSON file (a directory for 'all')");
   cmd->add_flag("--quick", args->quick, "Smoke run: smallest sizes, few repetitions");
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")
+      ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->callback([args] { run_bench(*args); });
+}
+
+}  // namespace
+PLIANT_REGISTER_VERB(900, setup_bench);
+}  // namespace pliant::cli
+#endif
+#if !PLIANT_HAS_BENCH
+#include <CLI/CLI.hpp>
+
+namespace pliant::cli {
+namespace {
+
+// A tree configured without benchmarks (./dev demo's first build) still knows the verb, so that
+// `pliant bench` says how to get it instead of "unexpected argument".
+void setup_bench(CLI::App& app) {
+  auto* cmd = app.add_subcommand("bench", "Run a benchmark (not in this build: ./dev build adds them)");
+  cmd->allow_extras();
+  cmd->callback([] {
+    fail(
+        "this pliant was built without the benchmarks: run ./dev build (or configure with "
+        "-DPLIANT_BUILD_BENCH=ON)");
+  });
 }
 
 }  // namespace

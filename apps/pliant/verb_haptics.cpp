@@ -122,9 +122,15 @@ void setup_haptics(CLI::App& app) {
   auto* cmd = app.add_subcommand("haptics",
                                  "Run the haptic loop on a scene's first scripted grab; report its timing.");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
-  cmd->add_option("--rate", args->rate, "Haptic rate (Hz)")->check(CLI::Range(1.0, 100000.0));
-  cmd->add_option("--seconds", args->seconds, "Run time (s)")->check(CLI::Range(0.01, 3600.0));
-  cmd->add_option("--sim-rate", args->sim_hz, "Simulation step rate (Hz)")->check(CLI::Range(1.0, 10000.0));
+  cmd->add_option("--rate", args->rate, "Haptic rate (Hz)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 100000.0));
+  cmd->add_option("--seconds", args->seconds, "Run time (s)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.01, 3600.0));
+  cmd->add_option("--sim-rate", args->sim_hz, "Simulation step rate (Hz)")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 10000.0));
   cmd->add_flag("--json", args->json, "Print the report as JSON");
   cmd->callback([args] { run(*args); });
 }

@@ -129,16 +129,16 @@ struct TubeArgs {
 };
 
 void run_tube(const TubeArgs& a) {
-  require_positive("--inner", a.def.inner_radius);
-  require_positive("--outer", a.def.outer_radius);
+  require_positive("--inner-radius", a.def.inner_radius);
+  require_positive("--outer-radius", a.def.outer_radius);
   require_positive("--length", a.def.length);
   if (a.def.inner_radius >= a.def.outer_radius) {
-    fail(fmt::format("--inner: must be less than --outer (got {} ≥ {})", a.def.inner_radius,
+    fail(fmt::format("--inner-radius: must be less than --outer-radius (got {} ≥ {})", a.def.inner_radius,
                      a.def.outer_radius));
   }
-  require_at_least("--around", a.def.segments_around, 3);
-  require_at_least("--along", a.def.segments_along, 1);
-  require_at_least("--through", a.def.segments_through, 1);
+  require_at_least("--segments-around", a.def.segments_around, 3);
+  require_at_least("--segments-along", a.def.segments_along, 1);
+  require_at_least("--segments-through", a.def.segments_through, 1);
   require_output_extension(a.output);
   write_tets(a.output, unwrap(meshing::tube_mesh(a.def)));
   const double analytic =
@@ -240,11 +240,16 @@ struct SurfaceArgs {
   int threads = 1;
 };
 
+// The procedural shapes, each a subcommand of `pliant mesh` (setup_mesh below).
+constexpr const char* kShapes = "box, tube, ball, disc, rect, hexdisc, icosphere";
+
 void run_surface(const SurfaceArgs& a) {
   if (a.input.empty())
-    fail(
-        "mesh: give a surface file to fill with tets, or a shape: box, tube, ball, disc, rect, hexdisc, "
-        "icosphere");
+    fail(fmt::format("mesh: give a surface file to fill with tets, or a shape: {}", kShapes));
+  // A bare word that is no file is a misspelt shape, not a missing mesh file.
+  if (std::filesystem::path(a.input).extension().empty() && !std::filesystem::exists(a.input))
+    fail(fmt::format("mesh: unknown shape '{}' (shapes: {}; or a surface file to fill with tets)", a.input,
+                     kShapes));
   if (a.output.empty()) fail("mesh: -o OUTPUT is required");
 #if PLIANT_HAS_MESHING_GMSH
   if (!(std::isfinite(a.size) && a.size >= 0))
@@ -309,12 +314,15 @@ void setup_mesh(CLI::App& app) {
 
   auto tube = std::make_shared<TubeArgs>();
   c = shape_command(*mesh, "tube", "Thick-walled tube (pipe) along z", tube);
-  c->add_option("--inner", tube->def.inner_radius, "Inner radius (m)")->capture_default_str();
-  c->add_option("--outer", tube->def.outer_radius, "Outer radius (m)")->capture_default_str();
+  // Flags spell the scene file's keys (inner_radius -> --inner-radius), docs/scene-format.md.
+  c->add_option("--inner-radius", tube->def.inner_radius, "Inner radius (m)")->capture_default_str();
+  c->add_option("--outer-radius", tube->def.outer_radius, "Outer radius (m)")->capture_default_str();
   c->add_option("--length", tube->def.length, "Length (m)")->capture_default_str();
-  c->add_option("--around", tube->def.segments_around, "Segments around")->capture_default_str();
-  c->add_option("--along", tube->def.segments_along, "Segments along the axis")->capture_default_str();
-  c->add_option("--through", tube->def.segments_through, "Segments through the wall")->capture_default_str();
+  c->add_option("--segments-around", tube->def.segments_around, "Segments around")->capture_default_str();
+  c->add_option("--segments-along", tube->def.segments_along, "Segments along the axis")
+      ->capture_default_str();
+  c->add_option("--segments-through", tube->def.segments_through, "Segments through the wall")
+      ->capture_default_str();
   c->callback([tube] { run_tube(*tube); });
 
   auto ball = std::make_shared<BallArgs>();
@@ -348,7 +356,9 @@ void setup_mesh(CLI::App& app) {
   auto ico = std::make_shared<IcosphereArgs>();
   c = shape_command(*mesh, "icosphere", "Icosphere surface (subdivided icosahedron)", ico);
   c->add_option("--radius", ico->def.radius, "Radius (m)")->capture_default_str();
-  c->add_option("--subdivisions", ico->def.subdivisions, "Subdivision levels (0..10)")->capture_default_str();
+  c->add_option("--subdivisions", ico->def.subdivisions,
+                fmt::format("Subdivision levels (0..{})", meshing::kMaxIcosphereSubdivisions))
+      ->capture_default_str();
   c->callback([ico] { run_icosphere(*ico); });
 }
 

@@ -40,7 +40,7 @@ void setup_run(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("run", "Run a scene file headless: ParaView frames, PNG frames, summary.json.");
   cmd->add_option("scene", args->scene, "Scene file (JSON, see docs/scene-format.md)")->required();
-  cmd->add_option("-o,--out", args->out, "Output directory (default out/<scene name>)");
+  cmd->add_option("-o,--output", args->out, "Output directory (default out/<scene name>)");
   cmd->add_option("--steps", args->steps, "Steps to run (default: the scene's)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--render", args->render, "Also write PNG frames (headless EGL)");

@@ -1,6 +1,6 @@
 // `pliant view [SCENE.json]`: the interactive viewer (GLFW + Dear ImGui + OpenGL 3.3) in-process.
-// Without a file it opens the demo scenes (the seed-000 pipe and the Table 2.1 membrane), switched
-// in the panel. Options, mouse, keys and automation: apps/viewer/view_command.hpp, viewer.hpp and
+// Without a file it opens the demo scenes (the Nikitina et al. 2003 pipe and the Table 2.1 membrane),
+// switched in the panel. Options, mouse, keys and automation: apps/viewer/view_command.hpp, viewer.hpp and
 // docs/rendering.md. Errors (a bad scene, no display) are one line and exit status 2.
 #include "cli.hpp"
 
@@ -39,8 +39,9 @@ void setup_view(CLI::App& app) {
   cmd->allow_extras();
   cmd->callback([] {
     fail(
-        "this pliant was built without the viewer: configure with -DPLIANT_WITH_VIEWER=ON and "
-        "PLIANT_WITH_RENDER=ON (GLFW, Dear ImGui and OpenGL development packages; ./dev installs them)");
+        "this pliant was built without the viewer: run ./dev build (or configure with "
+        "-DPLIANT_WITH_VIEWER=ON and -DPLIANT_WITH_RENDER=ON; GLFW, Dear ImGui and OpenGL development "
+        "packages, which ./dev installs)");
   });
 }
 

@@ -15,8 +15,9 @@ Result<TriMesh> icosphere(const IcosphereDef& def) {
     if (auto e = detail::require_finite("icosphere", kField[a], def.center[a])) return *e;
   }
   if (auto e = detail::require_positive("icosphere", "radius", def.radius)) return *e;
-  if (def.subdivisions < 0 || def.subdivisions > 10) {
-    return Error{"icosphere: subdivisions must be between 0 and 10 (got " + std::to_string(def.subdivisions) +
+  if (def.subdivisions < 0 || def.subdivisions > kMaxIcosphereSubdivisions) {
+    return Error{"icosphere: subdivisions must be between 0 and " +
+                 std::to_string(kMaxIcosphereSubdivisions) + " (got " + std::to_string(def.subdivisions) +
                  ")"};
   }
   // Unit icosahedron: the 12 cyclic permutations of (0, ±1, ±φ).

@@ -135,7 +135,8 @@ void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs
     meshing::IcosphereDef d;
     if (auto v = m.find("center")) d.center = v->vec3();
     d.radius = m.positive_or("radius", d.radius);
-    d.subdivisions = static_cast<Index>(m.integer_or("subdivisions", d.subdivisions, 0, 8));
+    d.subdivisions = static_cast<Index>(
+        m.integer_or("subdivisions", d.subdivisions, 0, meshing::kMaxIcosphereSubdivisions));
     in.surface = take(meshing::icosphere(d), m);
   }
 }

@@ -27,7 +27,7 @@ function(pliant_meshing_cli_test name)
 endfunction()
 
 # Procedural shapes: counts in the summary line, files written.
-pliant_meshing_cli_test(tube RC 0 ARGS mesh tube --around 16 --along 10 --through 2 -o ${_out}/tube.vtu
+pliant_meshing_cli_test(tube RC 0 ARGS mesh tube --segments-around 16 --segments-along 10 --segments-through 2 -o ${_out}/tube.vtu
   STDOUT "wrote .*tube.vtu: 528 nodes, 1920 tets" FILES ${_out}/tube.vtu)
 pliant_meshing_cli_test(box_five RC 0 ARGS mesh box --size 1 0.5 0.25 --cells 4 2 1 --split 5 -o ${_out}/box.vtu
   STDOUT "30 nodes, 40 tets; volume 0.125 m³" FILES ${_out}/box.vtu)
@@ -43,8 +43,8 @@ pliant_meshing_cli_test(icosphere RC 0 ARGS mesh icosphere --subdivisions 2 -o $
   STDOUT "162 nodes, 480 edges, 320 triangles" FILES ${_out}/sphere.stl FIXTURE_SETUP meshing_sphere_stl)
 
 # Impossible parameters: one line naming the option, exit 2, nothing written.
-pliant_meshing_cli_test(err_inner_outer RC 2 ARGS mesh tube --inner 0.2 --outer 0.1 -o ${_out}/bad.vtu
-  STDERR "--inner: must be less than --outer \\(got 0.2 ≥ 0.1\\)")
+pliant_meshing_cli_test(err_inner_outer RC 2 ARGS mesh tube --inner-radius 0.2 --outer-radius 0.1 -o ${_out}/bad.vtu
+  STDERR "--inner-radius: must be less than --outer-radius \\(got 0.2 ≥ 0.1\\)")
 pliant_meshing_cli_test(err_zero_cells RC 2 ARGS mesh box --cells 4 0 2 -o ${_out}/bad.vtu
   STDERR "--cells: must be at least 1 \\(got 0\\)")
 pliant_meshing_cli_test(err_negative_size RC 2 ARGS mesh box --size 1 -0.5 1 -o ${_out}/bad.vtu
@@ -72,3 +72,7 @@ if(TARGET pliant::meshing_gmsh)
 else()
   pliant_meshing_cli_test(err_no_gmsh RC 2 ARGS mesh ${_out}/sphere.stl -o ${_out}/bad.vtu STDERR "has no gmsh")
 endif()
+
+# A misspelt shape names the shapes there are.
+pliant_meshing_cli_test(err_unknown_shape RC 2 ARGS mesh cube -o ${_out}/bad.vtu
+  STDERR "mesh: unknown shape 'cube' \\(shapes: box, tube, ball, disc, rect, hexdisc, icosphere; or a surface file")

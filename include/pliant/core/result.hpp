@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <variant>
@@ -18,6 +19,14 @@ struct Error {
   std::string message;
 };
 
+/// Thrown by Result::value() (and `*`, `->`) on a failed Result: what() is the Result's one-line
+/// message, so code that skips the check still fails with a useful error rather than a bad variant
+/// access.
+class BadResultAccess : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 template <class T>
 class [[nodiscard]] Result {
  public:
@@ -27,20 +36,35 @@ class [[nodiscard]] Result {
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
 
-  /// The value; calling this on an error is a programming error.
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
+  /// The value; on an error this throws BadResultAccess carrying the error message.
+  T& value() & {
+    check();
+    return *std::get_if<0>(&v_);
+  }
+  const T& value() const& {
+    check();
+    return *std::get_if<0>(&v_);
+  }
+  T&& value() && {
+    check();
+    return std::move(*std::get_if<0>(&v_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
-  /// The error; calling this on a success is a programming error.
-  const Error& error() const { return std::get<1>(v_); }
+  /// The error; on a success this throws std::logic_error (there is no error to read).
+  const Error& error() const {
+    if (ok()) throw std::logic_error("Result::error() called on a success");
+    return *std::get_if<1>(&v_);
+  }
   const std::string& message() const { return error().message; }
 
  private:
+  void check() const {
+    if (!ok()) throw BadResultAccess(std::get_if<1>(&v_)->message);
+  }
   std::variant<T, Error> v_;
 };
 
@@ -53,8 +77,16 @@ class [[nodiscard]] Result<void> {
 
   bool ok() const { return !error_.has_value(); }
   explicit operator bool() const { return ok(); }
-  const Error& error() const { return *error_; }
-  const std::string& message() const { return error_->message; }
+  /// The error; on a success this throws std::logic_error (there is no error to read).
+  const Error& error() const {
+    if (!error_) throw std::logic_error("Result::error() called on a success");
+    return *error_;
+  }
+  const std::string& message() const { return error().message; }
+  /// Throws BadResultAccess carrying the message if this is an error; for code that cannot go on.
+  void value() const {
+    if (error_) throw BadResultAccess(error_->message);
+  }
 
  private:
   std::optional<Error> error_;

@@ -7,10 +7,13 @@
 
 namespace pliant::meshing {
 
+/// The finest subdivision level: 10·4^10 + 2 ≈ 10.5 million nodes. The CLI and scene files use it too.
+inline constexpr Index kMaxIcosphereSubdivisions = 10;
+
 struct IcosphereDef {
   Vec3 center = Vec3::Zero();  ///< centre (unit: m)
   double radius = 0.1;         ///< radius (unit: m), > 0
-  Index subdivisions = 3;      ///< times each triangle is split into four, 0..10
+  Index subdivisions = 3;      ///< times each triangle is split into four, 0..kMaxIcosphereSubdivisions
 };
 
 /// Builds the icosphere: 10·4^s + 2 nodes, 20·4^s triangles, all nodes on the sphere, outward

@@ -1,0 +1,10 @@
+# A bare `pliant` prints the verb list (exit 0), not "a subcommand is required".
+execute_process(COMMAND ${PLIANT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bare pliant exited ${rc}: ${err}")
+endif()
+foreach(verb demo run view haptics info mesh precompute bench)
+  if(NOT out MATCHES "\n +${verb} ")
+    message(FATAL_ERROR "bare pliant does not list the verb '${verb}':\n${out}")
+  endif()
+endforeach()
