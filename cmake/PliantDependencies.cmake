@@ -32,7 +32,6 @@ if(PLIANT_WITH_GMSH AND NOT TARGET pliant_dep::gmsh)
     INTERFACE_LINK_LIBRARIES ${PLIANT_GMSH_LIBRARY})
 endif()
 
-find_package(tinyobjloader REQUIRED)
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)  # scene files (a private, header-only dependency of pliant::scene)
 

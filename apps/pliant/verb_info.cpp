@@ -151,9 +151,10 @@ void run_info(const InfoArgs& args) {
 
 void setup_info(CLI::App& app) {
   auto args = std::make_shared<InfoArgs>();
-  auto* cmd = app.add_subcommand("info",
-                                 "Describe a mesh (.msh .node .ele .vtk .vtu .obj .stl) or asset file: "
-                                 "counts, size, quality, problems.");
+  auto* cmd = app.add_subcommand(
+      "info",
+      "Describe a mesh (.msh .node .ele .vtk .vtu .mesh .obj .stl .off .ply) or asset file: "
+      "counts, size, quality, problems.");
   cmd->add_option("file", args->path, "The file to describe")->required();
   cmd->add_flag("--json", args->json, "Print the description as JSON");
   cmd->callback([args] { run_info(*args); });

@@ -9,6 +9,7 @@
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/mesh_file.hpp"
+#include "pliant/io/mesh_writers.hpp"
 #include "pliant/io/surface_writers.hpp"
 #include "pliant/io/vtu.hpp"
 #include "pliant/meshing/ball.hpp"
@@ -17,6 +18,7 @@
 #include "pliant/meshing/hex_disc.hpp"
 #include "pliant/meshing/icosphere.hpp"
 #include "pliant/meshing/rect_membrane.hpp"
+#include "pliant/meshing/surface_check.hpp"
 #include "pliant/meshing/tube.hpp"
 #include "pliant/meshing/weld.hpp"
 #if PLIANT_HAS_MESHING_GMSH
@@ -60,22 +62,35 @@ std::string lower_extension(const std::string& path) {
 // Checked before any work, so a typo in -o does not cost a long meshing run.
 void require_output_extension(const std::string& path) {
   const std::string ext = lower_extension(path);
-  if (ext != ".vtu" && ext != ".obj" && ext != ".stl") {
-    fail(fmt::format("-o: unsupported output format '{}' for {} (use .vtu, .obj or .stl)", ext, path));
+  if (ext != ".vtu" && ext != ".mesh" && ext != ".obj" && ext != ".stl" && ext != ".off" && ext != ".ply") {
+    fail(fmt::format("-o: unsupported output format '{}' for {} (use .vtu, .mesh, .obj, .stl, .off or .ply)",
+                     ext, path));
   }
+}
+
+// A surface in the format of the extension (checked by require_output_extension).
+void write_surface(const std::string& path, const TriMesh& surface) {
+  const std::string ext = lower_extension(path);
+  unwrap(ext == ".vtu"    ? io::write_vtu(path, surface)
+         : ext == ".mesh" ? io::write_medit(path, surface)
+         : ext == ".obj"  ? io::write_obj(path, surface)
+         : ext == ".off"  ? io::write_off(path, surface)
+         : ext == ".ply"  ? io::write_ply(path, surface)
+                          : io::write_stl(path, surface));
 }
 
 void write_tets(const std::string& path, const TetMesh& mesh) {
   const std::string ext = lower_extension(path);
   if (ext == ".vtu") {
     unwrap(io::write_vtu(path, mesh));
+  } else if (ext == ".mesh") {
+    unwrap(io::write_medit(path, mesh));
   } else {
-    const TriMesh surface = extract_boundary(mesh).mesh;
-    unwrap(ext == ".obj" ? io::write_obj(path, surface) : io::write_stl(path, surface));
+    write_surface(path, extract_boundary(mesh).mesh);
   }
   const MeshQuality q = mesh_quality(mesh);
   fmt::print("wrote {}: {} nodes, {} tets{}; volume {:.6g} m³\n", path, mesh.node_count(), mesh.tet_count(),
-             ext == ".vtu" ? "" : " (boundary surface written)", q.total_volume);
+             ext == ".vtu" || ext == ".mesh" ? "" : " (boundary surface written)", q.total_volume);
   fmt::print(
       "quality: radius ratio min {:.3f} mean {:.3f}; dihedral angles {:.1f}° .. {:.1f}°; tet volume {:.3g} "
       ".. "
@@ -86,9 +101,7 @@ void write_tets(const std::string& path, const TetMesh& mesh) {
 
 void write_triangles(const std::string& path, const TriMesh& mesh) {
   const std::string ext = lower_extension(path);
-  unwrap(ext == ".vtu"   ? io::write_vtu(path, mesh)
-         : ext == ".obj" ? io::write_obj(path, mesh)
-                         : io::write_stl(path, mesh));
+  write_surface(path, mesh);
   double area = 0;
   for (const Tri& t : mesh.triangles) {
     area += area_vector(mesh.positions[t[0]], mesh.positions[t[1]], mesh.positions[t[2]]).norm();
@@ -257,7 +270,16 @@ void run_surface(const SurfaceArgs& a) {
   if (a.remesh && a.size <= 0) fail("--remesh: needs --size H > 0, the edge length of the new surface");
   require_at_least("--threads", a.threads, 1);
   require_output_extension(a.output);
-  const TriMesh surface = meshing::weld_identical_nodes(unwrap(io::read_tri_mesh(a.input)));
+  // Messages name nodes and triangles as the input file numbers them, not as welding renumbered them.
+  io::SurfaceNumbering numbering;
+  std::vector<Index> first;
+  const TriMesh surface =
+      meshing::weld_identical_nodes(unwrap(io::read_tri_mesh(a.input, &numbering)), &first);
+  meshing::SurfaceNames names;
+  names.triangle = std::move(numbering.triangle);
+  for (const Index v : first) names.node.push_back(numbering.node[static_cast<std::size_t>(v)]);
+  if (auto checked = meshing::check_closed_surface(surface, &names); !checked)
+    fail(a.input + ": " + checked.message());
   meshing_gmsh::TetrahedralizeReport report;
   const meshing_gmsh::TetrahedralizeOptions options{.target_size = a.size,
                                                     .remesh_surface = a.remesh,
@@ -280,7 +302,8 @@ void run_surface(const SurfaceArgs& a) {
 template <class Args>
 CLI::App* shape_command(CLI::App& mesh, const char* name, const char* help, std::shared_ptr<Args> args) {
   auto* cmd = mesh.add_subcommand(name, help);
-  cmd->add_option("-o,--output", args->output, "Output file: .vtu, .obj or .stl")->required();
+  cmd->add_option("-o,--output", args->output, "Output file: .vtu, .mesh, .obj, .stl, .off or .ply")
+      ->required();
   return cmd;
 }
 
@@ -288,7 +311,7 @@ void setup_mesh(CLI::App& app) {
   auto* mesh = app.add_subcommand(
       "mesh",
       "Make a mesh: fill a closed surface (OBJ, STL, ...) with tets (needs gmsh), or build a procedural "
-      "shape (pliant mesh SHAPE --help). Output by extension: .vtu, .obj, .stl.");
+      "shape (pliant mesh SHAPE --help). Output by extension: .vtu, .mesh, .obj, .stl, .off, .ply.");
   mesh->require_subcommand(0, 1);
   auto surface = std::make_shared<SurfaceArgs>();
   mesh->add_option("input", surface->input, "Closed surface to fill with tetrahedra (.obj, .stl, .msh, ...)");

@@ -2,7 +2,8 @@
 // `pliant-view`: the same options, the same model choice, the same errors. Each front end only adds
 // its error prefix.
 //
-//   [FILE]                a scene (.json) or a mesh file (.msh .vtu .vtk .node/.ele .obj .stl);
+//   [FILE]                a scene (.json) or a mesh file (.msh .vtu .vtk .node/.ele .mesh .obj .stl .off
+//   .ply);
 //                         none: the demo scenes (pliant view) or a sphere (pliant-view)
 //   --scene NAME          which demo scene to show first (no FILE)
 //   --scripted            play the scene's scripted grabs (off: only the mouse moves bodies)

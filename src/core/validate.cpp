@@ -273,6 +273,39 @@ void check_surface_edges(const std::vector<Tri>& tris, const std::vector<char>& 
   }
 }
 
+// A closed, manifold, consistently oriented surface whose enclosed volume (divergence theorem, about
+// the centroid to limit cancellation) is negative winds inward: its normals point into the solid.
+// Every piece counts together, so a cavity wound inward inside an outward shell is not flagged.
+void check_inside_out(const TriMesh& mesh, const std::vector<char>& usable, const std::vector<char>& finite,
+                      const ValidationReport& report, Reporter& r) {
+  if (mesh.triangles.empty() || report.count("open_edge") || report.count("non_manifold_edge") ||
+      report.count("inconsistent_orientation")) {
+    return;
+  }
+  Vec3 centroid = Vec3::Zero();
+  for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+    if (!finite[i]) return;
+    centroid += mesh.positions[i];
+  }
+  centroid /= static_cast<double>(std::max<std::size_t>(mesh.positions.size(), 1));
+  double volume = 0, scale = 0;
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+    if (!usable[t]) return;
+    const Tri& tri = mesh.triangles[t];
+    const Vec3 a = mesh.positions[tri[0]] - centroid, b = mesh.positions[tri[1]] - centroid,
+               c = mesh.positions[tri[2]] - centroid;
+    const double v = a.dot(b.cross(c)) / 6.0;
+    volume += v;
+    scale += std::abs(v);
+  }
+  if (volume < -1e-9 * scale) {
+    r.add(Severity::warning, "inside_out", -1, [&] {
+      return "surface is inside out (enclosed volume " + num(volume) +
+             " m³: every triangle winds inward); reorient";
+    });
+  }
+}
+
 ValidationReport validate_tets(const TetMesh& mesh, TetMesh* mutable_mesh, const ValidateOptions& options) {
   ValidationReport report;
   Reporter r(report, options.max_findings_per_code);
@@ -402,6 +435,7 @@ ValidationReport validate(const TriMesh& mesh, const ValidateOptions& options) {
   const Severity strict = options.require_closed ? Severity::error : Severity::warning;
   check_surface_edges(mesh.triangles, usable, options.require_closed ? Severity::error : Severity::info,
                       strict, strict, "triangle", r);
+  check_inside_out(mesh, usable, finite, report, r);
   check_duplicate_nodes(mesh.positions, finite, options.duplicate_tolerance, r);
   check_unreferenced(referenced, "triangle", r);
   std::vector<Tri> good;

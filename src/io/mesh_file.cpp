@@ -65,8 +65,11 @@ Result<MeshFile> parse_mesh(std::string_view bytes, const std::string& name, con
     if (extension == ".vtu") return detail::read_vtu(bytes, name);
     if (extension == ".obj") return detail::read_obj(bytes, name);
     if (extension == ".stl") return detail::read_stl(bytes, name);
+    if (extension == ".mesh") return detail::read_medit(bytes, name);
+    if (extension == ".off") return detail::read_off(bytes, name);
+    if (extension == ".ply") return detail::read_ply(bytes, name);
     return Error{name + ": unknown mesh format '" + extension +
-                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl)"};
+                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl .mesh .off .ply)"};
   } catch (const detail::ParseFailure& f) {
     return Error{f.message};
   } catch (const std::bad_alloc&) {
@@ -94,9 +97,10 @@ Result<MeshFile> read_mesh_file(const std::filesystem::path& path) {
       return Error{path.string() + ": out of memory while reading"};
     }
   }
-  if (ext != ".msh" && ext != ".vtk" && ext != ".vtu" && ext != ".obj" && ext != ".stl") {
+  if (ext != ".msh" && ext != ".vtk" && ext != ".vtu" && ext != ".obj" && ext != ".stl" && ext != ".mesh" &&
+      ext != ".off" && ext != ".ply") {
     return Error{path.string() + ": unknown mesh format '" + ext +
-                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl)"};
+                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl .mesh .off .ply)"};
   }
   auto bytes = load(path);
   if (!bytes) return bytes.error();
@@ -115,7 +119,9 @@ Result<TetMesh> read_tet_mesh(const std::filesystem::path& path) {
   return TetMesh{std::move(file->positions), std::move(file->tets)};
 }
 
-Result<TriMesh> read_tri_mesh(const std::filesystem::path& path) {
+Result<TriMesh> read_tri_mesh(const std::filesystem::path& path) { return read_tri_mesh(path, nullptr); }
+
+Result<TriMesh> read_tri_mesh(const std::filesystem::path& path, SurfaceNumbering* numbering) {
   auto file = read_mesh_file(path);
   if (!file) return file.error();
   if (file->triangles.empty()) {
@@ -138,6 +144,20 @@ Result<TriMesh> read_tri_mesh(const std::filesystem::path& path) {
   }
   mesh.triangles.reserve(file->triangles.size());
   for (const Tri& t : file->triangles) mesh.triangles.push_back({remap[t[0]], remap[t[1]], remap[t[2]]});
+  if (numbering) {
+    numbering->node.assign(mesh.positions.size(), 0);
+    for (std::size_t i = 0; i < remap.size(); ++i) {
+      if (remap[i] >= 0) {
+        numbering->node[static_cast<std::size_t>(remap[i])] =
+            file->node_ids.empty() ? static_cast<long long>(i) : file->node_ids[i];
+      }
+    }
+    numbering->triangle = file->triangle_ids;
+    if (numbering->triangle.empty()) {
+      for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+        numbering->triangle.push_back(static_cast<long long>(t));
+    }
+  }
   return mesh;
 }
 

@@ -1,7 +1,10 @@
-// Gmsh .msh reader: format 2.2 and 4.1, ASCII and binary.
-// Layout as documented in the Gmsh reference manual, section "MSH file format".
+// Gmsh .msh reader: format 4.1 and 2.x (2, 2.0, 2.1, 2.2), ASCII and binary, and the legacy format 1
+// ($NOD/$ELM, ASCII only; still the format of many meshes shipped with SOFA).
+// Layout as documented in the Gmsh reference manual, section "MSH file format" (format 1 in its
+// "Legacy formats" appendix).
 #include "io/parse.hpp"
 #include "io/readers.hpp"
+#include "pliant/core/escape.hpp"
 
 #include <algorithm>
 #include <string>
@@ -84,23 +87,27 @@ void add_gmsh_element(MeshBuilder& builder, const GmshType& t, const long long* 
     builder.skip_element(t.kind);
     return;
   }
-  const std::string problem = builder.add_element(ids, t.corners);
+  const std::string problem = builder.add_element(ids, t.corners, element_id);
   if (!problem.empty()) fail(std::string(t.kind) + " " + std::to_string(element_id) + " " + problem);
 }
 
-// Skips an unparsed section by searching for its end marker.
-void skip_section(TextCursor& in, std::string_view section) {
-  const std::string end = "$End" + std::string(section.substr(1));
+// Skips an unparsed section by searching for its end marker ($EndName; $ENDNAME in format 1).
+void skip_section(TextCursor& in, std::string_view section, bool v1) {
+  std::string end = "$End" + std::string(section.substr(1));
+  if (v1)
+    std::transform(end.begin(), end.end(), end.begin(), [](unsigned char c) { return std::toupper(c); });
   const std::size_t at = in.text().find(end, in.offset());
-  if (at == std::string_view::npos) in.fail("section " + std::string(section) + " has no " + end);
+  if (at == std::string_view::npos) {
+    in.fail("section " + escape_for_message(section) + " has no " + escape_for_message(end));
+  }
   in.seek(at + end.size());
 }
 
 void expect_end(TextCursor& in, std::string_view marker) {
   const std::string_view t = in.token(marker);
   if (t != marker) {
-    in.fail("expected " + std::string(marker) + ", found '" + std::string(t.substr(0, 30)) +
-            "' (more entries than the declared count?)");
+    in.fail("expected " + std::string(marker) + ", found " + quoted_for_message(t) +
+            " (more entries than the declared count?)");
   }
 }
 
@@ -117,17 +124,61 @@ struct Msh {
   bool binary = false;
   bool big_endian = false;
   bool v4 = false;
+  bool v1 = false;
   bool have_nodes = false;
 
   Msh(std::string_view bytes, const std::string& name) : in(bytes, name), builder("Gmsh") {}
 
   void fail_node(long long id) { in.fail("node " + std::to_string(id) + " is defined twice"); }
 
-  // ---- format 2.2 ----
+  // ---- format 1: "$NOD n / id x y z / $ENDNOD", "$ELM m / id type physical elementary count nodes /
+  // $ENDELM" ----
+  void nodes_v1() {
+    const long long n = in.integer("node count");
+    in.check_count(n, 8, "nodes");
+    builder.reserve_nodes(static_cast<std::size_t>(n));
+    for (long long i = 0; i < n; ++i) {
+      const long long id = in.integer("node id");
+      const Vec3 p = in.point("node coordinate");
+      if (!builder.add_node(id, p)) fail_node(id);
+    }
+    expect_end(in, "$ENDNOD");
+  }
+
+  void elements_v1() {
+    const long long m = in.integer("element count");
+    in.check_count(m, 10, "elements");
+    long long ids[64];
+    for (long long i = 0; i < m; ++i) {
+      const long long id = in.integer("element id");
+      const long long type = in.integer("element type");
+      in.integer("physical region");
+      in.integer("elementary region");
+      const long long count = in.integer_in("element node count", 1, 64);
+      const GmshType t = gmsh_type(type);
+      if (t.nodes == 0) {
+        builder.skip_element("element of type " + std::to_string(type));
+        for (long long k = 0; k < count; ++k) in.integer("node id");
+        continue;
+      }
+      if (count != t.nodes) {
+        in.fail("element " + std::to_string(id) + " of type " + std::to_string(type) + " (" + t.kind +
+                ") has " + std::to_string(count) + " nodes, expected " + std::to_string(t.nodes));
+      }
+      for (int k = 0; k < t.nodes; ++k) ids[k] = in.integer("node id");
+      if (!in.at_line_end()) in.fail("element " + std::to_string(id) + " has more nodes than declared");
+      add_gmsh_element(builder, t, ids, id, [&](const std::string& msg) { in.fail(msg); });
+    }
+    expect_end(in, "$ENDELM");
+  }
+
+  // ---- format 2.x ----
   void nodes_v2() {
     const long long n = in.integer("node count");
+    // The count is checked on its text line before anything is allocated: at least 8 bytes per ASCII
+    // node ("1 0 0 0\n"), 28 per binary node (int32 id and three doubles).
+    in.check_count(n, binary ? 28 : 8, "nodes");
     if (!binary) {
-      in.check_count(n, 8, "nodes");
       builder.reserve_nodes(static_cast<std::size_t>(n));
       for (long long i = 0; i < n; ++i) {
         const long long id = in.integer("node id");
@@ -136,7 +187,7 @@ struct Msh {
       }
     } else {
       ByteCursor b(in.text(), in.name(), binary_start(in), big_endian);
-      b.check_count(static_cast<std::uint64_t>(std::max(n, 0LL)), 28, "nodes");
+      b.check_count(static_cast<std::uint64_t>(n), 28, "nodes");
       builder.reserve_nodes(static_cast<std::size_t>(n));
       for (long long i = 0; i < n; ++i) {
         const auto id = b.read<std::int32_t>("node id");
@@ -152,8 +203,9 @@ struct Msh {
 
   void elements_v2() {
     const long long m = in.integer("element count");
+    // At least 8 bytes per element in either encoding (ASCII "1 15 0 1\n"; binary id and one node).
+    in.check_count(m, 8, "elements");
     if (!binary) {
-      in.check_count(m, 8, "elements");
       long long ids[64];
       for (long long i = 0; i < m; ++i) {
         const long long id = in.integer("element id");
@@ -173,7 +225,7 @@ struct Msh {
       }
     } else {
       ByteCursor b(in.text(), in.name(), binary_start(in), big_endian);
-      b.check_count(static_cast<std::uint64_t>(std::max(m, 0LL)), 8, "elements");
+      b.check_count(static_cast<std::uint64_t>(m), 8, "elements");
       long long done = 0;
       long long ids[64];
       while (done < m) {
@@ -334,19 +386,23 @@ struct Msh {
   }
 
   void header() {
-    const std::string_view first = in.token("$MeshFormat");
-    if (first != "$MeshFormat") {
-      if (first == "$NOD") in.fail("Gmsh format 1 is not supported (save as format 2.2 or 4.1)");
-      in.fail("not a Gmsh file: expected $MeshFormat");
+    if (in.peek() == "$NOD") {  // format 1 has no header: the file starts with its nodes
+      v1 = true;
+      builder.mesh().format = "Gmsh 1 ASCII";
+      return;
     }
+    const std::string_view first = in.token("$MeshFormat");
+    if (first != "$MeshFormat") in.fail("not a Gmsh file: expected $MeshFormat or $NOD");
     const std::string_view version = in.token("format version");
+    std::string shown_version = "4.1";
     if (version == "4.1") {
       v4 = true;
-    } else if (version.substr(0, 2) == "2.") {
+    } else if (version == "2" || version == "2.0" || version == "2.1" || version == "2.2") {
       v4 = false;
+      shown_version = version.size() == 1 ? "2.0" : std::string(version);
     } else {
-      in.fail("Gmsh format version " + std::string(version.substr(0, 20)) +
-              " is not supported (save as format 2.2 or 4.1)");
+      in.fail("Gmsh format version " + escape_for_message(version, 20) +
+              " is not supported (formats 1, 2.0, 2.1, 2.2 and 4.1 are)");
     }
     const long long file_type = in.integer_in("file type", 0, 1);
     const long long data_size = in.integer("data size");
@@ -363,7 +419,7 @@ struct Msh {
       in.seek(b.offset());
     }
     expect_end(in, "$EndMeshFormat");
-    builder.mesh().format = std::string("Gmsh ") + (v4 ? "4.1" : "2.2") + (binary ? " binary" : " ASCII");
+    builder.mesh().format = "Gmsh " + shown_version + (binary ? " binary" : " ASCII");
   }
 
   MeshFile run() {
@@ -372,10 +428,20 @@ struct Msh {
     while (!in.at_end()) {
       const std::string_view section = in.token("section");
       if (section.empty() || section.front() != '$') {
-        in.fail("expected a section ($Nodes, $Elements, ...), found '" + std::string(section.substr(0, 30)) +
-                "'");
+        in.fail("expected a section ($Nodes, $Elements, ...), found " + quoted_for_message(section));
       }
-      if (section == "$Nodes") {
+      if (v1 && section == "$NOD") {
+        if (have_nodes) in.fail("second $NOD section");
+        have_nodes = true;
+        nodes_v1();
+      } else if (v1 && section == "$ELM") {
+        if (!have_nodes) in.fail("$ELM before $NOD");
+        if (have_elements) in.fail("second $ELM section");
+        have_elements = true;
+        elements_v1();
+      } else if (v1) {
+        skip_section(in, section, true);
+      } else if (section == "$Nodes") {
         if (have_nodes) in.fail("second $Nodes section");
         have_nodes = true;
         v4 ? nodes_v4() : nodes_v2();
@@ -385,10 +451,10 @@ struct Msh {
         have_elements = true;
         v4 ? elements_v4() : elements_v2();
       } else {
-        skip_section(in, section);
+        skip_section(in, section, false);
       }
     }
-    if (!have_nodes) in.fail("no $Nodes section");
+    if (!have_nodes) in.fail(v1 ? "no $NOD section" : "no $Nodes section");
     return builder.finish();
   }
 };

@@ -1,137 +1,210 @@
-// Wavefront OBJ reader: tinyobjloader parses, Pliant checks the indices and triangulates polygons
-// itself (ear clipping in the polygon's own plane), so that no index is used before it is checked.
+// Wavefront OBJ reader (statements as in the "Object Files (.obj)" appendix B1 of the Advanced
+// Visualizer manual, Wavefront Technologies 1995), on Pliant's own tokenizer.
+//
+// Read: "v x y z [w]" (also the common "v x y z r g b" vertex colours) and "f" with v, v/vt, v//vn or
+// v/vt/vn entries, 1-based or negative (relative: -1 is the last vertex so far). Polygons are
+// triangulated by ear clipping in their own plane. Counted as skipped: "l" lines and "p" points.
+// Ignored: vt, vn, vp, o, g, s, usemtl, mtllib, the display attributes, and free-form geometry
+// (counted). A "\" at the end of a line continues the statement on the next. Anything else is an
+// error naming the file and line.
 #include "io/parse.hpp"
 #include "io/readers.hpp"
+#include "pliant/core/escape.hpp"
 
-#include <tiny_obj_loader.h>
-
+#include <charconv>
 #include <cmath>
-#include <sstream>
+#include <initializer_list>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace pliant::io::detail {
 namespace {
 
-// Line number (1-based) of the face with index `face` (0-based), counting "f" statements.
-std::size_t face_line(std::string_view text, std::size_t face) {
-  std::size_t line = 1, seen = 0;
-  bool line_start = true;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (line_start) {
-      std::size_t j = i;
-      while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
-      if (j + 1 < text.size() && text[j] == 'f' && (text[j + 1] == ' ' || text[j + 1] == '\t')) {
-        if (seen++ == face) return line;
-      }
-    }
-    line_start = text[i] == '\n';
-    line += line_start;
+// One face as read: where it is, and its vertex references (1-based, or already resolved relative
+// ones turned into 1-based).
+struct Face {
+  std::size_t line;
+  std::size_t first;  // into Obj::refs
+  std::size_t count;
+};
+
+bool is_one_of(std::string_view word, std::initializer_list<std::string_view> list) {
+  for (std::string_view w : list) {
+    if (word == w) return true;
   }
-  return line;
+  return false;
 }
 
-// Ear clipping of a simple polygon (Meisters 1975, "Polygons have ears"), projected onto the plane
-// of its Newell normal. Falls back to a fan when no ear is found (self-intersecting input).
-void triangulate(const std::vector<Vec3>& p, const std::vector<Index>& poly, std::vector<Tri>& out) {
-  const std::size_t n = poly.size();
-  if (n == 3) {
-    out.push_back({poly[0], poly[1], poly[2]});
-    return;
+struct Obj {
+  TextCursor in;
+  MeshBuilder builder{"OBJ"};
+  std::vector<long long> refs;  // vertex references of all faces, 1-based
+  std::vector<Face> faces;
+  long long texcoords = 0, normals = 0;
+
+  Obj(std::string_view bytes, const std::string& name) : in(bytes, name, '#') {}
+
+  // The next token of the statement, or "" at its end; "\\" at a line end continues on the next line.
+  std::string_view next() {
+    while (true) {
+      if (in.at_line_end()) return {};
+      const std::string_view t = in.token("a value");
+      if (t == "\\" && in.at_line_end()) {
+        in.skip_line();
+        continue;
+      }
+      return t;
+    }
   }
-  Vec3 normal = Vec3::Zero();
-  for (std::size_t i = 0; i < n; ++i) normal += p[poly[i]].cross(p[poly[(i + 1) % n]]);
-  Vec3 u = normal.unitOrthogonal();
-  Vec3 v = normal.normalized().cross(u);
-  if (!normal.allFinite() || normal.norm() == 0) {
-    u = Vec3::UnitX();
-    v = Vec3::UnitY();
+
+  void vertex() {
+    double c[7];
+    int n = 0;
+    for (std::string_view t = next(); !t.empty(); t = next()) {
+      if (n == 7) in.fail("vertex has more than 7 values (x y z [w] or x y z r g b)");
+      if (!parse_double(t, c[n])) {
+        in.fail("expected a vertex coordinate (a number), found " + quoted_for_message(t));
+      }
+      if (!std::isfinite(c[n]))
+        in.fail("vertex coordinate " + quoted_for_message(t) + " is not a finite number");
+      ++n;
+    }
+    if (n != 3 && n != 4 && n != 6 && n != 7) {
+      in.fail("vertex has " + std::to_string(n) + (n == 1 ? " value" : " values") +
+              ", expected x y z, x y z w or x y z r g b");
+    }
+    if (builder.node_count() >= static_cast<std::size_t>(std::numeric_limits<Index>::max()))
+      in.fail("too many vertices");
+    builder.add_node(static_cast<long long>(builder.node_count()) + 1, Vec3(c[0], c[1], c[2]));
   }
-  std::vector<Vec2> q(n);
-  for (std::size_t i = 0; i < n; ++i) q[i] = Vec2(p[poly[i]].dot(u), p[poly[i]].dot(v));
-  const auto cross = [](const Vec2& a, const Vec2& b, const Vec2& c) {
-    return (b - a).x() * (c - a).y() - (b - a).y() * (c - a).x();
-  };
-  std::vector<std::size_t> left(n);
-  for (std::size_t i = 0; i < n; ++i) left[i] = i;
-  while (left.size() > 3) {
-    bool clipped = false;
-    for (std::size_t k = 0; k < left.size() && !clipped; ++k) {
-      const std::size_t a = left[(k + left.size() - 1) % left.size()], b = left[k],
-                        c = left[(k + 1) % left.size()];
-      if (cross(q[a], q[b], q[c]) <= 0) continue;  // reflex or flat corner
-      bool empty = true;
-      for (const std::size_t o : left) {
-        if (o == a || o == b || o == c) continue;
-        if (cross(q[a], q[b], q[o]) >= 0 && cross(q[b], q[c], q[o]) >= 0 && cross(q[c], q[a], q[o]) >= 0) {
-          empty = false;
-          break;
+
+  // Parses one reference ("12", "-1", "" for an empty slot) into `value`; false when not an integer.
+  static bool parse_index(std::string_view t, long long& value) {
+    const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+    return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();
+  }
+
+  // Resolves a reference to a 1-based index: `count` elements of `kind` are defined so far.
+  long long resolve(std::string_view t, long long count, const char* kind, std::string_view entry) {
+    long long v = 0;
+    if (!parse_index(t, v)) {
+      in.fail("face entry " + quoted_for_message(entry) + ": " + kind + " index " + quoted_for_message(t) +
+              " is not an integer (entries are v, v/vt, v//vn or v/vt/vn)");
+    }
+    if (v == 0)
+      in.fail("face entry " + quoted_for_message(entry) + ": " + kind + " index 0 (OBJ counts from 1)");
+    if (v < 0) {
+      if (-v > count) {
+        in.fail("face entry " + quoted_for_message(entry) + ": relative " + kind + " index " +
+                std::to_string(v) + " reaches before the first " + kind + " (" + std::to_string(count) +
+                " defined so far)");
+      }
+      v = count + 1 + v;
+    }
+    return v;
+  }
+
+  void face() {
+    const std::size_t line = in.line(), first = refs.size();
+    const auto vertices = static_cast<long long>(builder.node_count());
+    for (std::string_view t = next(); !t.empty(); t = next()) {
+      const std::size_t s1 = t.find('/');
+      refs.push_back(resolve(t.substr(0, s1), vertices, "vertex", t));
+      if (s1 == std::string_view::npos) continue;
+      const std::string_view rest = t.substr(s1 + 1);
+      const std::size_t s2 = rest.find('/');
+      const std::string_view vt = rest.substr(0, s2);
+      if (s2 == std::string_view::npos && vt.empty()) {
+        in.fail("face entry " + quoted_for_message(t) +
+                " ends with '/' (entries are v, v/vt, v//vn or v/vt/vn)");
+      }
+      if (!vt.empty()) {
+        const long long i = resolve(vt, texcoords, "texture coordinate", t);
+        if (i > texcoords) {
+          in.fail("face entry " + quoted_for_message(t) + " references texture coordinate " +
+                  std::to_string(i) + ", but " + std::to_string(texcoords) + " are defined before it");
         }
       }
-      if (!empty) continue;
-      out.push_back({poly[a], poly[b], poly[c]});
-      left.erase(left.begin() + static_cast<std::ptrdiff_t>(k));
-      clipped = true;
+      if (s2 != std::string_view::npos) {
+        const long long i = resolve(rest.substr(s2 + 1), normals, "normal", t);
+        if (i > normals) {
+          in.fail("face entry " + quoted_for_message(t) + " references normal " + std::to_string(i) +
+                  ", but " + std::to_string(normals) + " are defined before it");
+        }
+      }
     }
-    if (!clipped) break;
+    const std::size_t count = refs.size() - first;
+    if (count < 3) in.fail("face has " + std::to_string(count) + " vertices (at least 3 are needed)");
+    faces.push_back({line, first, count});
   }
-  for (std::size_t k = 1; k + 1 < left.size(); ++k)
-    out.push_back({poly[left[0]], poly[left[k]], poly[left[k + 1]]});
-}
+
+  // Skips the rest of a statement (following continuation lines).
+  void skip_statement() {
+    while (!next().empty()) {
+    }
+  }
+
+  MeshFile run() {
+    while (!in.at_end()) {
+      const std::string_view key = in.token("a statement");
+      if (key == "v") {
+        vertex();
+      } else if (key == "f" || key == "fo") {
+        face();
+      } else if (key == "vt" || key == "vn") {
+        (key == "vt" ? texcoords : normals)++;
+        skip_statement();
+      } else if (key == "l" || key == "p") {
+        builder.skip_element(key == "l" ? "line" : "point");
+        skip_statement();
+      } else if (is_one_of(key,
+                           {"vp", "o", "g", "s", "mg", "usemtl", "mtllib", "bevel", "c_interp", "d_interp",
+                            "lod", "shadow_obj", "trace_obj", "maplib", "usemap", "ctech", "stech"})) {
+        skip_statement();
+      } else if (is_one_of(key, {"cstype", "deg", "bmat", "step", "curv", "curv2", "surf", "parm", "trim",
+                                 "hole", "scrv", "sp", "end", "con"})) {
+        builder.skip_element("free-form statement");
+        skip_statement();
+      } else {
+        in.fail("unknown OBJ statement " + quoted_for_message(key));
+      }
+    }
+    // Positive references may point to vertices defined after the face; check them all now.
+    MeshFile& mesh = builder.mesh();
+    const auto nv = static_cast<long long>(mesh.positions.size());
+    std::vector<Index> poly;
+    std::vector<Tri> tris;
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+      poly.clear();
+      for (std::size_t k = 0; k < faces[f].count; ++k) {
+        const long long v = refs[faces[f].first + k];
+        if (v > nv) {
+          throw_failure(in.name() + ":" + std::to_string(faces[f].line) + ": face " + std::to_string(f + 1) +
+                        " references vertex " + std::to_string(v) + ", but there are " + std::to_string(nv) +
+                        " vertices");
+        }
+        poly.push_back(static_cast<Index>(v - 1));
+      }
+      tris.clear();
+      triangulate_polygon(mesh.positions, poly, tris);
+      for (const Tri& t : tris) {
+        if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) {
+          builder.skip_element("degenerate triangle (repeated vertex)");
+        } else {
+          builder.add_triangle(t, static_cast<long long>(f + 1));
+        }
+      }
+    }
+    return builder.finish();
+  }
+};
 
 }  // namespace
 
 MeshFile read_obj(std::string_view bytes, const std::string& name) {
-  tinyobj::attrib_t attrib;
-  std::vector<tinyobj::shape_t> shapes;
-  std::vector<tinyobj::material_t> materials;
-  std::string warn, err;
-  std::istringstream stream{std::string(bytes)};
-  tinyobj::MaterialReader* no_materials = nullptr;
-  const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &stream, no_materials, false);
-  if (!ok) {
-    std::string first = err.substr(0, err.find('\n'));
-    throw_failure(name + ": " + (first.empty() ? std::string("not a readable OBJ file") : first));
-  }
-  MeshBuilder builder("OBJ");
-  const std::size_t nv = attrib.vertices.size() / 3;
-  if (nv > static_cast<std::size_t>(std::numeric_limits<Index>::max()))
-    throw_failure(name + ": too many vertices");
-  builder.reserve_nodes(nv);
-  MeshFile& mesh = builder.mesh();
-  for (std::size_t i = 0; i < nv; ++i) {
-    const Vec3 p(attrib.vertices[3 * i], attrib.vertices[3 * i + 1], attrib.vertices[3 * i + 2]);
-    if (!finite(p))
-      throw_failure(name + ": vertex " + std::to_string(i + 1) + " has a coordinate that is NaN or infinite");
-    mesh.positions.push_back(p);
-  }
-  std::size_t face = 0;
-  std::vector<Index> poly;
-  for (const auto& shape : shapes) {
-    std::size_t at = 0;
-    for (const unsigned count : shape.mesh.num_face_vertices) {
-      if (at + count > shape.mesh.indices.size()) throw_failure(name + ": inconsistent face data");
-      poly.clear();
-      for (unsigned k = 0; k < count; ++k) {
-        const int idx = shape.mesh.indices[at + k].vertex_index;
-        if (idx < 0 || static_cast<std::size_t>(idx) >= nv) {
-          throw_failure(name + ":" + std::to_string(face_line(bytes, face)) + ": face " +
-                        std::to_string(face + 1) + " references vertex " + std::to_string(idx + 1) +
-                        ", but there are " + std::to_string(nv) + " vertices");
-        }
-        poly.push_back(static_cast<Index>(idx));
-      }
-      at += count;
-      if (count >= 3) {
-        triangulate(mesh.positions, poly, mesh.triangles);
-      } else {
-        builder.skip_element("face with fewer than 3 vertices");
-      }
-      ++face;
-    }
-    if (!shape.lines.indices.empty()) builder.skip_element("line", shape.lines.num_line_vertices.size());
-  }
-  return builder.finish();
+  Obj obj(bytes, name);
+  return obj.run();
 }
 
 }  // namespace pliant::io::detail

@@ -1,7 +1,10 @@
 #include "io/parse.hpp"
 
+#include "pliant/core/escape.hpp"
+
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace pliant::io::detail {
@@ -11,16 +14,8 @@ void throw_failure(std::string message) { throw ParseFailure{std::move(message)}
 namespace {
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
-// Keeps a token short in messages: garbage bytes may form one very long "token".
-std::string shown(std::string_view token) {
-  std::string out;
-  for (char c : token.substr(0, 40)) {
-    const auto u = static_cast<unsigned char>(c);
-    out += (u >= 32 && u < 127) ? c : '?';
-  }
-  if (token.size() > 40) out += "...";
-  return out;
-}
+// Keeps a token short and on one line in messages: garbage bytes may form one very long "token".
+std::string shown(std::string_view token) { return escape_for_message(token, 40); }
 }  // namespace
 
 TextCursor::TextCursor(std::string_view text, std::string name, char comment)
@@ -29,13 +24,13 @@ TextCursor::TextCursor(std::string_view text, std::string name, char comment)
 void TextCursor::skip_space() {
   while (pos_ < text_.size()) {
     const char c = text_[pos_];
-    if (c == '\n') {
+    if (const std::size_t n = newline_at(pos_)) {
       ++line_;
-      ++pos_;
+      pos_ += n;
     } else if (is_space(c)) {
       ++pos_;
     } else if (comment_ != 0 && c == comment_) {
-      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      while (pos_ < text_.size() && !newline_at(pos_)) ++pos_;
     } else {
       break;
     }
@@ -68,17 +63,20 @@ std::string_view TextCursor::peek() {
 }
 
 bool TextCursor::at_line_end() {
-  while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\r')) ++pos_;
-  if (comment_ != 0 && pos_ < text_.size() && text_[pos_] == comment_) {
-    while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+  while (pos_ < text_.size() &&
+         (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\f' || text_[pos_] == '\v')) {
+    ++pos_;
   }
-  return pos_ >= text_.size() || text_[pos_] == '\n';
+  if (comment_ != 0 && pos_ < text_.size() && text_[pos_] == comment_) {
+    while (pos_ < text_.size() && !newline_at(pos_)) ++pos_;
+  }
+  return pos_ >= text_.size() || newline_at(pos_) != 0;
 }
 
 void TextCursor::skip_line() {
-  while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+  while (pos_ < text_.size() && !newline_at(pos_)) ++pos_;
   if (pos_ < text_.size()) {
-    ++pos_;
+    pos_ += newline_at(pos_);
     ++line_;
   }
 }
@@ -86,13 +84,12 @@ void TextCursor::skip_line() {
 std::string_view TextCursor::rest_of_line() {
   token_line_ = line_;
   const std::size_t start = pos_;
-  while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-  std::string_view line = text_.substr(start, pos_ - start);
+  while (pos_ < text_.size() && !newline_at(pos_)) ++pos_;
+  const std::string_view line = text_.substr(start, pos_ - start);
   if (pos_ < text_.size()) {
-    ++pos_;
+    pos_ += newline_at(pos_);
     ++line_;
   }
-  while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;
 }
 
@@ -118,20 +115,25 @@ long long TextCursor::integer_in(std::string_view what, long long lo, long long 
   return v;
 }
 
+bool parse_double(std::string_view t, double& value) {
+  const char* first = t.data();
+  if (!t.empty() && t.front() == '+') ++first;
+  const char* last = t.data() + t.size();
+  const auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ptr != last || first == last) return false;
+  if (ec == std::errc::result_out_of_range) {
+    const std::string copy(first, last);
+    value = std::strtod(copy.c_str(), nullptr);  // subnormal value, 0, or ±HUGE_VAL
+    return true;
+  }
+  return ec == std::errc();
+}
+
 double TextCursor::real(std::string_view what) {
   const std::string_view t = token(what);
   double value = 0;
-  const char* first = t.data();
-  if (!t.empty() && t.front() == '+') ++first;
-  const auto [ptr, ec] = std::from_chars(first, t.data() + t.size(), value);
-  if (ec == std::errc::result_out_of_range) {
-    // Denormal underflow is harmless (from_chars reports it as out of range): treat as zero.
-    if (t.find_first_of("eE") != std::string_view::npos && t.find("e-") != std::string_view::npos) return 0.0;
-    fail(std::string(what) + " '" + shown(t) + "' is out of range");
-  }
-  if (ec != std::errc() || ptr != t.data() + t.size() || first == t.data() + t.size()) {
+  if (!parse_double(t, value))
     fail("expected " + std::string(what) + " (a number), found '" + shown(t) + "'");
-  }
   if (!std::isfinite(value)) fail(std::string(what) + " is " + shown(t) + " (not a finite number)");
   return value;
 }
@@ -171,8 +173,13 @@ void TextCursor::seek(std::size_t offset) {
     line_ = 1;
   }
   while (pos_ < offset && pos_ < text_.size()) {
-    if (text_[pos_] == '\n') ++line_;
-    ++pos_;
+    const std::size_t n = newline_at(pos_);
+    if (n != 0 && pos_ + n <= offset) {
+      ++line_;
+      pos_ += n;
+    } else {
+      ++pos_;
+    }
   }
   token_line_ = line_;
 }
@@ -204,6 +211,7 @@ bool MeshBuilder::add_node(long long id, const Vec3& p) {
   const auto [it, inserted] = ids_.emplace(id, static_cast<Index>(mesh_.positions.size()));
   if (!inserted) return false;
   mesh_.positions.push_back(p);
+  mesh_.node_ids.push_back(id);
   return true;
 }
 
@@ -212,7 +220,7 @@ Index MeshBuilder::find(long long id) const {
   return it == ids_.end() ? -1 : it->second;
 }
 
-std::string MeshBuilder::add_element(const long long* ids, int count) {
+std::string MeshBuilder::add_element(const long long* ids, int count, long long element_id) {
   Index idx[4];
   for (int k = 0; k < count; ++k) {
     idx[k] = find(ids[k]);
@@ -227,7 +235,11 @@ std::string MeshBuilder::add_element(const long long* ids, int count) {
     }
   }
   if (count == 4) mesh_.tets.push_back({idx[0], idx[1], idx[2], idx[3]});
-  if (count == 3) mesh_.triangles.push_back({idx[0], idx[1], idx[2]});
+  if (count == 3) {
+    mesh_.triangle_ids.push_back(element_id >= 0 ? element_id
+                                                 : static_cast<long long>(mesh_.triangles.size()));
+    mesh_.triangles.push_back({idx[0], idx[1], idx[2]});
+  }
   if (count == 2) mesh_.edges.push_back({idx[0], idx[1]});
   return {};
 }
@@ -240,6 +252,54 @@ void MeshBuilder::skip_element(const std::string& kind, std::size_t count) {
     }
   }
   mesh_.skipped.emplace_back(kind, count);
+}
+
+// Ear clipping of a simple polygon (Meisters 1975, "Polygons have ears"), projected onto the plane
+// of its Newell normal. Falls back to a fan when no ear is found (self-intersecting input).
+void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& poly, std::vector<Tri>& out) {
+  const std::size_t n = poly.size();
+  if (n == 3) {
+    out.push_back({poly[0], poly[1], poly[2]});
+    return;
+  }
+  Vec3 normal = Vec3::Zero();
+  for (std::size_t i = 0; i < n; ++i) normal += p[poly[i]].cross(p[poly[(i + 1) % n]]);
+  Vec3 u = normal.unitOrthogonal();
+  Vec3 v = normal.normalized().cross(u);
+  if (!normal.allFinite() || normal.norm() == 0) {
+    u = Vec3::UnitX();
+    v = Vec3::UnitY();
+  }
+  std::vector<Vec2> q(n);
+  for (std::size_t i = 0; i < n; ++i) q[i] = Vec2(p[poly[i]].dot(u), p[poly[i]].dot(v));
+  const auto cross = [](const Vec2& a, const Vec2& b, const Vec2& c) {
+    return (b - a).x() * (c - a).y() - (b - a).y() * (c - a).x();
+  };
+  std::vector<std::size_t> left(n);
+  for (std::size_t i = 0; i < n; ++i) left[i] = i;
+  while (left.size() > 3) {
+    bool clipped = false;
+    for (std::size_t k = 0; k < left.size() && !clipped; ++k) {
+      const std::size_t a = left[(k + left.size() - 1) % left.size()], b = left[k],
+                        c = left[(k + 1) % left.size()];
+      if (cross(q[a], q[b], q[c]) <= 0) continue;  // reflex or flat corner
+      bool empty = true;
+      for (const std::size_t o : left) {
+        if (o == a || o == b || o == c) continue;
+        if (cross(q[a], q[b], q[o]) >= 0 && cross(q[b], q[c], q[o]) >= 0 && cross(q[c], q[a], q[o]) >= 0) {
+          empty = false;
+          break;
+        }
+      }
+      if (!empty) continue;
+      out.push_back({poly[a], poly[b], poly[c]});
+      left.erase(left.begin() + static_cast<std::ptrdiff_t>(k));
+      clipped = true;
+    }
+    if (!clipped) break;
+  }
+  for (std::size_t k = 1; k + 1 < left.size(); ++k)
+    out.push_back({poly[left[0]], poly[left[k]], poly[left[k + 1]]});
 }
 
 }  // namespace pliant::io::detail

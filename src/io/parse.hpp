@@ -27,7 +27,8 @@ struct ParseFailure {
 
 [[noreturn]] void throw_failure(std::string message);
 
-/// Token-wise reader of a text buffer that knows the line of every token.
+/// Token-wise reader of a text buffer that knows the line of every token. Lines end with LF, CRLF or
+/// a lone CR (classic Mac OS); all three count lines the same way.
 class TextCursor {
  public:
   /// `name` prefixes messages; `comment` (if not 0) starts a comment that runs to the end of a line.
@@ -69,6 +70,13 @@ class TextCursor {
 
  private:
   void skip_space();
+  /// Length of the line break at `pos` (LF, CRLF or a lone CR as in old Mac files), 0 if none.
+  std::size_t newline_at(std::size_t pos) const {
+    if (pos >= text_.size()) return 0;
+    if (text_[pos] == '\n') return 1;
+    if (text_[pos] == '\r') return pos + 1 < text_.size() && text_[pos + 1] == '\n' ? 2 : 1;
+    return 0;
+  }
   std::string_view text_;
   std::string name_;
   char comment_;
@@ -132,16 +140,38 @@ class MeshBuilder {
   Index find(long long id) const;
   /// Adds an element of `count` node ids (2 = edge, 3 = triangle, 4 = tetrahedron). On a bad id the
   /// returned string is the error text ("references node 9, but ...") and nothing is added.
-  std::string add_element(const long long* ids, int count);
+  std::string add_element(const long long* ids, int count, long long element_id = -1);
+  /// Adds a triangle of compact indices, recording `element_id` (the file's number of the element it
+  /// came from) in triangle_ids.
+  void add_triangle(const Tri& t, long long element_id) {
+    mesh_.triangles.push_back(t);
+    mesh_.triangle_ids.push_back(element_id);
+  }
   void skip_element(const std::string& kind, std::size_t count = 1);
   std::size_t node_count() const { return mesh_.positions.size(); }
-  MeshFile finish() { return std::move(mesh_); }
+  /// The mesh; node_ids or triangle_ids that are not parallel to their data (a reader that added
+  /// some directly) are dropped rather than left wrong.
+  MeshFile finish() {
+    if (mesh_.node_ids.size() != mesh_.positions.size()) mesh_.node_ids.clear();
+    if (mesh_.triangle_ids.size() != mesh_.triangles.size()) mesh_.triangle_ids.clear();
+    return std::move(mesh_);
+  }
   MeshFile& mesh() { return mesh_; }
 
  private:
   MeshFile mesh_;
   std::unordered_map<long long, Index> ids_;
 };
+
+/// Parses a whole token as a double (an optional '+' allowed): correctly rounded, subnormals kept
+/// (std::from_chars reports them as out of range; strtod then gives the value), overflow as ±inf so
+/// that the caller's finiteness check names it. False when the token is not a number.
+bool parse_double(std::string_view token, double& value);
+
+/// Appends the triangles of the simple polygon `poly` (indices into `p`) to `out`: ear clipping
+/// (Meisters 1975, "Polygons have ears") in the plane of the polygon's Newell normal, falling back to
+/// a fan when no ear is left (self-intersecting input). Triangles keep the polygon's orientation.
+void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& poly, std::vector<Tri>& out);
 
 /// Checks a coordinate triple is finite; returns false otherwise.
 inline bool finite(const Vec3& p) { return p.allFinite(); }

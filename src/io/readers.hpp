@@ -15,5 +15,8 @@ MeshFile read_vtk(std::string_view bytes, const std::string& name);
 MeshFile read_vtu(std::string_view bytes, const std::string& name);
 MeshFile read_obj(std::string_view bytes, const std::string& name);
 MeshFile read_stl(std::string_view bytes, const std::string& name);
+MeshFile read_medit(std::string_view bytes, const std::string& name);
+MeshFile read_off(std::string_view bytes, const std::string& name);
+MeshFile read_ply(std::string_view bytes, const std::string& name);
 
 }  // namespace pliant::io::detail

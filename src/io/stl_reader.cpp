@@ -4,6 +4,7 @@
 // coordinates are merged into one node (STL stores each triangle's corners separately).
 #include "io/parse.hpp"
 #include "io/readers.hpp"
+#include "pliant/core/escape.hpp"
 
 #include <cstring>
 #include <string>
@@ -72,7 +73,7 @@ MeshFile read_ascii(std::string_view bytes, const std::string& name) {
   while (true) {
     const std::string_view t = in.token("'facet' or 'endsolid'");
     if (t == "endsolid") break;
-    if (t != "facet") in.fail("expected 'facet' or 'endsolid', found '" + std::string(t.substr(0, 30)) + "'");
+    if (t != "facet") in.fail("expected 'facet' or 'endsolid', found " + quoted_for_message(t));
     in.expect("normal");
     in.point("normal component");
     in.expect("outer");

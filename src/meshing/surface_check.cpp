@@ -25,17 +25,26 @@ Index find_root(std::vector<Index>& parent, Index i) {
   return i;
 }
 
-std::string edge_name(const HalfEdge& e) { return std::to_string(e.lo) + "-" + std::to_string(e.hi); }
-
 }  // namespace
 
-Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface) {
+Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface, const SurfaceNames* names) {
   const auto node_count = static_cast<long long>(surface.positions.size());
+  const bool node_names = names && names->node.size() == surface.positions.size();
+  const bool triangle_names = names && names->triangle.size() == surface.triangles.size();
+  // The numbers the user's file gives (or the indices).
+  const auto node = [&](Index v) {
+    return std::to_string(node_names && v >= 0 && v < node_count ? names->node[static_cast<std::size_t>(v)]
+                                                                 : v);
+  };
+  const auto triangle = [&](Index t) {
+    return std::to_string(triangle_names ? names->triangle[static_cast<std::size_t>(t)] : t);
+  };
+  const auto edge_name = [&](const HalfEdge& e) { return node(e.lo) + "-" + node(e.hi); };
   if (surface.triangles.empty()) return Error{"surface has no triangles"};
   for (long long i = 0; i < node_count; ++i) {
     const Vec3& p = surface.positions[i];
     if (!p.allFinite()) {
-      return Error{"surface node " + std::to_string(i) + " has a non-finite coordinate (" +
+      return Error{"surface node " + node(static_cast<Index>(i)) + " has a non-finite coordinate (" +
                    detail::num(p.x()) + ", " + detail::num(p.y()) + ", " + detail::num(p.z()) + ")"};
     }
   }
@@ -44,20 +53,20 @@ Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface) {
     const Tri& tri = surface.triangles[t];
     for (Index v : tri) {
       if (v < 0 || v >= node_count) {
-        return Error{"surface triangle " + std::to_string(t) + " references node " + std::to_string(v) +
+        return Error{"surface triangle " + triangle(t) + " references node " + std::to_string(v) +
                      ", but there are " + std::to_string(node_count) + " nodes"};
       }
     }
     if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) {
-      return Error{"surface triangle " + std::to_string(t) + " repeats a node (" + std::to_string(tri[0]) +
-                   ", " + std::to_string(tri[1]) + ", " + std::to_string(tri[2]) + ")"};
+      return Error{"surface triangle " + triangle(t) + " repeats a node (" + node(tri[0]) + ", " +
+                   node(tri[1]) + ", " + node(tri[2]) + ")"};
     }
     // Degenerate when the area is negligible against the squared longest edge (a needle or a flat
     // triangle): 1e-12 leaves room for legitimately thin CAD triangles but catches collinear nodes.
     const Vec3 &a = surface.positions[tri[0]], &b = surface.positions[tri[1]], &c = surface.positions[tri[2]];
     const double longest = std::max({(b - a).squaredNorm(), (c - b).squaredNorm(), (a - c).squaredNorm()});
     if (0.5 * (b - a).cross(c - a).norm() <= 1e-12 * longest) {
-      return Error{"surface triangle " + std::to_string(t) + " is degenerate (zero area)"};
+      return Error{"surface triangle " + triangle(t) + " is degenerate (zero area)"};
     }
   }
 
@@ -86,7 +95,7 @@ Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface) {
   if (open > 0) {
     const HalfEdge& e = half[first_open];
     return Error{"surface is not closed: edge " + edge_name(e) + " belongs only to triangle " +
-                 std::to_string(e.triangle) + " (" + std::to_string(open) + " open edges)"};
+                 triangle(e.triangle) + " (" + std::to_string(open) + " open edges)"};
   }
   std::vector<Index> parent(static_cast<std::size_t>(triangle_count));
   std::iota(parent.begin(), parent.end(), 0);
@@ -96,15 +105,15 @@ Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface) {
       std::size_t j = i;
       std::string owners;
       while (j < half.size() && half[j].lo == half[i].lo && half[j].hi == half[i].hi) {
-        owners += (owners.empty() ? "" : ", ") + std::to_string(half[j].triangle);
+        owners += (owners.empty() ? "" : ", ") + triangle(half[j].triangle);
         ++j;
       }
       return Error{"surface is not manifold: edge " + edge_name(half[i]) + " is shared by " +
                    std::to_string(j - i) + " triangles (" + owners + ")"};
     }
     if (half[i].forward == half[i + 1].forward) {
-      return Error{"surface is not consistently oriented: triangles " + std::to_string(half[i].triangle) +
-                   " and " + std::to_string(half[i + 1].triangle) + " traverse edge " + edge_name(half[i]) +
+      return Error{"surface is not consistently oriented: triangles " + triangle(half[i].triangle) + " and " +
+                   triangle(half[i + 1].triangle) + " traverse edge " + edge_name(half[i]) +
                    " in the same direction"};
     }
     parent[find_root(parent, half[i].triangle)] = find_root(parent, half[i + 1].triangle);

@@ -24,7 +24,7 @@ struct KeyHash {
 
 }  // namespace
 
-TriMesh weld_identical_nodes(const TriMesh& soup) {
+TriMesh weld_identical_nodes(const TriMesh& soup, std::vector<Index>* first_index) {
   TriMesh out;
   std::unordered_map<Key, Index, KeyHash> first;
   first.reserve(soup.positions.size());
@@ -36,11 +36,15 @@ TriMesh weld_identical_nodes(const TriMesh& soup) {
       const Vec3& p = soup.positions[v];
       const auto [it, inserted] =
           first.try_emplace(Key{p.x(), p.y(), p.z()}, static_cast<Index>(out.positions.size()));
-      if (inserted) out.positions.push_back(p);
+      if (inserted) {
+        out.positions.push_back(p);
+        if (first_index) first_index->push_back(v);
+      }
       remap[v] = it->second;
     }
     return remap[v];
   };
+  if (first_index) first_index->clear();
   out.triangles.reserve(soup.triangles.size());
   for (const Tri& t : soup.triangles)
     out.triangles.push_back({map_node(t[0]), map_node(t[1]), map_node(t[2])});

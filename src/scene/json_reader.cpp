@@ -1,5 +1,7 @@
 #include "json_reader.hpp"
 
+#include "pliant/core/escape.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -7,31 +9,20 @@
 namespace pliant::scene::detail {
 namespace {
 
-// RFC 6901: '~' becomes "~0" and '/' becomes "~1" inside a reference token. Control characters are
-// written as JSON escapes (\n, \u0001) so that a message naming the pointer stays on one line.
+// RFC 6901: '~' becomes "~0" and '/' becomes "~1" inside a reference token. Control characters and
+// malformed bytes are escaped (\n, \x01) so that a message naming the pointer stays on one line.
 std::string escape_token(std::string_view key) {
   std::string out;
   for (char c : key) {
-    const auto u = static_cast<unsigned char>(c);
     if (c == '~') {
       out += "~0";
     } else if (c == '/') {
       out += "~1";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (u < 0x20 || u == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", u);
-      out += buf;
     } else {
       out += c;
     }
   }
-  return out;
+  return escape_for_message(out, std::string::npos);
 }
 
 std::string format_number(double x) {
@@ -55,13 +46,16 @@ std::string describe(const nlohmann::json& value) {
       s = value.dump();
       break;
   }
-  if (s.size() > 40) s = s.substr(0, 37) + "...";
-  return s;
+  // dump() already writes control characters as JSON escapes; this also cuts long values.
+  return escape_for_message(s, 40);
 }
 
 void JsonReader::fail(std::string_view message) const {
-  throw JsonReadError(file_ + ": " + (pointer_.empty() ? std::string("/") : pointer_) + ": " +
-                      std::string(message));
+  // Messages echo user content (names, paths, other readers' errors): whatever it holds, the line
+  // stays one line.
+  throw JsonReadError(escape_for_message(file_, std::string::npos) + ": " +
+                      (pointer_.empty() ? std::string("/") : pointer_) + ": " +
+                      escape_for_message(message, std::string::npos));
 }
 
 void JsonReader::fail_expected(std::string_view what) const {

@@ -3,6 +3,7 @@
 #include "body_factory.hpp"
 #include "json_reader.hpp"
 
+#include "pliant/core/escape.hpp"
 #include "pliant/io/mesh_file.hpp"
 #include "pliant/meshing/ball.hpp"
 #include "pliant/meshing/box.hpp"
@@ -179,7 +180,7 @@ Index find_body(const World& world, const JsonReader& r) {
   std::string names;
   for (std::size_t i = 0; i < world.body_count(); ++i)
     names += (i ? ", \"" : "\"") + world.body(static_cast<Index>(i)).name() + "\"";
-  r.fail("no body named \"" + name + "\" (bodies: " + names + ")");
+  r.fail("no body named \"" + escape_for_message(name) + "\" (bodies: " + names + ")");
 }
 
 SurfacePoint read_point(const JsonReader& r, const World& world, Index body) {
@@ -326,10 +327,12 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
     // nlohmann reports "[json.exception.parse_error.101] parse error at line 3, column 7: ...".
     std::string what = e.what();
     const auto at = what.find("at line");
-    return Error{name + ": invalid JSON " + (at != std::string::npos ? what.substr(at) : what)};
+    return Error{escape_for_message(name, std::string::npos) + ": invalid JSON " +
+                 escape_for_message(at != std::string::npos ? what.substr(at) : what, std::string::npos)};
   } catch (const nlohmann::json::exception& e) {
     // A number beyond the double range (1e400) is out_of_range.406 "number overflow parsing '1e400'".
-    return Error{name + ": invalid JSON" + number_overflow_message(e.what(), json_text)};
+    return Error{escape_for_message(name, std::string::npos) + ": invalid JSON" +
+                 escape_for_message(number_overflow_message(e.what(), json_text), std::string::npos)};
   }
   try {
     const JsonReader root(doc, name);
@@ -377,7 +380,8 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
           if (Status s = check_region(region, nodes.size()); !s.ok()) r.fail(s.message());
           // A support that holds nothing is a typo or a wrong unit, never what was meant.
           if (select_nodes(nodes, region).empty())
-            r.fail("region \"" + text + "\" selects no node of the mesh (" + bounds_text(nodes) + ")");
+            r.fail("region \"" + escape_for_message(text) + "\" selects no node of the mesh (" +
+                   bounds_text(nodes) + ")");
           in.fixed.push_back(std::move(region));
         }
       }
@@ -400,7 +404,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
   } catch (const detail::JsonReadError& e) {
     return Error{e.what()};
   } catch (const nlohmann::json::exception& e) {
-    return Error{name + ": " + e.what()};
+    return Error{escape_for_message(name + ": " + e.what(), std::string::npos)};
   }
 }
 

@@ -289,3 +289,43 @@ TEST(Validate, HostileInputIsCappedAndFast) {
 
 }  // namespace
 }  // namespace pliant
+
+namespace pliant {
+namespace {
+
+// Signed enclosed volume by the divergence theorem, computed here independently of validate().
+double signed_volume_of(const TriMesh& m) {
+  double v = 0;
+  for (const Tri& t : m.triangles)
+    v += m.positions[t[0]].dot(m.positions[t[1]].cross(m.positions[t[2]])) / 6.0;
+  return v;
+}
+
+TEST(Validate, InsideOutClosedSurfaceIsAWarningToReorient) {
+  const TriMesh outward = test::sphere_surface(2);
+  ASSERT_GT(signed_volume_of(outward), 0);
+  EXPECT_EQ(validate(outward).count("inside_out"), 0);
+  TriMesh inward = outward;
+  for (Tri& t : inward.triangles) std::swap(t[1], t[2]);
+  ASSERT_LT(signed_volume_of(inward), 0);
+  const ValidationReport r = validate(inward);
+  EXPECT_TRUE(r.ok());  // usable once reoriented: a warning, not an error
+  const auto f = with_code(r, "inside_out");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::warning);
+  EXPECT_NE(f[0].message.find("surface is inside out"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].message.find("reorient"), std::string::npos) << f[0].message;
+  // A cavity wound inward inside an outward shell is a hollow solid, not an inside-out surface.
+  TriMesh hollow = outward;
+  const auto n = static_cast<Index>(outward.positions.size());
+  for (const Vec3& p : outward.positions) hollow.positions.push_back(0.5 * p);
+  for (const Tri& t : inward.triangles) hollow.triangles.push_back({t[0] + n, t[1] + n, t[2] + n});
+  EXPECT_EQ(validate(hollow).count("inside_out"), 0);
+  // An open surface has no inside: not flagged whatever its winding.
+  TriMesh open = inward;
+  open.triangles.pop_back();
+  EXPECT_EQ(validate(open).count("inside_out"), 0);
+}
+
+}  // namespace
+}  // namespace pliant

@@ -255,9 +255,9 @@ TEST(Dispatch, EmptyUnknownAndMissing) {
   const auto r = read_mesh_file("/nonexistent/x.vtu");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.message(), "/nonexistent/x.vtu: cannot open: no such file");
-  const auto u = read_mesh_file("mesh.ply");
+  const auto u = read_mesh_file("mesh.xyz");
   ASSERT_FALSE(u.ok());
-  EXPECT_NE(u.message().find("unknown mesh format '.ply'"), std::string::npos);
+  EXPECT_NE(u.message().find("unknown mesh format '.xyz'"), std::string::npos);
 }
 
 TEST(Dispatch, TriMeshFromVolumeFileKeepsOnlyTriangleNodes) {

@@ -67,6 +67,15 @@ if(TARGET pliant::meshing_gmsh)
   file(WRITE ${_out}/open.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n")
   pliant_meshing_cli_test(err_open_surface RC 2 ARGS mesh ${_out}/open.obj -o ${_out}/bad.vtu
     STDERR "open.obj: surface is not closed: edge [0-9]+-[0-9]+ belongs only to triangle")
+  # Errors name nodes and triangles as the input file numbers them (OBJ: from 1), not as reading
+  # (unused vertex 1 dropped) and welding (vertex 6 is vertex 2 again) renumbered them.
+  set(_verts "v 9 9 9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 0 0\n")
+  file(WRITE ${_out}/renumbered.obj "${_verts}f 2 4 3\nf 6 3 5\nf 3 4 5\n")
+  pliant_meshing_cli_test(err_file_numbering RC 2 ARGS mesh ${_out}/renumbered.obj -o ${_out}/bad.vtu
+    STDERR "renumbered.obj: surface is not closed: edge 2-4 belongs only to triangle 1 \\(3 open edges\\)")
+  file(WRITE ${_out}/collapsed.obj "${_verts}f 2 4 3\nf 3 6 2\n")
+  pliant_meshing_cli_test(err_file_numbering_repeat RC 2 ARGS mesh ${_out}/collapsed.obj -o ${_out}/bad.vtu
+    STDERR "collapsed.obj: surface triangle 2 repeats a node \\(3, 2, 2\\)")
   pliant_meshing_cli_test(err_missing_file RC 2 ARGS mesh ${_out}/does_not_exist.stl -o ${_out}/bad.vtu
     STDERR "does_not_exist.stl")
 else()

@@ -28,7 +28,8 @@ const char* to_string(Severity severity);
 /// One problem. Codes (stable, for scripts and tests):
 ///   index_out_of_range, repeated_node, non_finite, degenerate, inverted, reoriented,
 ///   duplicate_element, duplicate_node, unreferenced_node, non_manifold_face, non_manifold_edge,
-///   open_edge, inconsistent_orientation, components, empty.
+///   open_edge, inconsistent_orientation, inside_out (a closed surface wound inward: negative enclosed
+///   volume), components, empty.
 /// The capped remainder of a code is one finding with the same code, element -1 and the message
 /// "... and N more CODE findings".
 struct Finding {

@@ -1,19 +1,23 @@
 // Reading volume and surface meshes from the common exchange formats.
 //
 // Formats, chosen by extension (case-insensitive):
-//   .msh        Gmsh 2.2 (ASCII, binary) and 4.1 (ASCII, binary)
+//   .msh        Gmsh 4.1 and 2.x (2, 2.0, 2.1, 2.2), ASCII and binary; format 1 ($NOD/$ELM, ASCII)
 //   .node/.ele  TetGen (either file may be named; the sibling with the same stem is read too)
 //   .vtk        VTK legacy unstructured grid (ASCII, binary; cell layout of file versions 3 and 5)
 //   .vtu        VTK XML unstructured grid (ascii, base64 inline, appended base64 or raw; header
 //               UInt32/UInt64; no compression)
-//   .obj        Wavefront OBJ (tinyobjloader; polygons are triangulated)
+//   .mesh       MEDIT ASCII (Vertices, Edges, Triangles, Quadrilaterals, Tetrahedra; refs ignored)
+//   .obj        Wavefront OBJ (v, f with v/vt/vn forms and negative indices; polygons are triangulated)
 //   .stl        STL, ASCII or binary (sniffed by size, not by the "solid" prefix)
+//   .off        OFF ([ST][C][N]OFF; polygons are triangulated)
+//   .ply        PLY, ASCII and binary little/big endian (vertex x y z, face vertex_indices)
 // Tetrahedra, triangles and line segments are read; quadratic tetrahedra and triangles keep their
 // corner nodes. Other cells (hexahedra, prisms, quads, ...) are counted in `skipped` and dropped.
 //
 // Every defect gives a Result error of one line: "FILE:LINE: what" for text and
 // "FILE: byte N: what" for binary data. Declared counts are checked against the size of the file
 // before allocating, node references against the node count, coordinates for NaN and infinity.
+// Bytes echoed in a message are escaped (escape_for_message). Lines end with LF, CRLF or a lone CR.
 #pragma once
 
 #include "pliant/core/result.hpp"
@@ -36,6 +40,13 @@ struct MeshFile {
   std::vector<Tet> tets;        ///< tetrahedra, as stored (orientation not corrected)
   std::vector<Tri> triangles;   ///< triangles (surface patches of a volume file, or a surface)
   std::vector<Edge> edges;      ///< line segments, as stored
+  /// The file's own number of each node (Gmsh node tag, TetGen index, OBJ's and MEDIT's 1-based
+  /// vertex number, OFF's and PLY's 0-based one), parallel to `positions`; empty when the format has
+  /// none (STL): then a node's number is its index.
+  std::vector<long long> node_ids;
+  /// The file's number of the element each triangle came from (Gmsh element tag, OBJ's 1-based face
+  /// number, ...; the triangles of a split polygon share it), parallel to `triangles`; empty: the index.
+  std::vector<long long> triangle_ids;
   /// Cells that were not read, by kind ("hexahedron", ...) with their count.
   std::vector<std::pair<std::string, std::size_t>> skipped;
 
@@ -46,13 +57,23 @@ struct MeshFile {
 /// Reads any supported format (see the header comment).
 Result<MeshFile> read_mesh_file(const std::filesystem::path& path);
 
-/// Reads the tetrahedra of a volume mesh (.msh .node .ele .vtk .vtu); an error when it has none.
+/// Reads the tetrahedra of a volume mesh (.msh .node .ele .vtk .vtu .mesh); an error when it has none.
 /// Nodes are kept in file order, including any not used by a tetrahedron.
 Result<TetMesh> read_tet_mesh(const std::filesystem::path& path);
 
-/// Reads the triangles of a surface (.obj .stl) or the triangle patches of .msh/.vtk/.vtu; an error
-/// when there are none. Nodes not used by any triangle are dropped and the rest renumbered.
+/// Reads the triangles of a surface (.obj .stl .off .ply .mesh) or the triangle patches of .msh/.vtk/.vtu; an
+/// error when there are none. Nodes not used by any triangle are dropped and the rest renumbered.
 Result<TriMesh> read_tri_mesh(const std::filesystem::path& path);
+
+/// The input file's numbers of what read_tri_mesh returns, for messages that should name nodes and
+/// triangles the way the user's file does (see MeshFile::node_ids, triangle_ids).
+struct SurfaceNumbering {
+  std::vector<long long> node;      ///< per TriMesh node: its number in the file
+  std::vector<long long> triangle;  ///< per TriMesh triangle: the number of the file element it came from
+};
+
+/// read_tri_mesh, also filling `numbering` (when not null) with the file's numbers.
+Result<TriMesh> read_tri_mesh(const std::filesystem::path& path, SurfaceNumbering* numbering);
 
 /// Reads mesh data from memory; `name` is the file name used in messages and `extension` (".msh",
 /// ...) picks the format. For tests and for callers with data that is not on disk.

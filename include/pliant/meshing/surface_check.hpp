@@ -5,6 +5,8 @@
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
 
+#include <vector>
+
 namespace pliant::meshing {
 
 /// What check_closed_surface learned about a valid surface.
@@ -14,11 +16,19 @@ struct ClosedSurfaceInfo {
   Index edges = 0;      ///< undirected edges (each shared by exactly two triangles)
 };
 
+/// How messages number nodes and triangles: by default their indices in the TriMesh; a caller that
+/// read the surface from a file passes the file's numbers (io::SurfaceNumbering) so that the user
+/// can find what is named in the input. A vector that does not match the mesh's size is ignored.
+struct SurfaceNames {
+  std::vector<long long> node;      ///< per node: the number to print
+  std::vector<long long> triangle;  ///< per triangle: the number to print
+};
+
 /// Checks that `surface` is one closed, manifold, consistently oriented shell enclosing a volume: finite
 /// coordinates, node indices in range, no degenerate triangles, every edge shared by exactly two
 /// triangles that traverse it in opposite directions, a single connected piece. The error is one line
 /// naming the first offending triangle, edge or node ("surface is not closed: edge 4-9 belongs only to
 /// triangle 7 (12 open edges)"). Cost O(F log F).
-Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface);
+Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface, const SurfaceNames* names = nullptr);
 
 }  // namespace pliant::meshing

@@ -2,6 +2,9 @@
 #pragma once
 
 #include "pliant/core/tri_mesh.hpp"
+#include "pliant/core/types.hpp"
+
+#include <vector>
 
 namespace pliant::meshing {
 
@@ -9,6 +12,8 @@ namespace pliant::meshing {
 /// nodes no triangle uses; triangles keep their order and winding. The first occurrence of a position
 /// keeps its place in the order. Triangles that collapse (two corners merged) are kept, so that
 /// check_closed_surface can name them. O(n) expected time.
-TriMesh weld_identical_nodes(const TriMesh& soup);
+/// When `first` is not null it receives, per node of the result, the index in `soup` of the node it
+/// was first taken from (to name nodes in the input's numbering).
+TriMesh weld_identical_nodes(const TriMesh& soup, std::vector<Index>* first = nullptr);
 
 }  // namespace pliant::meshing

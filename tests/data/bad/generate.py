@@ -48,7 +48,7 @@ put("garbage.msh", garbage, "not a Gmsh file")
 put("garbage.vtu", garbage, "not a VTK XML file")
 put("garbage.vtk", garbage, "not a VTK legacy file")
 put("garbage.stl", garbage, "binary STL declares")
-put("unknown_format.ply", "ply\nformat ascii 1.0\n", "unknown mesh format '.ply'")
+put("unknown_format.xyz", "1 2 3\n", "unknown mesh format '.xyz'")
 
 # ---- Gmsh ----
 put("truncated_nodes.msh", good[: good.index("5 0 0 1")], "the file is truncated")
@@ -170,6 +170,96 @@ put("stl_ascii_bad_keyword.stl", "solid t\nfacet normal 0 0 1\n outer loop\n  ve
 # ---- OBJ ----
 put("obj_bad_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 30\n", "obj_bad_index.obj:5: face 2 references vertex 30")
 put("obj_no_faces.obj", "v 0 0 0\nv 1 0 0\n", "no tetrahedra or triangles")
+
+# ---- counts in binary Gmsh 2.2 (checked on their text line before anything is allocated) ----
+BIN22 = b"$MeshFormat\n2.2 1 8\n" + struct.pack("<i", 1) + b"\n$EndMeshFormat\n"
+put("binary22_negative_nodes.msh", BIN22 + b"$Nodes\n-5\n" + b"\0" * 64 + b"\n$EndNodes\n",
+    "binary22_negative_nodes.msh:6: nodes count -5 is negative")
+put("binary22_huge_nodes.msh", BIN22 + b"$Nodes\n300000000\n" + struct.pack("<i3d", 1, 0, 0, 0) + b"\n$EndNodes\n",
+    "binary22_huge_nodes.msh:6: declares 300000000 nodes")
+put("binary22_negative_elements.msh", BIN22 + b"$Nodes\n1\n" + struct.pack("<i3d", 1, 0, 0, 0)
+    + b"\n$EndNodes\n$Elements\n-2\n" + b"\0" * 40 + b"\n$EndElements\n", "binary22_negative_elements.msh:10: elements count -2")
+put("binary22_huge_elements.msh", BIN22 + b"$Nodes\n1\n" + struct.pack("<i3d", 1, 0, 0, 0)
+    + b"\n$EndNodes\n$Elements\n2147483647\n" + b"\0" * 40 + b"\n$EndElements\n", "declares 2147483647 elements")
+
+# ---- Gmsh format 1 ----
+MSH1_NODES = "$NOD\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$ENDNOD\n"
+put("format1_negative_count.msh", "$NOD\n-4\n$ENDNOD\n", "format1_negative_count.msh:2: nodes count -4 is negative")
+put("format1_huge_elements.msh", MSH1_NODES + "$ELM\n50000000\n1 4 1 1 4 1 2 3 4\n$ENDELM\n", ":9: declares 50000000 elements")
+put("format1_wrong_node_count.msh", MSH1_NODES + "$ELM\n1\n1 4 1 1 3 1 2 3\n$ENDELM\n",
+    ":10: element 1 of type 4 (tetrahedron) has 3 nodes, expected 4")
+put("format1_nan.msh", MSH1_NODES.replace("3 0 1 0", "3 0 nan 0") + "$ELM\n0\n$ENDELM\n", ":5: node coordinate is nan")
+put("format1_truncated.msh", MSH1_NODES + "$ELM\n1\n1 4 1 1 4 1 2", "unexpected end of file")
+put("format1_out_of_range.msh", MSH1_NODES + "$ELM\n1\n7 4 1 1 4 1 2 3 9\n$ENDELM\n",
+    "tetrahedron 7 references node 9, which is not defined")
+
+# ---- OBJ (Pliant's tokenizer) ----
+put("obj_nan.obj", "v 0 0 0\nv nan 5 5\nv 0 1 0\nf 1 2 3\n", "obj_nan.obj:2: vertex coordinate 'nan' is not a finite number")
+put("obj_inf.obj", "v 0 0 0\nv 1 inf 5\nv 0 1 0\nf 1 2 3\n", "obj_inf.obj:2: vertex coordinate 'inf' is not a finite number")
+put("obj_text_coordinate.obj", "v 0 0 0\nv abc 0 0\n", "obj_text_coordinate.obj:2: expected a vertex coordinate (a number), found 'abc'")
+put("obj_trailing_garbage.obj", "v 1x 0 0\n", "obj_trailing_garbage.obj:1: expected a vertex coordinate (a number), found '1x'")
+put("obj_two_coordinates.obj", "v 0 0 0\nv 1 5\n", "obj_two_coordinates.obj:2: vertex has 2 values")
+put("obj_fractional_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3.7\n",
+    "obj_fractional_index.obj:4: face entry '3.7': vertex index '3.7' is not an integer")
+put("obj_zero_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n", "obj_zero_index.obj:4: face entry '0': vertex index 0")
+put("obj_relative_too_far.obj", "v 0 0 0\nv 1 0 0\nf -1 -2 -3\n", "relative vertex index -3 reaches before the first vertex")
+put("obj_unknown_statement.obj", "v 0 0 0\nvertex 1 0 0\n", "obj_unknown_statement.obj:2: unknown OBJ statement 'vertex'")
+put("obj_control_bytes.obj", b"v 0 0 0\nv 1 \x07\x1b\x00\xff 0\n", "found '\\x07\\x1B\\0\\xFF'")
+put("obj_cr_only.obj", "v 0 0 0\rv 1 0 0\r\rv 0 1 zz\r", "obj_cr_only.obj:4: expected a vertex coordinate")
+put("obj_crlf.obj", "v 0 0 0\r\nv 1 0 0\r\n\r\nv 0 1 zz\r\n", "obj_crlf.obj:4: expected a vertex coordinate")
+
+# ---- MEDIT .mesh ----
+MEDIT = "MeshVersionFormatted 2\nDimension 3\nVertices\n4\n0 0 0 0\n1 0 0 0\n0 1 0 0\n0 0 1 0\n"
+put("medit_garbage.mesh", garbage, "not a MEDIT mesh")
+put("medit_dimension2.mesh", "MeshVersionFormatted 2\nDimension 2\n", "medit_dimension2.mesh:2: dimension 2 is not supported")
+put("medit_nan.mesh", MEDIT.replace("0 1 0 0", "0 NaN 0 0") + "End\n", "medit_nan.mesh:7: vertex coordinate is NaN")
+put("medit_negative_count.mesh", MEDIT + "Tetrahedra\n-1\nEnd\n", "medit_negative_count.mesh:10: tetrahedra count -1 is negative")
+put("medit_huge_count.mesh", MEDIT + "Triangles\n1000000000\n1 2 3 0\nEnd\n", ":10: declares 1000000000 triangles")
+put("medit_bad_index.mesh", MEDIT + "Tetrahedra\n1\n1 2 3 5 0\nEnd\n", ":11: tetrahedron 1 references node 5, which is not defined")
+put("medit_missing_end.mesh", MEDIT + "Tetrahedra\n1\n1 2 3 4 0\n", "missing End")
+put("medit_unknown_keyword.mesh", MEDIT + "Polyhedra\n1\nEnd\n", ":9: unknown MEDIT keyword 'Polyhedra'")
+put("medit_cr_only.mesh", (MEDIT.replace("0 0 1 0", "0 0 one 0") + "End\n").replace("\n", "\r"), "medit_cr_only.mesh:8:")
+
+# ---- OFF ----
+OFF = "OFF\n4 2 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n"
+put("off_garbage.off", garbage, "not an OFF file")
+put("off_nan.off", OFF.replace("0 1 0", "0 1 nan") + "3 0 1 2\n3 0 1 3\n", "off_nan.off:5: vertex coordinate is nan")
+put("off_bad_index.off", OFF + "3 0 1 2\n3 0 1 4\n", "off_bad_index.off:8: face 1 references vertex 4, but there are 4 vertices")
+put("off_negative_count.off", "OFF\n-4 2 0\n", "off_negative_count.off:2: vertices count -4 is negative")
+put("off_huge_count.off", "OFF\n4 900000000 0\n0 0 0\n", "declares 900000000 faces")
+put("off_huge_polygon.off", OFF + "2000000000 0 1 2\n", "declares 2000000000 face vertices")
+put("off_two_vertex_face.off", OFF + "2 0 1\n3 0 1 2\n", "off_two_vertex_face.off:7: face 0 has 2 vertices")
+put("off_binary.off", "OFF BINARY\n", "binary OFF is not supported")
+put("off_truncated.off", OFF + "3 0 1 2\n3 0 1", "unexpected end of file")
+
+# ---- PLY ----
+def ply_header(fmt, nv=4, nf=1, index_type="int"):
+    return ("ply\nformat " + fmt + " 1.0\nelement vertex " + str(nv) + "\nproperty float x\nproperty float y\n"
+            "property float z\nelement face " + str(nf) + "\nproperty list uchar " + index_type
+            + " vertex_indices\nend_header\n")
+
+
+PLY_PTS = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1)]
+put("ply_garbage.ply", garbage, "not a PLY file")
+put("ply_nan.ply", ply_header("ascii") + "0 0 0\n1 0 0\n0 nan 0\n0 0 1\n3 0 1 2\n", "ply_nan.ply:12: vertex 2 coordinate y is not a finite number")
+put("ply_bad_index.ply", ply_header("ascii") + "0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 4\n",
+    "ply_bad_index.ply:14: face 0 references vertex 4, but there are 4 vertices")
+put("ply_negative_count.ply", ply_header("ascii", nv=-4), "ply_negative_count.ply:3: element vertex count -4 is negative")
+put("ply_huge_count.ply", ply_header("binary_little_endian", nv=400000000) + "\0" * 12, "declares 400000000 vertex elements")
+put("ply_binary_truncated.ply", ply_header("binary_big_endian").encode()
+    + b"".join(struct.pack(">3f", *p) for p in PLY_PTS) + struct.pack(">Bii", 3, 0, 1), "declares 3 list entries (12 bytes), but only 8 bytes follow")
+put("ply_binary_inf.ply", ply_header("binary_little_endian").encode()
+    + b"".join(struct.pack("<3f", *p) for p in PLY_PTS[:3]) + struct.pack("<3f", 0, float("inf"), 1)
+    + struct.pack("<B3i", 3, 0, 1, 2), "vertex 3 coordinate y is not a finite number")
+put("ply_huge_list.ply", ply_header("binary_little_endian", index_type="int").replace("uchar", "uint").encode()
+    + b"".join(struct.pack("<3f", *p) for p in PLY_PTS) + struct.pack("<I", 0xFFFFFFFF), "list entries count 4294967295 exceeds the supported maximum")
+put("ply_no_z.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nend_header\n0 0\n",
+    "ply_no_z.ply:3: the vertex element has no property z")
+put("ply_float_list_count.ply", ply_header("ascii").replace("list uchar", "list float"), "list count type 'float' is not an integer type")
+put("ply_no_end_header.ply", "ply\nformat ascii 1.0\nelement vertex 0\n", "no end_header")
+put("ply_extra_data.ply", ply_header("ascii") + "0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 2\n7\n", "more data than the header declares")
+put("ply_control_bytes.ply", "ply\nformat ascii 1.0\nelement vertex 1\nproperty flo\x07at x\n",
+    "ply_control_bytes.ply:4: unknown property type 'flo\\x07at'")
 
 with open(os.path.join(HERE, "expected.txt"), "w") as f:
     f.write("# file<TAB>substring of the one-line error `pliant info FILE` must print (generated by generate.py)\n")

@@ -154,6 +154,13 @@ put("rect_size_string.json", springs(bodies__0__mesh__size=["4 cm", 0.04]),
     '/bodies/0/mesh/size/0: expected a number > 0, got "4 cm"')
 put("mesh_file_missing.json", green(bodies__0__mesh={"file": "no_such_mesh.msh"}),
     "/bodies/0/mesh/file: ")
+# JSON strings with control characters are echoed escaped, so the message stays one line.
+put("string_with_newline.json", green(interactions__0__body="pi\npe\u0007"),
+    '/interactions/0/body: no body named "pi\\npe\\x07"')
+put("mesh_path_with_newline.json", green(bodies__0__mesh={"file": "no\nsuch\r.msh"}),
+    "no\\nsuch\\r.msh: cannot open")
+put("mesh_file_hostile_bytes.json", green(bodies__0__mesh={"file": "../bad/obj_control_bytes.obj"}),
+    "found '\\x07\\x1B\\0\\xFF'")
 put("mesh_file_bad.json", green(bodies__0__mesh={"file": "../bad/truncated_nodes.msh"}),
     "the file is truncated")
 put("mesh_file_inverted.json", green(bodies__0__mesh={"file": "../bad/inverted_tet.msh"}, interactions=[]),

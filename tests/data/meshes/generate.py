@@ -80,9 +80,48 @@ for t in TRIS:
     b += struct.pack("<3f", *normal(t)) + b"".join(struct.pack("<3f", *P[i]) for i in t) + b"\0\0"
 write("box_surface_binary.stl", b)
 
+# Gmsh format 1 ($NOD/$ELM), as in many of SOFA's meshes; a point element that is ignored.
+write("box_format1.msh", "$NOD\n8\n" + "".join(f"{i + 1} {g(x)} {g(y)} {g(z)}\n" for i, (x, y, z) in enumerate(P))
+      + f"$ENDNOD\n$ELM\n{len(TETS) + 1}\n1 15 0 1 1 1\n"
+      + "".join(f"{i + 2} 4 1 1 4 " + " ".join(str(v + 1) for v in t) + "\n" for i, t in enumerate(TETS)) + "$ENDELM\n")
+
+# MEDIT .mesh: the tets (with references), and the surface as quadrilaterals.
+QUADS = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
+MEDIT_HEAD = "MeshVersionFormatted 2\n# box\nDimension 3\nVertices\n8\n" + "".join(
+    f"{g(x)} {g(y)} {g(z)} 0\n" for x, y, z in P)
+write("box.mesh", MEDIT_HEAD + f"Tetrahedra\n{len(TETS)}\n" + "".join(" ".join(str(v + 1) for v in t) + " 1\n" for t in TETS)
+      + "End\n")
+write("box_surface_quads.mesh", MEDIT_HEAD + "Quadrilaterals\n6\n" + "".join(" ".join(str(v + 1) for v in q) + " 3\n" for q in QUADS)
+      + "Corners\n1\n1\nEnd\n")
+
+# OFF with vertex and face colours and quads; PLY ASCII with an extra vertex property; PLY binary big
+# endian with float coordinates and uint indices.
+write("box_surface.off", "COFF\n# box\n8 6 12\n" + "".join(f"{g(x)} {g(y)} {g(z)} 1 0 0 1\n" for x, y, z in P)
+      + "".join("4 " + " ".join(map(str, q)) + " 0 0 255\n" for q in QUADS))
+write("box_surface_ascii.ply", "ply\nformat ascii 1.0\ncomment box\nelement vertex 8\nproperty double x\n"
+      "property double y\nproperty double z\nproperty uchar red\nelement face 6\n"
+      "property list uchar int vertex_indices\nend_header\n" + "".join(f"{g(x)} {g(y)} {g(z)} 9\n" for x, y, z in P)
+      + "".join("4 " + " ".join(map(str, q)) + "\n" for q in QUADS))
+b = (b"ply\nformat binary_big_endian 1.0\nelement vertex 8\nproperty float x\nproperty float y\nproperty float z\n"
+     b"element face 12\nproperty list uchar uint vertex_indices\nend_header\n")
+for p in P:
+    b += struct.pack(">3f", *p)
+for t in TRIS:
+    b += struct.pack(">B3I", 3, *t)
+write("box_surface_binary_be.ply", b)
+
+# Old Mac line endings (lone CR).
+write("box_surface_cr.obj", ("# box surface, CR line ends\n" + "".join(f"v {g(x)} {g(y)} {g(z)}\n" for x, y, z in P)
+      + "".join("f " + " ".join(str(v + 1) for v in t) + "\n" for t in TRIS)).replace("\n", "\r"))
+
+# Inside out: every triangle wound inward (pliant info warns; checked by tests/cli).
+write("box_surface_inward.obj", "".join(f"v {g(x)} {g(y)} {g(z)}\n" for x, y, z in P)
+      + "".join(f"f {t[0] + 1} {t[2] + 1} {t[1] + 1}\n" for t in TRIS))
+
 with open(os.path.join(HERE, "good.txt"), "w") as f:
     f.write("# file<TAB>nodes<TAB>tets<TAB>triangles<TAB>volume<TAB>surface_area  (checked by tests/cli)\n")
-    for name in ("box.msh", "box_binary41.msh", "box.ele", "box.vtk", "box.vtu"):
+    for name in ("box.msh", "box_binary41.msh", "box_format1.msh", "box.ele", "box.vtk", "box.vtu", "box.mesh"):
         f.write(f"{name}\t8\t5\t0\t1\t7\n")
-    for name in ("box_surface.obj", "box_surface_ascii.stl", "box_surface_binary.stl"):
+    for name in ("box_surface.obj", "box_surface_ascii.stl", "box_surface_binary.stl", "box_surface_quads.mesh",
+                 "box_surface.off", "box_surface_ascii.ply", "box_surface_binary_be.ply", "box_surface_cr.obj"):
         f.write(f"{name}\t8\t0\t12\t1\t7\n")
