@@ -62,11 +62,12 @@ Result<MeshFile> parse_mesh(std::string_view bytes, const std::string& name, con
     if (bytes.empty()) return Error{name + ": empty file"};
     if (extension == ".msh") return detail::read_msh(bytes, name);
     if (extension == ".vtk") return detail::read_vtk(bytes, name);
-    if (extension == ".vtu") return detail::read_vtu(bytes, name);
+    if (extension == ".vtu") return detail::read_vtk_xml(bytes, name);
+    if (extension == ".vtp") return detail::read_vtk_xml(bytes, name);
     if (extension == ".obj") return detail::read_obj(bytes, name);
     if (extension == ".stl") return detail::read_stl(bytes, name);
     return Error{name + ": unknown mesh format '" + extension +
-                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl)"};
+                 "' (supported: .msh .node .ele .vtk .vtu .vtp .obj .stl)"};
   } catch (const detail::ParseFailure& f) {
     return Error{f.message};
   } catch (const std::bad_alloc&) {
@@ -94,9 +95,9 @@ Result<MeshFile> read_mesh_file(const std::filesystem::path& path) {
       return Error{path.string() + ": out of memory while reading"};
     }
   }
-  if (ext != ".msh" && ext != ".vtk" && ext != ".vtu" && ext != ".obj" && ext != ".stl") {
+  if (ext != ".msh" && ext != ".vtk" && ext != ".vtu" && ext != ".vtp" && ext != ".obj" && ext != ".stl") {
     return Error{path.string() + ": unknown mesh format '" + ext +
-                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl)"};
+                 "' (supported: .msh .node .ele .vtk .vtu .vtp .obj .stl)"};
   }
   auto bytes = load(path);
   if (!bytes) return bytes.error();

@@ -1,5 +1,6 @@
 #include "io/parse.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -240,6 +241,57 @@ void MeshBuilder::skip_element(const std::string& kind, std::size_t count) {
     }
   }
   mesh_.skipped.emplace_back(kind, count);
+}
+
+}  // namespace pliant::io::detail
+
+namespace pliant::io::detail {
+namespace {
+
+std::string plural_of(std::size_t n, const std::string& kind) {
+  std::string word = kind;
+  if (n != 1) {
+    if (kind.size() > 6 && kind.compare(kind.size() - 6, 6, "hedron") == 0) {
+      word = kind.substr(0, kind.size() - 2) + "a";
+    } else {
+      word += "s";
+    }
+  }
+  return std::to_string(n) + " " + word;
+}
+
+}  // namespace
+
+void MeshBuilder::note_split(const std::string& kind, const std::string& piece, std::size_t pieces) {
+  for (Split& s : splits_) {
+    if (s.kind == kind && s.piece == piece) {
+      ++s.cells;
+      s.pieces += pieces;
+      return;
+    }
+  }
+  splits_.push_back({kind, piece, 1, pieces});
+}
+
+MeshFile MeshBuilder::finish() {
+  // One line per kind of piece: "split 27 hexahedra and 4 prisms into 174 tetrahedra".
+  std::vector<std::string> done;
+  for (const Split& s : splits_) {
+    if (std::find(done.begin(), done.end(), s.piece) != done.end()) continue;
+    done.push_back(s.piece);
+    std::vector<std::string> parts;
+    std::size_t pieces = 0;
+    for (const Split& t : splits_) {
+      if (t.piece != s.piece) continue;
+      parts.push_back(plural_of(t.cells, t.kind));
+      pieces += t.pieces;
+    }
+    std::string line = "split ";
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      line += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    mesh_.notices.push_back(line + " into " + plural_of(pieces, s.piece));
+  }
+  return std::move(mesh_);
 }
 
 }  // namespace pliant::io::detail

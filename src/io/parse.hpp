@@ -135,12 +135,21 @@ class MeshBuilder {
   std::string add_element(const long long* ids, int count);
   void skip_element(const std::string& kind, std::size_t count = 1);
   std::size_t node_count() const { return mesh_.positions.size(); }
-  MeshFile finish() { return std::move(mesh_); }
+  /// Records that one cell of `kind` was split into `pieces` elements of kind `piece` ("hexahedron"
+  /// into 6 "tetrahedron"); finish() turns the records into one notice line per kind of piece.
+  void note_split(const std::string& kind, const std::string& piece, std::size_t pieces);
+  /// The mesh read, with the notices of note_split.
+  MeshFile finish();
   MeshFile& mesh() { return mesh_; }
 
  private:
+  struct Split {
+    std::string kind, piece;
+    std::size_t cells = 0, pieces = 0;
+  };
   MeshFile mesh_;
   std::unordered_map<long long, Index> ids_;
+  std::vector<Split> splits_;
 };
 
 /// Checks a coordinate triple is finite; returns false otherwise.
