@@ -97,7 +97,8 @@ VtkXmlFile::VtkXmlFile(std::string_view text, std::string name)
         const std::size_t close = text_.find("</DataArray", tag.end);
         if (close == std::string_view::npos || close >= xml_end_)
           fail_at(tag.begin, "<DataArray> is not closed");
-        a.content_end = close;
+        // VTK may nest <InformationKey> elements after the data: the data ends at the first tag.
+        a.content_end = std::min(close, text_.find('<', tag.end));
         pos = close;
       }
       arrays_.push_back(std::move(a));

@@ -340,6 +340,45 @@ TEST(CellSplit, PrismsPyramidsAndHexahedronTogether) {
   EXPECT_EQ(once, 2u * 14);
 }
 
+TEST(CellSplit, GmshPrismsAndPyramidsFollowGmshCornerOrder) {
+  // A unit cube as two Gmsh prisms (type 6: triangle 1-2-3 counter-clockwise seen from 4-5-6) and a
+  // second cube as a pyramid (type 7) on each face around its centre: 2 x 3 + 6 x 2 tetrahedra, all
+  // positive, volume 2, and only the 2 x 5 outer unit squares (2 triangles each) used once.
+  const std::string text =
+      "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n13\n"
+      "1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n5 0 0 1\n6 1 0 1\n7 1 1 1\n8 0 1 1\n"
+      "9 2 0 0\n10 2 1 0\n11 2 0 1\n12 2 1 1\n13 1.5 0.5 0.5\n$EndNodes\n$Elements\n8\n"
+      "1 6 2 0 1 1 2 3 5 6 7\n2 6 2 0 1 1 3 4 5 7 8\n"
+      "3 7 2 0 1 2 9 10 3 13\n4 7 2 0 1 6 7 12 11 13\n5 7 2 0 1 2 6 11 9 13\n"
+      "6 7 2 0 1 3 10 12 7 13\n7 7 2 0 1 9 11 12 10 13\n8 7 2 0 1 2 3 7 6 13\n$EndElements\n";
+  auto r = parse_mesh(text, "mixed.msh", ".msh");
+  ASSERT_TRUE(r.ok()) << r.message();
+  ASSERT_EQ(r->tets.size(), 18u);
+  EXPECT_EQ(r->notices, (std::vector<std::string>{"split 2 prisms and 6 pyramids into 18 tetrahedra"}));
+  double volume = 0;
+  std::map<std::array<Index, 3>, int> faces;
+  for (const Tet& t : r->tets) {
+    const double v = tet_volume(r->positions, t);
+    EXPECT_GT(v, 0);
+    volume += v;
+    for (int skip = 0; skip < 4; ++skip) {
+      std::array<Index, 3> f;
+      int k = 0;
+      for (int c = 0; c < 4; ++c)
+        if (c != skip) f[k++] = t[c];
+      std::sort(f.begin(), f.end());
+      ++faces[f];
+    }
+  }
+  EXPECT_NEAR(volume, 2.0, 1e-14);
+  std::size_t once = 0;
+  for (const auto& [f, count] : faces) {
+    ASSERT_LE(count, 2);
+    once += count == 1;
+  }
+  EXPECT_EQ(once, 2u * 10);
+}
+
 TEST(CellSplit, BoundaryQuadsAreCutLikeTheHexFacesTheyCover) {
   // A Gmsh file with the hexahedra of a jittered grid and quadrangles on its bottom face: the
   // triangles from the quadrangles are exactly the bottom faces of the tetrahedra.

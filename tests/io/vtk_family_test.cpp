@@ -218,6 +218,21 @@ TEST(VtkXml, GridInEveryEncodingAndCompressionGivesTheSameMesh) {
   }
 }
 
+TEST(VtkXml, InformationKeysNestedInDataArraysAreSkipped) {
+  // VTK 9 writes the range of a points array as <InformationKey> elements after its data.
+  const Sample s = cube_sample();
+  for (const XmlOptions& o : {XmlOptions{Enc::ascii}, XmlOptions{Enc::inline_b64, true}}) {
+    std::string text = grid(s, o);
+    const std::size_t end = text.find("</DataArray>", text.find("<Points>"));
+    text.insert(end,
+                "<InformationKey name=\"L2_NORM_RANGE\" location=\"vtkDataArray\" length=\"2\">\n"
+                "<Value index=\"0\">\n0\n</Value>\n<Value index=\"1\">\n2.5\n</Value>\n</InformationKey>\n");
+    const MeshFile m = parse_ok(text, ".vtu");
+    EXPECT_EQ(m.positions, s.positions);
+    EXPECT_EQ(m.tets, s.tets);
+  }
+}
+
 TEST(VtkXml, PolyDataInEveryEncodingReadsPolysAndStripsAndCountsTheRest) {
   const Sample s = cube_sample();
   for (const XmlOptions& o : every_encoding()) {

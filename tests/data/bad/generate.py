@@ -68,7 +68,7 @@ put("unsupported_elements_only.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nod
     "no tetrahedra or triangles (found 1 element of type 93)")
 put("hexahedron_out_of_range.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" + CUBE_NODES
     + "$EndNodes\n$Elements\n1\n1 5 2 0 1 1 2 4 3 5 6 8 42\n$EndElements\n",
-    ":13: hexahedron 1 references node 42, which is not defined")
+    ":17: hexahedron 1 references node 42, which is not defined")
 put("more_elements_than_declared.msh", msh22(count=4), "expected $EndElements")
 put("version3.msh", "$MeshFormat\n3.0 0 8\n$EndMeshFormat\n", "version 3.0 is not supported")
 put("text_in_numbers.msh", msh22(nodes=CUBE_NODES.replace("4 1 1 0", "4 1 one 0")), "found 'one'")
@@ -157,13 +157,13 @@ put("vtu_inverted.vtu", vtu(PTS, CELLS.replace(">0 1 2 3<", ">1 0 2 3<")), "inve
 # ---- VTK legacy POLYDATA, VTK XML PolyData, zlib-compressed arrays, cells that are split ----
 POLY_HEAD = "# vtk DataFile Version 3.0\nbad\nASCII\nDATASET POLYDATA\n"
 put("vtk_polydata_nan.vtk", POLY_HEAD + VTK_POINTS.replace("1 0 0\n", "1 0 nan\n") + "POLYGONS 1 5\n4 0 1 2 3\n",
-    ":6: point coordinate is nan (not a finite number)")
+    ":7: point coordinate is nan (not a finite number)")
 put("vtk_polydata_negative_count.vtk", POLY_HEAD + VTK_POINTS + "POLYGONS -1 5\n4 0 1 2 3\n",
     "POLYGONS count -1 is negative")
 put("vtk_polydata_huge.vtk", POLY_HEAD + VTK_POINTS + "POLYGONS 1 900000000\n4 0 1 2 3\n",
     "declares 900000000 cell list entries")
 put("vtk_polydata_bad_polygon.vtk", POLY_HEAD + VTK_POINTS + "POLYGONS 1 5\n4 0 1 2 7\n",
-    ":7: POLYGONS cell 0 (polygon) references node 7, which is not defined (4 nodes)")
+    ":10: POLYGONS cell 0 (polygon) references node 7, which is not defined (4 nodes)")
 put("vtk_polydata_short_strip.vtk", POLY_HEAD + VTK_POINTS + "TRIANGLE_STRIPS 1 3\n2 0 1\n",
     "has 2 points, a triangle strip needs at least 3")
 put("vtk_polydata_binary_truncated.vtk",
@@ -210,13 +210,13 @@ def zlib_vtp(header, data, inline=True):
     return text + b'<AppendedData encoding="raw">\n_' + header + data + b"\n</AppendedData>\n</VTKFile>\n"
 
 
-put("vtp_zlib_truncated.vtp", zlib_vtp(zheader, b"".join(blocks)[:-20], inline=False)[:-60] + b"\n",
+put("vtp_zlib_truncated.vtp", zlib_vtp(zheader, b"".join(blocks)[:-60], inline=False),
     "runs past the end of the data (truncated)")
 damaged = bytearray(b"".join(blocks))
 for k in range(4, 12):
     damaged[k] ^= 0x5A
 put("vtp_zlib_damaged.vtp", zlib_vtp(zheader, bytes(damaged)), "cannot be decompressed")
-put("vtp_zlib_lying_size.vtp", zlib_vtp(struct.pack("<3I", 1, 64, 32) + zheader[12:], b"".join(blocks)),
+put("vtp_zlib_lying_size.vtp", zlib_vtp(struct.pack("<3I", 1, 64, 32) + zheader[12:16], blocks[0]),
     "zlib header says 32 bytes, expected 96")
 put("vtp_zlib_bomb.vtp", zlib_vtp(struct.pack("<3I", 1, 0x40000000, 0) + zheader[12:], b"".join(blocks), inline=False),
     "more than zlib can expand")
