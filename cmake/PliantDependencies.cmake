@@ -34,6 +34,7 @@ endif()
 
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)  # scene files (a private, header-only dependency of pliant::scene)
+find_package(ZLIB REQUIRED)  # compressed VTK XML data arrays (vtkZLibDataCompressor), private to pliant::io
 
 if(PLIANT_WITH_RENDER)
   set(OpenGL_GL_PREFERENCE GLVND)

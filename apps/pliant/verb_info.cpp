@@ -52,6 +52,7 @@ void describe_mesh(const InfoArgs& args) {
   nlohmann::json skipped = nlohmann::json::object();
   for (const auto& [kind, n] : file.skipped) skipped[kind] = n;
   j["skipped"] = skipped;
+  j["notices"] = file.notices;
 
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (const Vec3& p : file.positions) {
@@ -105,6 +106,7 @@ void describe_mesh(const InfoArgs& args) {
                j["edges"].get<std::size_t>());
     if (!file.edges.empty()) fmt::print("  line elements   {}\n", file.edges.size());
     if (!file.skipped.empty()) fmt::print("  not read        {}\n", file.skipped_summary());
+    for (const std::string& notice : file.notices) fmt::print("  notice          {}\n", notice);
     fmt::print("  bounding box    [{:.6g}, {:.6g}, {:.6g}] .. [{:.6g}, {:.6g}, {:.6g}]\n", lo.x(), lo.y(),
                lo.z(), hi.x(), hi.y(), hi.z());
     if (!j["volume"].is_null()) fmt::print("  volume          {:.9g}\n", j["volume"].get<double>());

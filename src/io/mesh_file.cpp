@@ -62,14 +62,15 @@ Result<MeshFile> parse_mesh(std::string_view bytes, const std::string& name, con
     if (bytes.empty()) return Error{name + ": empty file"};
     if (extension == ".msh") return detail::read_msh(bytes, name);
     if (extension == ".vtk") return detail::read_vtk(bytes, name);
-    if (extension == ".vtu") return detail::read_vtu(bytes, name);
+    if (extension == ".vtu") return detail::read_vtk_xml(bytes, name);
+    if (extension == ".vtp") return detail::read_vtk_xml(bytes, name);
     if (extension == ".obj") return detail::read_obj(bytes, name);
     if (extension == ".stl") return detail::read_stl(bytes, name);
     if (extension == ".mesh") return detail::read_medit(bytes, name);
     if (extension == ".off") return detail::read_off(bytes, name);
     if (extension == ".ply") return detail::read_ply(bytes, name);
     return Error{name + ": unknown mesh format '" + extension +
-                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl .mesh .off .ply)"};
+                 "' (supported: .msh .node .ele .vtk .vtu .vtp .mesh .obj .stl .off .ply)"};
   } catch (const detail::ParseFailure& f) {
     return Error{f.message};
   } catch (const std::bad_alloc&) {
@@ -97,10 +98,10 @@ Result<MeshFile> read_mesh_file(const std::filesystem::path& path) {
       return Error{path.string() + ": out of memory while reading"};
     }
   }
-  if (ext != ".msh" && ext != ".vtk" && ext != ".vtu" && ext != ".obj" && ext != ".stl" && ext != ".mesh" &&
-      ext != ".off" && ext != ".ply") {
+  if (ext != ".msh" && ext != ".vtk" && ext != ".vtu" && ext != ".vtp" && ext != ".obj" && ext != ".stl" &&
+      ext != ".mesh" && ext != ".off" && ext != ".ply") {
     return Error{path.string() + ": unknown mesh format '" + ext +
-                 "' (supported: .msh .node .ele .vtk .vtu .obj .stl .mesh .off .ply)"};
+                 "' (supported: .msh .node .ele .vtk .vtu .vtp .mesh .obj .stl .off .ply)"};
   }
   auto bytes = load(path);
   if (!bytes) return bytes.error();

@@ -2,6 +2,7 @@
 // ($NOD/$ELM, ASCII only; still the format of many meshes shipped with SOFA).
 // Layout as documented in the Gmsh reference manual, section "MSH file format" (format 1 in its
 // "Legacy formats" appendix).
+#include "io/cell_split.hpp"
 #include "io/parse.hpp"
 #include "io/readers.hpp"
 #include "pliant/core/escape.hpp"
@@ -12,67 +13,69 @@
 namespace pliant::io::detail {
 namespace {
 
-// What Pliant does with a Gmsh element type: the node count and how many leading (corner) nodes form
-// a tetrahedron (4), triangle (3) or edge (2); 0 means skipped (quads, hexahedra, ...), -1 ignored
-// silently (points: every Gmsh file has them on corners).
+// What Pliant does with a Gmsh element type: the node count, how many leading (corner) nodes form
+// the cell (-1: ignored silently, as points are: every Gmsh file has them on corners) and the shape
+// they form (quadrangles, hexahedra, prisms and pyramids are split, see cell_split.hpp; Gmsh orders
+// their corners as cell_split.hpp expects).
 struct GmshType {
   int nodes = 0;
   int corners = 0;
   const char* kind = "";
+  CellShape shape = CellShape::line;
 };
 
 GmshType gmsh_type(long long type) {
   switch (type) {
     case 1:
-      return {2, 2, "line"};
+      return {2, 2, "line", CellShape::line};
     case 2:
-      return {3, 3, "triangle"};
+      return {3, 3, "triangle", CellShape::triangle};
     case 3:
-      return {4, 0, "quadrangle"};
+      return {4, 4, "quadrangle", CellShape::quadrilateral};
     case 4:
-      return {4, 4, "tetrahedron"};
+      return {4, 4, "tetrahedron", CellShape::tetrahedron};
     case 5:
-      return {8, 0, "hexahedron"};
+      return {8, 8, "hexahedron", CellShape::hexahedron};
     case 6:
-      return {6, 0, "prism"};
+      return {6, 6, "prism", CellShape::prism};
     case 7:
-      return {5, 0, "pyramid"};
+      return {5, 5, "pyramid", CellShape::pyramid};
     case 8:
-      return {3, 2, "line"};
+      return {3, 2, "line", CellShape::line};
     case 9:
-      return {6, 3, "triangle"};
+      return {6, 3, "triangle", CellShape::triangle};
     case 10:
-      return {9, 0, "quadrangle"};
+      return {9, 4, "quadrangle", CellShape::quadrilateral};
     case 11:
-      return {10, 4, "tetrahedron"};
+      return {10, 4, "tetrahedron", CellShape::tetrahedron};
     case 12:
-      return {27, 0, "hexahedron"};
+      return {27, 8, "hexahedron", CellShape::hexahedron};
     case 13:
-      return {18, 0, "prism"};
+      return {18, 6, "prism", CellShape::prism};
     case 14:
-      return {14, 0, "pyramid"};
+      return {14, 5, "pyramid", CellShape::pyramid};
     case 15:
-      return {1, -1, "point"};
+      return {1, -1, "point", CellShape::line};
     case 16:
-      return {8, 0, "quadrangle"};
+      return {8, 4, "quadrangle", CellShape::quadrilateral};
     case 17:
-      return {20, 0, "hexahedron"};
+      return {20, 8, "hexahedron", CellShape::hexahedron};
     case 18:
-      return {15, 0, "prism"};
+      return {15, 6, "prism", CellShape::prism};
     case 19:
-      return {13, 0, "pyramid"};
+      return {13, 5, "pyramid", CellShape::pyramid};
     case 20:
-      return {9, 3, "triangle"};
+      return {9, 3, "triangle", CellShape::triangle};
     case 21:
-      return {10, 3, "triangle"};
+      return {10, 3, "triangle", CellShape::triangle};
     case 26:
-      return {4, 2, "line"};
+      return {4, 2, "line", CellShape::line};
     case 27:
-      return {5, 2, "line"};
+      return {5, 2, "line", CellShape::line};
     case 28:
-      return {6, 2, "line"};
+      return {6, 2, "line", CellShape::line};
     case 29:
-      return {20, 4, "tetrahedron"};
+      return {20, 4, "tetrahedron", CellShape::tetrahedron};
     default:
       return {};
   }
@@ -87,7 +90,7 @@ void add_gmsh_element(MeshBuilder& builder, const GmshType& t, const long long* 
     builder.skip_element(t.kind);
     return;
   }
-  const std::string problem = builder.add_element(ids, t.corners, element_id);
+  const std::string problem = add_cell(builder, t.shape, ids, t.corners, element_id);
   if (!problem.empty()) fail(std::string(t.kind) + " " + std::to_string(element_id) + " " + problem);
 }
 

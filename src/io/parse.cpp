@@ -2,6 +2,7 @@
 
 #include "pliant/core/escape.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -300,6 +301,61 @@ void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& p
   }
   for (std::size_t k = 1; k + 1 < left.size(); ++k)
     out.push_back({poly[left[0]], poly[left[k]], poly[left[k + 1]]});
+}
+
+}  // namespace pliant::io::detail
+
+namespace pliant::io::detail {
+namespace {
+
+std::string plural_of(std::size_t n, const std::string& kind) {
+  std::string word = kind;
+  if (n != 1) {
+    if (kind.size() > 6 && kind.compare(kind.size() - 6, 6, "hedron") == 0) {
+      word = kind.substr(0, kind.size() - 2) + "a";
+    } else {
+      word += "s";
+    }
+  }
+  return std::to_string(n) + " " + word;
+}
+
+}  // namespace
+
+void MeshBuilder::note_split(const std::string& kind, const std::string& piece, std::size_t pieces) {
+  for (Split& s : splits_) {
+    if (s.kind == kind && s.piece == piece) {
+      ++s.cells;
+      s.pieces += pieces;
+      return;
+    }
+  }
+  splits_.push_back({kind, piece, 1, pieces});
+}
+
+MeshFile MeshBuilder::finish() {
+  // One line per kind of piece: "split 27 hexahedra and 4 prisms into 174 tetrahedra".
+  std::vector<std::string> done;
+  for (const Split& s : splits_) {
+    if (std::find(done.begin(), done.end(), s.piece) != done.end()) continue;
+    done.push_back(s.piece);
+    std::vector<std::string> parts;
+    std::size_t pieces = 0;
+    for (const Split& t : splits_) {
+      if (t.piece != s.piece) continue;
+      parts.push_back(plural_of(t.cells, t.kind));
+      pieces += t.pieces;
+    }
+    std::string line = "split ";
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      line += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    mesh_.notices.push_back(line + " into " + plural_of(pieces, s.piece));
+  }
+  // node_ids or triangle_ids that are not parallel to their data (a reader that added some directly)
+  // are dropped rather than left wrong.
+  if (mesh_.node_ids.size() != mesh_.positions.size()) mesh_.node_ids.clear();
+  if (mesh_.triangle_ids.size() != mesh_.triangles.size()) mesh_.triangle_ids.clear();
+  return std::move(mesh_);
 }
 
 }  // namespace pliant::io::detail

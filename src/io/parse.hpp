@@ -142,25 +142,29 @@ class MeshBuilder {
   /// returned string is the error text ("references node 9, but ...") and nothing is added.
   std::string add_element(const long long* ids, int count, long long element_id = -1);
   /// Adds a triangle of compact indices, recording `element_id` (the file's number of the element it
-  /// came from) in triangle_ids.
-  void add_triangle(const Tri& t, long long element_id) {
+  /// came from; -1: the triangle's index) in triangle_ids.
+  void add_triangle(const Tri& t, long long element_id = -1) {
+    mesh_.triangle_ids.push_back(element_id >= 0 ? element_id
+                                                 : static_cast<long long>(mesh_.triangles.size()));
     mesh_.triangles.push_back(t);
-    mesh_.triangle_ids.push_back(element_id);
   }
   void skip_element(const std::string& kind, std::size_t count = 1);
   std::size_t node_count() const { return mesh_.positions.size(); }
-  /// The mesh; node_ids or triangle_ids that are not parallel to their data (a reader that added
-  /// some directly) are dropped rather than left wrong.
-  MeshFile finish() {
-    if (mesh_.node_ids.size() != mesh_.positions.size()) mesh_.node_ids.clear();
-    if (mesh_.triangle_ids.size() != mesh_.triangles.size()) mesh_.triangle_ids.clear();
-    return std::move(mesh_);
-  }
+  /// Records that one cell of `kind` was split into `pieces` elements of kind `piece` ("hexahedron"
+  /// into 6 "tetrahedron"); finish() turns the records into one notice line per kind of piece.
+  void note_split(const std::string& kind, const std::string& piece, std::size_t pieces);
+  /// The mesh read, with the notices of note_split.
+  MeshFile finish();
   MeshFile& mesh() { return mesh_; }
 
  private:
+  struct Split {
+    std::string kind, piece;
+    std::size_t cells = 0, pieces = 0;
+  };
   MeshFile mesh_;
   std::unordered_map<long long, Index> ids_;
+  std::vector<Split> splits_;
 };
 
 /// Parses a whole token as a double (an optional '+' allowed): correctly rounded, subnormals kept

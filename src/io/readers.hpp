@@ -12,7 +12,8 @@ MeshFile read_msh(std::string_view bytes, const std::string& name);
 MeshFile read_tetgen(std::string_view node_bytes, const std::string& node_name, std::string_view ele_bytes,
                      const std::string& ele_name);
 MeshFile read_vtk(std::string_view bytes, const std::string& name);
-MeshFile read_vtu(std::string_view bytes, const std::string& name);
+/// VTK XML of either kind (UnstructuredGrid or PolyData, by the file's type attribute).
+MeshFile read_vtk_xml(std::string_view bytes, const std::string& name);
 MeshFile read_obj(std::string_view bytes, const std::string& name);
 MeshFile read_stl(std::string_view bytes, const std::string& name);
 MeshFile read_medit(std::string_view bytes, const std::string& name);

@@ -6,6 +6,7 @@
 #include "io/readers.hpp"
 #include "pliant/core/escape.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -65,27 +66,68 @@ MeshFile read_binary(std::string_view bytes, const std::string& name) {
   return m.builder.finish();
 }
 
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The next keyword in lower case, with "end loop"/"end facet"/"end solid" (written by some
+// exporters) joined into one word.
+std::string keyword(TextCursor& in, std::string_view what) {
+  std::string k = lower(in.token(what));
+  if (k == "end") k += lower(in.token(what));
+  return k;
+}
+
+void expect_keyword(TextCursor& in, std::string_view word) {
+  const std::string k = keyword(in, word);
+  if (k != word) in.fail("expected '" + std::string(word) + "', found " + quoted_for_message(k));
+}
+
+// Keywords in any case, any spacing, "end solid", several solids in one file, facet normals that are
+// NaN (written for degenerate facets; normals are not used) and loops of more than 3 vertices (fanned).
 MeshFile read_ascii(std::string_view bytes, const std::string& name) {
   TextCursor in(bytes, name);
-  in.expect("solid");
+  expect_keyword(in, "solid");
   in.rest_of_line();
   Merger m("STL ASCII");
+  std::vector<Vec3> loop;
   while (true) {
-    const std::string_view t = in.token("'facet' or 'endsolid'");
-    if (t == "endsolid") break;
-    if (t != "facet") in.fail("expected 'facet' or 'endsolid', found " + quoted_for_message(t));
-    in.expect("normal");
-    in.point("normal component");
-    in.expect("outer");
-    in.expect("loop");
-    Vec3 v[3];
-    for (auto& p : v) {
-      in.expect("vertex");
-      p = in.point("vertex coordinate");
+    const std::string t = keyword(in, "'facet' or 'endsolid'");
+    if (t == "endsolid") {
+      in.rest_of_line();  // the solid's name
+      if (in.at_end()) break;
+      expect_keyword(in, "solid");  // another solid follows
+      in.rest_of_line();
+      continue;
     }
-    in.expect("endloop");
-    in.expect("endfacet");
-    m.triangle(v);
+    if (t != "facet") in.fail("expected 'facet' or 'endsolid', found " + quoted_for_message(t));
+    if (lower(in.peek()) == "normal") {
+      in.token("normal");
+      for (int k = 0; k < 3; ++k) {
+        const std::string v(in.token("normal component"));
+        char* end = nullptr;
+        std::strtod(v.c_str(), &end);
+        if (end != v.c_str() + v.size())
+          in.fail("normal component " + quoted_for_message(v) + " is not a number");
+      }
+    }
+    expect_keyword(in, "outer");
+    expect_keyword(in, "loop");
+    loop.clear();
+    while (true) {
+      const std::string k = keyword(in, "'vertex' or 'endloop'");
+      if (k == "endloop") break;
+      if (k != "vertex") in.fail("expected 'vertex', found " + quoted_for_message(k));
+      loop.push_back(in.point("vertex coordinate"));
+    }
+    if (loop.size() < 3) in.fail("facet has " + std::to_string(loop.size()) + " vertices, expected 3");
+    expect_keyword(in, "endfacet");
+    for (std::size_t i = 1; i + 1 < loop.size(); ++i) {
+      const Vec3 v[3] = {loop[0], loop[i], loop[i + 1]};
+      m.triangle(v);
+    }
   }
   return m.builder.finish();
 }
@@ -103,7 +145,7 @@ MeshFile read_stl(std::string_view bytes, const std::string& name) {
   while (i < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[i]))) ++i;
   // A binary file with a wrong count can begin with "solid" too; text has no NUL bytes.
   const bool text = bytes.find('\0') == std::string_view::npos;
-  if (bytes.compare(i, 5, "solid") == 0 && text) return read_ascii(bytes, name);
+  if (bytes.size() - i >= 5 && lower(bytes.substr(i, 5)) == "solid" && text) return read_ascii(bytes, name);
   if (bytes.size() < 84) {
     throw_failure(
         name + ": not an STL file: " + std::to_string(bytes.size()) +

@@ -1,6 +1,9 @@
-// VTK legacy (.vtk) unstructured-grid reader, ASCII and BINARY (big-endian), with both cell layouts:
-// "CELLS n size" with counted id lists (file versions up to 4.2) and "CELLS n+1 m" followed by OFFSETS
-// and CONNECTIVITY arrays (version 5.1). Layout as in "VTK File Formats" (VTK User's Guide).
+// VTK legacy (.vtk) reader for UNSTRUCTURED_GRID and POLYDATA datasets, ASCII and BINARY (big-endian),
+// with both cell layouts: "CELLS n size" with counted id lists (file versions up to 4.2) and
+// "CELLS n+1 m" followed by OFFSETS and CONNECTIVITY arrays (version 5.1); the same for the POLYGONS,
+// TRIANGLE_STRIPS, VERTICES and LINES of polydata. Layout as in "VTK File Formats" (VTK User's Guide).
+// Polygons and strips become triangles, hexahedra and other solids tetrahedra (cell_split.hpp).
+#include "io/cell_split.hpp"
 #include "io/parse.hpp"
 #include "io/readers.hpp"
 #include "io/vtk_cells.hpp"
@@ -103,11 +106,68 @@ struct Vtk {
     in.check_count(count, std::max<std::size_t>(size, 1), what);
   }
 
+  // A cell list: counted lists ("POLYGONS n size", the classic layout) or, from file version 5.1,
+  // "POLYGONS n+1 m" with OFFSETS and CONNECTIVITY arrays; both become offsets (cells + 1 entries)
+  // into a flat connectivity.
+  struct CellLists {
+    std::vector<long long> offsets{0};
+    std::vector<long long> connectivity;
+    long long count() const { return static_cast<long long>(offsets.size()) - 1; }
+  };
+
+  CellLists cell_lists(const std::string& key) {
+    CellLists out;
+    const long long a = in.integer(key + " count");
+    const long long b = in.integer(key + " list size");
+    if (in.peek() == "OFFSETS") {
+      in.token("OFFSETS");
+      const std::string otype = lower(in.token("offset data type"));
+      check(a, otype, "cell offsets");
+      values(a, otype, out.offsets, "cell offset");
+      in.expect("CONNECTIVITY");
+      const std::string ctype = lower(in.token("connectivity data type"));
+      check(b, ctype, "cell connectivity entries");
+      values(b, ctype, out.connectivity, "cell connectivity");
+      if (out.offsets.empty()) out.offsets.push_back(0);
+      for (long long c = 0; c < out.count(); ++c) {
+        const long long begin = out.offsets[c], end = out.offsets[c + 1];
+        if (begin < 0 || end < begin || end > static_cast<long long>(out.connectivity.size())) {
+          in.fail(key + " cell " + std::to_string(c) + " has bad offsets " + std::to_string(begin) + ".." +
+                  std::to_string(end));
+        }
+      }
+      return out;
+    }
+    check(b, "int", "cell list entries");
+    if (a < 0) in.fail(key + " count " + std::to_string(a) + " is negative");
+    if (a > b)
+      in.fail("declares " + std::to_string(a) + " cells in a list of " + std::to_string(b) + " numbers");
+    std::vector<long long> cells;
+    values(b, "int", cells, "cell list entry");
+    out.offsets.reserve(static_cast<std::size_t>(a) + 1);
+    out.connectivity.reserve(cells.size() - static_cast<std::size_t>(a));
+    std::size_t at = 0;
+    for (long long c = 0; c < a; ++c) {
+      if (at >= cells.size()) in.fail("cell list is shorter than its " + std::to_string(a) + " cells");
+      const long long k = cells[at++];
+      if (k < 0 || k > static_cast<long long>(cells.size() - at)) {
+        in.fail("cell " + std::to_string(c) + " declares " + std::to_string(k) +
+                " points, beyond the cell list");
+      }
+      out.connectivity.insert(out.connectivity.end(), cells.begin() + static_cast<std::ptrdiff_t>(at),
+                              cells.begin() + static_cast<std::ptrdiff_t>(at + k));
+      out.offsets.push_back(static_cast<long long>(out.connectivity.size()));
+      at += static_cast<std::size_t>(k);
+    }
+    if (at != cells.size())
+      in.fail("cell list has " + std::to_string(cells.size() - at) + " numbers after the last cell");
+    return out;
+  }
+
   MeshFile run() {
     const std::string_view magic = in.rest_of_line();
     if (magic.rfind("# vtk DataFile Version", 0) != 0)
       in.fail("not a VTK legacy file: expected '# vtk DataFile Version'");
-    const std::string version(magic.substr(22));
     in.rest_of_line();  // title
     const std::string mode = lower(in.token("ASCII or BINARY"));
     if (mode == "binary") {
@@ -115,16 +175,20 @@ struct Vtk {
     } else if (mode != "ascii") {
       in.fail("expected ASCII or BINARY, found '" + mode.substr(0, 30) + "'");
     }
-    builder.mesh().format = std::string("VTK legacy") + (binary ? " binary" : " ASCII");
     in.expect("DATASET");
     const std::string dataset(in.token("dataset type"));
-    if (dataset != "UNSTRUCTURED_GRID") {
-      in.fail("dataset " + dataset.substr(0, 30) + " is not supported (only UNSTRUCTURED_GRID)");
+    const bool poly = dataset == "POLYDATA";
+    if (dataset != "UNSTRUCTURED_GRID" && !poly) {
+      in.fail("dataset " + dataset.substr(0, 30) + " is not supported (only UNSTRUCTURED_GRID and POLYDATA)");
     }
+    builder.mesh().format =
+        std::string("VTK legacy ") + (poly ? "polydata " : "") + (binary ? "binary" : "ASCII");
     std::vector<double> coords;
-    std::vector<long long> cells, offsets, connectivity, types;
-    bool have_points = false, have_cells = false, have_types = false, new_layout = false;
-    long long cell_count = 0;
+    std::vector<long long> types;
+    CellLists cells;
+    std::vector<std::pair<std::string, CellLists>> poly_cells;
+    bool have_points = false, have_cells = false, have_types = false;
+    std::size_t cells_line = 0;
     while (!in.at_end()) {
       const std::string key(in.token("keyword"));
       if (key == "POINTS") {
@@ -140,38 +204,23 @@ struct Vtk {
         in.skip_line();
         while (in.remaining() > 0 && !in.rest_of_line().empty()) {
         }
-      } else if (key == "CELLS") {
-        const long long a = in.integer("cell count");
-        const long long b = in.integer("cell list size");
-        if (in.peek() == "OFFSETS") {
-          new_layout = true;
-          in.token("OFFSETS");
-          const std::string otype = lower(in.token("offset data type"));
-          check(a, otype, "cell offsets");
-          values(a, otype, offsets, "cell offset");
-          in.expect("CONNECTIVITY");
-          const std::string ctype = lower(in.token("connectivity data type"));
-          check(b, ctype, "cell connectivity entries");
-          values(b, ctype, connectivity, "cell connectivity");
-          cell_count = a > 0 ? a - 1 : 0;
-        } else {
-          check(b, "int", "cell list entries");
-          if (a > b)
-            in.fail("declares " + std::to_string(a) + " cells in a list of " + std::to_string(b) +
-                    " numbers");
-          values(b, "int", cells, "cell list entry");
-          cell_count = a;
-        }
+      } else if (key == "CELLS" && !poly) {
+        cells_line = in.line();
+        cells = cell_lists("CELLS");
         have_cells = true;
-      } else if (key == "CELL_TYPES") {
+      } else if (key == "CELL_TYPES" && !poly) {
         const long long n = in.integer("cell type count");
         check(n, "int", "cell types");
         values(n, "int", types, "cell type");
         have_types = true;
+      } else if (poly &&
+                 (key == "POLYGONS" || key == "TRIANGLE_STRIPS" || key == "VERTICES" || key == "LINES")) {
+        const std::size_t line = in.line();
+        poly_cells.emplace_back(key + ":" + std::to_string(line), cell_lists(key));
       } else if (key == "POINT_DATA" || key == "CELL_DATA" || key == "FIELD") {
         break;  // attributes are not read
       } else {
-        in.fail("unexpected keyword '" + key.substr(0, 30) + "'");
+        in.fail("unexpected keyword '" + key.substr(0, 30) + "' in a " + dataset + " dataset");
       }
     }
     if (!have_points) in.fail("no POINTS section");
@@ -179,39 +228,43 @@ struct Vtk {
     builder.reserve_nodes(static_cast<std::size_t>(n));
     for (long long i = 0; i < n; ++i)
       builder.add_node(i, Vec3(coords[3 * i], coords[3 * i + 1], coords[3 * i + 2]));
+    if (poly) {
+      for (const auto& [tagged, lists] : poly_cells) {
+        const std::string key = tagged.substr(0, tagged.find(':'));
+        const std::string line = tagged.substr(tagged.find(':') + 1);
+        if (key == "VERTICES" || key == "LINES") {
+          if (lists.count() > 0)
+            builder.skip_element(key == "VERTICES" ? "vertex cell" : "line cell",
+                                 static_cast<std::size_t>(lists.count()));
+          continue;
+        }
+        const CellShape shape = key == "POLYGONS" ? CellShape::polygon : CellShape::triangle_strip;
+        for (long long c = 0; c < lists.count(); ++c) {
+          const long long begin = lists.offsets[c];
+          const std::string problem =
+              add_cell(builder, shape, lists.connectivity.data() + begin, lists.offsets[c + 1] - begin);
+          if (!problem.empty()) {
+            throw_failure(in.name() + ":" + line + ": " + key + " cell " + std::to_string(c) + " (" +
+                          shape_name(shape) + ") " + problem);
+          }
+        }
+      }
+      return builder.finish();
+    }
     if (!have_cells) return builder.finish();
     if (!have_types) in.fail("CELLS without CELL_TYPES");
-    if (static_cast<long long>(types.size()) != cell_count) {
+    if (static_cast<long long>(types.size()) != cells.count()) {
       in.fail("CELL_TYPES has " + std::to_string(types.size()) + " entries for " +
-              std::to_string(cell_count) + " cells");
+              std::to_string(cells.count()) + " cells");
     }
-    auto fail = [&](const std::string& m) { in.fail(m); };
-    if (new_layout) {
-      for (long long c = 0; c < cell_count; ++c) {
-        const long long begin = offsets[c], end = offsets[c + 1];
-        if (begin < 0 || end < begin || end > static_cast<long long>(connectivity.size())) {
-          in.fail("cell " + std::to_string(c) + " has bad offsets " + std::to_string(begin) + ".." +
-                  std::to_string(end));
-        }
-        add_vtk_cell(builder, types[c], connectivity.data() + begin, end - begin, c, fail);
-      }
-    } else {
-      std::size_t at = 0;
-      for (long long c = 0; c < cell_count; ++c) {
-        if (at >= cells.size())
-          in.fail("cell list is shorter than its " + std::to_string(cell_count) + " cells");
-        const long long k = cells[at++];
-        if (k < 0 || k > static_cast<long long>(cells.size() - at)) {
-          in.fail("cell " + std::to_string(c) + " declares " + std::to_string(k) +
-                  " points, beyond the cell list");
-        }
-        add_vtk_cell(builder, types[c], cells.data() + at, k, c, fail);
-        at += static_cast<std::size_t>(k);
-      }
-      if (at != cells.size())
-        in.fail("cell list has " + std::to_string(cells.size() - at) + " numbers after the last cell");
+    auto fail = [&](const std::string& m) {
+      throw_failure(in.name() + ":" + std::to_string(cells_line) + ": " + m);
+    };
+    for (long long c = 0; c < cells.count(); ++c) {
+      const long long begin = cells.offsets[c];
+      add_vtk_cell(builder, types[c], cells.connectivity.data() + begin, cells.offsets[c + 1] - begin, c,
+                   fail);
     }
-    (void)version;
     return builder.finish();
   }
 };
@@ -219,6 +272,11 @@ struct Vtk {
 }  // namespace
 
 MeshFile read_vtk(std::string_view bytes, const std::string& name) {
+  // Some tools name VTK XML files .vtk: markup at the start means XML, whose type attribute decides.
+  const std::size_t first = bytes.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos &&
+      (bytes[first] == '<' || bytes.compare(first, 3, "\xEF\xBB\xBF") == 0))
+    return read_vtk_xml(bytes, name);
   Vtk vtk(bytes, name);
   return vtk.run();
 }

@@ -3,16 +3,19 @@
 // Formats, chosen by extension (case-insensitive):
 //   .msh        Gmsh 4.1 and 2.x (2, 2.0, 2.1, 2.2), ASCII and binary; format 1 ($NOD/$ELM, ASCII)
 //   .node/.ele  TetGen (either file may be named; the sibling with the same stem is read too)
-//   .vtk        VTK legacy unstructured grid (ASCII, binary; cell layout of file versions 3 and 5)
-//   .vtu        VTK XML unstructured grid (ascii, base64 inline, appended base64 or raw; header
-//               UInt32/UInt64; no compression)
+//   .vtk        VTK legacy unstructured grid or polydata (ASCII, binary; cell layouts of file
+//               versions 3 and 5.1), or VTK XML (sniffed)
+//   .vtu .vtp   VTK XML unstructured grid / polydata (ascii, base64 inline, appended base64 or raw;
+//               header UInt32/UInt64; uncompressed or zlib)
 //   .mesh       MEDIT ASCII (Vertices, Edges, Triangles, Quadrilaterals, Tetrahedra; refs ignored)
 //   .obj        Wavefront OBJ (v, f with v/vt/vn forms and negative indices; polygons are triangulated)
 //   .stl        STL, ASCII or binary (sniffed by size, not by the "solid" prefix)
 //   .off        OFF ([ST][C][N]OFF; polygons are triangulated)
 //   .ply        PLY, ASCII and binary little/big endian (vertex x y z, face vertex_indices)
-// Tetrahedra, triangles and line segments are read; quadratic tetrahedra and triangles keep their
-// corner nodes. Other cells (hexahedra, prisms, quads, ...) are counted in `skipped` and dropped.
+// Tetrahedra, triangles and line segments are read; quadratic cells keep their corner nodes.
+// Hexahedra, prisms and pyramids are split into tetrahedra (conformingly), quadrilaterals, polygons
+// and strips into triangles, each split reported in `notices` (docs/io-vtk.md). Other cells are
+// counted in `skipped` and dropped.
 //
 // Every defect gives a Result error of one line: "FILE:LINE: what" for text and
 // "FILE: byte N: what" for binary data. Declared counts are checked against the size of the file
@@ -49,6 +52,8 @@ struct MeshFile {
   std::vector<long long> triangle_ids;
   /// Cells that were not read, by kind ("hexahedron", ...) with their count.
   std::vector<std::pair<std::string, std::size_t>> skipped;
+  /// What the reader changed, one line each, e.g. "split 27 hexahedra into 162 tetrahedra".
+  std::vector<std::string> notices;
 
   /// "12 hexahedra, 3 prisms" or "" when nothing was skipped.
   std::string skipped_summary() const;

@@ -6,9 +6,11 @@ is run on and a substring its one-line error must contain. Re-run after editing:
     python3 tests/data/bad/generate.py
 The output is deterministic (no randomness beyond a fixed seed), so re-running changes nothing.
 """
+import base64
 import os
 import random
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 entries = []
@@ -61,8 +63,12 @@ put("inf_coordinate.msh", msh22(nodes=CUBE_NODES.replace("3 0 1 0", "3 0 1 -inf"
 put("node_out_of_range.msh", msh22(tets=TETS[:4] + ["2 3 5 42"]), "tetrahedron 5 references node 42, which is not defined")
 put("duplicate_node.msh", msh22(nodes=CUBE_NODES.replace("8 1 1 1", "7 1 1 1")), "node 7 is defined twice")
 put("repeated_node_in_tet.msh", msh22(tets=TETS[:4] + ["2 3 3 8"]), "uses node 3 twice")
-put("hexahedra_only.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" + CUBE_NODES
-    + "$EndNodes\n$Elements\n1\n1 5 2 0 1 1 2 4 3 5 6 8 7\n$EndElements\n", "no tetrahedra")
+put("unsupported_elements_only.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" + CUBE_NODES
+    + "$EndNodes\n$Elements\n1\n1 93 2 0 1 1 2 4 3 5 6 8 7\n$EndElements\n",
+    "no tetrahedra or triangles (found 1 element of type 93)")
+put("hexahedron_out_of_range.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n" + CUBE_NODES
+    + "$EndNodes\n$Elements\n1\n1 5 2 0 1 1 2 4 3 5 6 8 42\n$EndElements\n",
+    ":17: hexahedron 1 references node 42, which is not defined")
 put("more_elements_than_declared.msh", msh22(count=4), "expected $EndElements")
 put("version3.msh", "$MeshFormat\n3.0 0 8\n$EndMeshFormat\n", "version 3.0 is not supported")
 put("text_in_numbers.msh", msh22(nodes=CUBE_NODES.replace("4 1 1 0", "4 1 one 0")), "found 'one'")
@@ -132,7 +138,8 @@ PTS = '<DataArray type="Float64" NumberOfComponents="3" format="ascii">0 0 0 1 0
 CELLS = ('<DataArray type="Int32" Name="connectivity" format="ascii">0 1 2 3</DataArray>\n'
          '<DataArray type="Int32" Name="offsets" format="ascii">4</DataArray>\n'
          '<DataArray type="UInt8" Name="types" format="ascii">10</DataArray>')
-put("vtu_compressed.vtu", vtu(PTS, CELLS, vtkfile_extra=' compressor="vtkZLibDataCompressor"'), "compressed VTU")
+put("vtu_compressed.vtu", vtu(PTS, CELLS, vtkfile_extra=' compressor="vtkLZ4DataCompressor"'),
+    "compressor vtkLZ4DataCompressor is not supported")
 put("vtu_bad_base64.vtu", vtu('<DataArray type="Float64" NumberOfComponents="3" format="binary">YAAAAA==AAAA$$$$AAAA'
                               '</DataArray>', CELLS), "the base64 data holds at most 9")
 put("vtu_base64_lying_header.vtu", vtu('<DataArray type="Float64" NumberOfComponents="3" format="binary">/////w==AAAA'
@@ -146,6 +153,75 @@ put("vtu_image_data.vtu", b'<?xml version="1.0"?>\n<VTKFile type="ImageData" ver
     "only UnstructuredGrid")
 put("vtu_unclosed.vtu", vtu(PTS, CELLS)[:300], "<Cells> needs DataArrays")
 put("vtu_inverted.vtu", vtu(PTS, CELLS.replace(">0 1 2 3<", ">1 0 2 3<")), "inverted")
+
+# ---- VTK legacy POLYDATA, VTK XML PolyData, zlib-compressed arrays, cells that are split ----
+POLY_HEAD = "# vtk DataFile Version 3.0\nbad\nASCII\nDATASET POLYDATA\n"
+put("vtk_polydata_nan.vtk", POLY_HEAD + VTK_POINTS.replace("1 0 0\n", "1 0 nan\n") + "POLYGONS 1 5\n4 0 1 2 3\n",
+    ":7: point coordinate is nan (not a finite number)")
+put("vtk_polydata_negative_count.vtk", POLY_HEAD + VTK_POINTS + "POLYGONS -1 5\n4 0 1 2 3\n",
+    "POLYGONS count -1 is negative")
+put("vtk_polydata_huge.vtk", POLY_HEAD + VTK_POINTS + "POLYGONS 1 900000000\n4 0 1 2 3\n",
+    "declares 900000000 cell list entries")
+put("vtk_polydata_bad_polygon.vtk", POLY_HEAD + VTK_POINTS + "POLYGONS 1 5\n4 0 1 2 7\n",
+    ":10: POLYGONS cell 0 (polygon) references node 7, which is not defined (4 nodes)")
+put("vtk_polydata_short_strip.vtk", POLY_HEAD + VTK_POINTS + "TRIANGLE_STRIPS 1 3\n2 0 1\n",
+    "has 2 points, a triangle strip needs at least 3")
+put("vtk_polydata_binary_truncated.vtk",
+    b"# vtk DataFile Version 3.0\nbad\nBINARY\nDATASET POLYDATA\nPOINTS 4 float\n" + bin_pts
+    + b"\nPOLYGONS 1 5\n" + struct.pack(">3i", 4, 0, 1), "declares 5 cell list entries")
+put("vtk_hexahedron_repeated_node.vtk", VTK_HEAD + "POINTS 8 float\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n1 0 1\n1 1 1\n"
+    "0 1 1\nCELLS 1 9\n8 0 1 2 3 4 5 6 6\nCELL_TYPES 1\n12\n", "cell 0 (hexahedron) uses node 6 twice")
+put("vtk_xml_image_data.vtk", b'<?xml version="1.0"?>\n<VTKFile type="ImageData" version="1.0">\n</VTKFile>\n',
+    "only UnstructuredGrid and PolyData")
+
+
+def vtp(polys_conn, polys_offs, points=None, n_points=4, extra=""):
+    pts = points or '<DataArray type="Float64" NumberOfComponents="3" format="ascii">0 0 0 1 0 0 0 1 0 0 0 1</DataArray>'
+    return ('<?xml version="1.0"?>\n<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" '
+            f'header_type="UInt32"{extra}>\n<PolyData>\n<Piece NumberOfPoints="{n_points}" NumberOfPolys="1">\n'
+            f'<Points>\n{pts}\n</Points>\n<Polys>\n'
+            f'<DataArray type="Int32" Name="connectivity" format="ascii">{polys_conn}</DataArray>\n'
+            f'<DataArray type="Int32" Name="offsets" format="ascii">{polys_offs}</DataArray>\n'
+            '</Polys>\n</Piece>\n</PolyData>\n</VTKFile>\n')
+
+
+put("vtp_polygon_out_of_range.vtp", vtp("0 1 2 7", "4"), "Polys cell 0 (polygon) references node 7")
+put("vtp_offsets_too_long.vtp", vtp("0 1 2", "4"), "connectivity: needs 4 numbers")
+put("vtp_image_data.vtp", b'<VTKFile type="ImageData"></VTKFile>', "only UnstructuredGrid and PolyData")
+nan_pts = struct.pack("<12f", 0, 0, 0, 1, float("nan"), 0, 0, 1, 0, 0, 0, 1)
+put("vtp_nan_points.vtp", vtp("0 1 2", "3", points='<DataArray type="Float32" NumberOfComponents="3" format="binary">'
+    + base64.b64encode(struct.pack("<I", 48) + nan_pts).decode() + "</DataArray>"),
+    "points: value 4 of the DataArray is NaN or infinite")
+
+# zlib: the VTK layout is a header [blocks, block size, last block size, compressed sizes...] and the blocks.
+pts = struct.pack("<12d", 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1)
+blocks = [zlib.compress(pts[i:i + 64]) for i in range(0, len(pts), 64)]
+zheader = struct.pack("<3I", len(blocks), 64, len(pts) % 64) + b"".join(struct.pack("<I", len(b)) for b in blocks)
+
+
+def zlib_vtp(header, data, inline=True):
+    extra = ' compressor="vtkZLibDataCompressor"'
+    if inline:
+        return vtp("0 1 2", "3", extra=extra, points='<DataArray type="Float64" NumberOfComponents="3" format="binary">'
+                   + base64.b64encode(header).decode() + base64.b64encode(data).decode() + "</DataArray>")
+    text = vtp("0 1 2", "3", extra=extra,
+               points='<DataArray type="Float64" NumberOfComponents="3" format="appended" offset="0"/>')
+    text = text.replace("</VTKFile>\n", "").encode()
+    return text + b'<AppendedData encoding="raw">\n_' + header + data + b"\n</AppendedData>\n</VTKFile>\n"
+
+
+put("vtp_zlib_truncated.vtp", zlib_vtp(zheader, b"".join(blocks)[:-60], inline=False),
+    "runs past the end of the data (truncated)")
+damaged = bytearray(b"".join(blocks))
+for k in range(4, 12):
+    damaged[k] ^= 0x5A
+put("vtp_zlib_damaged.vtp", zlib_vtp(zheader, bytes(damaged)), "cannot be decompressed")
+put("vtp_zlib_lying_size.vtp", zlib_vtp(struct.pack("<3I", 1, 64, 32) + zheader[12:16], blocks[0]),
+    "zlib header says 32 bytes, expected 96")
+put("vtp_zlib_bomb.vtp", zlib_vtp(struct.pack("<3I", 1, 0x40000000, 0) + zheader[12:], b"".join(blocks), inline=False),
+    "more than zlib can expand")
+put("vtp_zlib_many_blocks.vtp", zlib_vtp(struct.pack("<3I", 0xFFFFFFF, 64, 0), b"", inline=False),
+    "compressed blocks of points")
 
 # ---- STL ----
 def stl_binary(n_declared, n_actual, nan=False):
@@ -164,6 +240,11 @@ put("stl_nan.stl", stl_binary(3, 3, nan=True), "NaN or infinite")
 put("stl_short.stl", b"\x01\x02\x03garbage", "too short for a binary STL")
 put("stl_ascii_truncated.stl", "solid t\nfacet normal 0 0 1\n outer loop\n  vertex 0 0 0\n  vertex 1 0",
     "unexpected end of file")
+put("stl_ascii_garbage_after_endsolid.stl", "solid t\nfacet normal 0 0 1\n outer loop\n  vertex 0 0 0\n  vertex 1 0 0\n"
+    "  vertex 0 1 0\n endloop\nendfacet\nendsolid t\nPK\x03\x04\n", ":10: expected 'solid', found 'pk")
+put("stl_ascii_bad_normal.stl", "solid t\nfacet normal 0 0 up\n", ":2: normal component 'up' is not a number")
+put("stl_ascii_two_vertices.stl", "solid t\nfacet normal 0 0 1\n outer loop\n  vertex 0 0 0\n  vertex 1 0 0\n"
+    " endloop\nendfacet\nendsolid t\n", ":6: facet has 2 vertices, expected 3")
 put("stl_ascii_bad_keyword.stl", "solid t\nfacet normal 0 0 1\n outer loop\n  vertex 0 0 0\n  vertex 1 0 0\n"
     "  vertx 0 1 0\n endloop\nendfacet\nendsolid\n", ":6: expected 'vertex', found 'vertx'")
 

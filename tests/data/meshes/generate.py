@@ -5,8 +5,10 @@ A 2 x 1 x 0.5 m box split into 5 tetrahedra (volume 1 m^3, surface area 7 m^2) i
 format, and its 12-triangle surface (closed, outward) in each surface format. tests/cli checks
 `pliant info --json` on each against these numbers (good.txt).
 """
+import base64
 import os
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 P = [(x * 2.0, y * 1.0, z * 0.5) for z in (0, 1) for y in (0, 1) for x in (0, 1)]  # node i: x=i&1, y=i>>1&1, z=i>>2
@@ -118,10 +120,56 @@ write("box_surface_cr.obj", ("# box surface, CR line ends\n" + "".join(f"v {g(x)
 write("box_surface_inward.obj", "".join(f"v {g(x)} {g(y)} {g(z)}\n" for x, y, z in P)
       + "".join(f"f {t[0] + 1} {t[2] + 1} {t[1] + 1}\n" for t in TRIS))
 
+# The box as one hexahedron (legacy VTK, split into 6 tetrahedra on reading), as zlib-compressed VTU
+# (VTK's default writer setting) and its surface as 6 quads in zlib-compressed VTP.
+write("box_hexahedron.vtk", "# vtk DataFile Version 3.0\nbox\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 8 double\n"
+      + "".join(f"{g(x)} {g(y)} {g(z)}\n" for x, y, z in P) + "CELLS 1 9\n8 0 1 3 2 4 5 7 6\nCELL_TYPES 1\n12\n")
+
+
+def zlib_array(raw, block=64):
+    """VTK's compressed layout: [blocks, block size, last block size, compressed sizes] + blocks."""
+    blocks = [zlib.compress(raw[i:i + block]) for i in range(0, len(raw), block)]
+    header = struct.pack("<3I", len(blocks), block, len(raw) % block) + b"".join(struct.pack("<I", len(b)) for b in blocks)
+    return header, b"".join(blocks)
+
+
+def zlib_inline(type_, name, raw, components=1):
+    header, data = zlib_array(raw)
+    return (f'<DataArray type="{type_}" Name="{name}" NumberOfComponents="{components}" format="binary">'
+            + base64.b64encode(header).decode() + base64.b64encode(data).decode() + "</DataArray>\n")
+
+
+pts = b"".join(struct.pack("<3d", *p) for p in P)
+write("box_zlib.vtu", '<?xml version="1.0"?>\n<VTKFile type="UnstructuredGrid" version="1.0" byte_order="LittleEndian" '
+      'header_type="UInt32" compressor="vtkZLibDataCompressor">\n<UnstructuredGrid>\n'
+      f'<Piece NumberOfPoints="8" NumberOfCells="{len(TETS)}">\n<Points>\n' + zlib_inline("Float64", "Points", pts, 3)
+      + "</Points>\n<Cells>\n"
+      + zlib_inline("Int64", "connectivity", struct.pack(f"<{4 * len(TETS)}q", *(v for t in TETS for v in t)))
+      + zlib_inline("Int64", "offsets", struct.pack(f"<{len(TETS)}q", *(4 * (i + 1) for i in range(len(TETS)))))
+      + zlib_inline("UInt8", "types", bytes([10] * len(TETS))) + "</Cells>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n")
+
+QUADS = [(0, 2, 3, 1), (4, 5, 7, 6), (0, 1, 5, 4), (2, 6, 7, 3), (0, 4, 6, 2), (1, 3, 7, 5)]
+arrays = [("Points", "Float64", pts, 3), ("connectivity", "Int32", struct.pack("<24i", *(v for q in QUADS for v in q)), 1),
+          ("offsets", "Int32", struct.pack("<6i", *(4 * (i + 1) for i in range(6))), 1)]
+appended, tags = b"", []
+for name, type_, raw, components in arrays:
+    header, data = zlib_array(raw)
+    tags.append(f'<DataArray type="{type_}" Name="{name}" NumberOfComponents="{components}" format="appended" '
+                f'offset="{len(appended)}"/>\n')
+    appended += header + data
+write("box_surface_zlib.vtp", ('<?xml version="1.0"?>\n<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" '
+      'header_type="UInt32" compressor="vtkZLibDataCompressor">\n<PolyData>\n'
+      '<Piece NumberOfPoints="8" NumberOfVerts="0" NumberOfLines="0" NumberOfStrips="0" NumberOfPolys="6">\n'
+      "<Points>\n" + tags[0] + "</Points>\n<Polys>\n" + tags[1] + tags[2] + "</Polys>\n</Piece>\n</PolyData>\n"
+      '<AppendedData encoding="raw">\n_').encode() + appended + b"\n</AppendedData>\n</VTKFile>\n")
+
 with open(os.path.join(HERE, "good.txt"), "w") as f:
     f.write("# file<TAB>nodes<TAB>tets<TAB>triangles<TAB>volume<TAB>surface_area  (checked by tests/cli)\n")
     for name in ("box.msh", "box_binary41.msh", "box_format1.msh", "box.ele", "box.vtk", "box.vtu", "box.mesh"):
         f.write(f"{name}\t8\t5\t0\t1\t7\n")
+    f.write("box_hexahedron.vtk\t8\t6\t0\t1\t7\n")
+    f.write("box_zlib.vtu\t8\t5\t0\t1\t7\n")
+    f.write("box_surface_zlib.vtp\t8\t0\t12\t1\t7\n")
     for name in ("box_surface.obj", "box_surface_ascii.stl", "box_surface_binary.stl", "box_surface_quads.mesh",
                  "box_surface.off", "box_surface_ascii.ply", "box_surface_binary_be.ply", "box_surface_cr.obj"):
         f.write(f"{name}\t8\t0\t12\t1\t7\n")
