@@ -16,6 +16,7 @@ namespace pliant::bench {
 struct Context {
   bool quick = false;  ///< smoke run: smallest sizes, few repetitions
   int threads = 0;     ///< worker threads for parallel parts; 0 = all cores
+  bool busy = false;   ///< also time the parallel parts against two busy background threads
 };
 
 using Run = nlohmann::json (*)(const Context& context);

@@ -1,6 +1,8 @@
 // `pliant`: the command-line entry point. Verbs register themselves (see cli.hpp).
 #include "cli.hpp"
 
+#include "pliant/core/threads.hpp"
+
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
@@ -48,6 +50,9 @@ InfoHandler find_info_handler(const std::string& extension) {
 
 int main(int argc, char** argv) {
   using namespace pliant::cli;
+  // One BLAS thread under the solvers' OpenMP teams, whether or not the caller exported
+  // OPENBLAS_NUM_THREADS=1 (a user's own setting wins; see core/threads.hpp).
+  pliant::apply_blas_threads();
   CLI::App app{"pliant: real-time deformable bodies (FEM, Green's functions, mass-spring tissue).", "pliant"};
   app.set_version_flag("--version", std::string("pliant ") + PLIANT_VERSION);
   app.require_subcommand(1);

@@ -3,6 +3,7 @@
 
 #if PLIANT_HAS_BENCH
 #include "bench.hpp"
+#include "pliant/core/threads.hpp"
 #include "pliant/io/atomic_file.hpp"
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@ struct BenchArgs {
   std::string json;
   bool quick = false;
   int threads = 0;
+  bool busy = false;
 };
 
 void run_bench(const BenchArgs& args) {
@@ -37,6 +39,8 @@ void run_bench(const BenchArgs& args) {
   bench::Context context;
   context.quick = args.quick;
   context.threads = args.threads;
+  context.busy = args.busy;
+  if (args.threads > 0) set_threads(args.threads);
   for (const auto& e : chosen) {
     fmt::print("== bench {}: {}{}\n", e.name, e.description, args.quick ? " (quick smoke run)" : "");
     nlohmann::json result = e.run(context);
@@ -63,6 +67,8 @@ void setup_bench(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--busy", args->busy,
+                "Also time runs with two busy background threads (benchmarks that support it: green)");
   cmd->callback([args] { run_bench(*args); });
 }
 

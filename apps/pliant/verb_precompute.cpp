@@ -8,6 +8,7 @@
 
 #if PLIANT_HAS_GREEN && PLIANT_HAS_IO
 #include "pliant/core/region.hpp"
+#include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/atomic_file.hpp"
@@ -23,7 +24,6 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include <omp.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -165,7 +165,8 @@ void run_precompute(const PrecomputeArgs& args) {
     fmt::print(stderr, "pliant: note: {}; rebuilding\n", fresh.message());
   }
 
-  const int threads = args.threads > 0 ? args.threads : omp_get_max_threads();
+  if (args.threads > 0) set_threads(args.threads);  // wins over OMP_NUM_THREADS (core/threads.hpp)
+  const int threads = solver_threads();
   const std::size_t ns = extract_boundary(mesh).volume_node.size();
   green::GreenBuildSettings settings;
   settings.threads = threads;

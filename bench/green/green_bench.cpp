@@ -3,9 +3,15 @@
 // reaction rate of 16 grabs, and the per-frame PCG baseline the seed compares with (one frame from
 // scratch to relative residual 1e-3 and 1e-6).
 //
+// With --busy it instead times the precompute of a tube with two busy background threads in the same
+// process against an idle run, alternating, and reports the ratio: the thread policy
+// (core/threads.hpp) keeps it near the fair share of the cores instead of the tens of times slower
+// that a multi-threaded BLAS under OpenMP threads gave.
+//
 // The Green's block is 4.5·Ns² floats; models whose block would exceed kMaxBlockBytes (2 GiB, about
 // 11k surface nodes) skip the Green's part and report those fields as null with the reason.
 #include "bench.hpp"
+#include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/meshing/tube.hpp"
@@ -13,10 +19,13 @@
 #include "pliant/models/green/pcg_deformer.hpp"
 
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <stdexcept>
+#include <thread>
+#include <vector>
 
 namespace pliant::bench {
 namespace {
@@ -52,8 +61,76 @@ double mean_us(F&& fn, double budget_s, int min_reps) {
   return clock.seconds() * 1e6 / reps;
 }
 
+// Threads that keep cores busy (another program, a compiler) for as long as the object lives.
+class BusyThreads {
+ public:
+  explicit BusyThreads(int n) {
+    for (int i = 0; i < n; ++i)
+      threads_.emplace_back([this] {
+        volatile double x = 1.0;
+        while (!stop_.load(std::memory_order_relaxed)) x = x * 1.0000001 + 1e-9;
+      });
+  }
+  ~BusyThreads() {
+    stop_ = true;
+    for (auto& t : threads_) t.join();
+  }
+  BusyThreads(const BusyThreads&) = delete;
+  BusyThreads& operator=(const BusyThreads&) = delete;
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+nlohmann::json run_green_busy(const Context& context) {
+  const meshing::TubeDef def = context.quick ? tube(16, 15, 3) : meshing::TubeDef{};
+  const int reps = context.quick ? 1 : 2;
+  const TetMesh mesh = meshing::tube_mesh(def).value();
+  std::vector<Index> fixed;
+  for (std::size_t i = 0; i < mesh.node_count(); ++i)
+    if (mesh.positions[i].z() < 1e-9) fixed.push_back(static_cast<Index>(i));
+  const auto material = fem::material_preset("rubber").value();
+  const ThreadPolicy policy = thread_policy();
+  auto precompute = [&] {
+    const Stopwatch clock;
+    auto built = green::build_green_asset(mesh, material, fixed);
+    if (!built) throw std::runtime_error(built.message());
+    return clock.seconds();
+  };
+  std::vector<double> idle, busy;
+  fmt::print("{:<6} {:>6} {:>6} {:>10}\n", "run", "nodes", "busy", "precomp s");
+  for (int r = 0; r < reps; ++r) {  // alternate, so that drift in the machine's load hits both
+    idle.push_back(precompute());
+    fmt::print("{:<6} {:>6} {:>6} {:>10.2f}\n", r + 1, mesh.node_count(), 0, idle.back());
+    {
+      const BusyThreads load(2);
+      busy.push_back(precompute());
+    }
+    fmt::print("{:<6} {:>6} {:>6} {:>10.2f}\n", r + 1, mesh.node_count(), 2, busy.back());
+  }
+  const double idle_s = *std::min_element(idle.begin(), idle.end());
+  const double busy_s = *std::min_element(busy.begin(), busy.end());
+  const std::optional<int> blas = blas_threads_in_use();
+  fmt::print(
+      "tube {}x{}x{} ({} nodes): idle {:.2f} s, 2 busy threads {:.2f} s, ratio {:.2f} "
+      "({} solver threads from {}, BLAS threads {})\n",
+      def.segments_around, def.segments_along, def.segments_through, mesh.node_count(), idle_s, busy_s,
+      busy_s / idle_s, policy.solver_threads, policy.source, blas ? std::to_string(*blas) : "n/a");
+  return {
+      {"model", fmt::format("tube {}x{}x{}", def.segments_around, def.segments_along, def.segments_through)},
+      {"nodes", mesh.node_count()},
+      {"idle_s", idle},
+      {"busy_s", busy},
+      {"busy_threads", 2},
+      {"ratio", busy_s / idle_s},
+      {"solver_threads", policy.solver_threads},
+      {"threads_source", policy.source},
+      {"blas_threads", blas ? nlohmann::json(*blas) : nlohmann::json(nullptr)}};
+}
+
 nlohmann::json run_green(const Context& context) {
-  if (context.threads > 0) omp_set_num_threads(context.threads);
+  if (context.busy) return run_green_busy(context);
   std::vector<Model> models = {{"tube_1k", tube(16, 15, 3)}};
   if (!context.quick) {
     models.push_back({"tube_10k", tube(40, 61, 3)});
@@ -63,7 +140,7 @@ nlohmann::json run_green(const Context& context) {
   const auto material = fem::material_preset("rubber").value();
   nlohmann::json out;
   out["models"] = nlohmann::json::array();
-  out["threads"] = omp_get_max_threads();
+  out["threads"] = solver_threads();
   out["material"] = "rubber";
   out["block_cap_bytes"] = kMaxBlockBytes;
   fmt::print("{:<9} {:>6} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>11} {:>9} {:>9}\n", "model", "nodes",

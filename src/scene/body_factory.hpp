@@ -25,6 +25,8 @@ struct BodyInputs {
   std::vector<Region> fixed;        ///< fixed (clamped) node regions
   std::filesystem::path directory;  ///< of the scene file, for relative paths
   double time_step = 1.0 / 60.0;    ///< the scene's step (unit: s), bounds a family's substep count
+  int max_threads = 0;              ///< SceneLimits::max_threads (0: no cap)
+  bool write_files = true;          ///< SceneLimits::write_files
 };
 
 /// Reads the family-specific keys of `body` (the whole body object; shared keys are already read) and

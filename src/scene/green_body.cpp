@@ -7,6 +7,7 @@
 #include "body_factory.hpp"
 
 #include "pliant/core/hash.hpp"
+#include "pliant/core/threads.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/atomic_file.hpp"
 #include "pliant/models/fem/material.hpp"
@@ -16,7 +17,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <thread>
 
 namespace pliant::scene::detail {
 namespace {
@@ -220,6 +220,8 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
     cache = g->string_or("cache", "");
     if (auto c = g->find("cache"); c && cache.empty()) c->fail_expected("a file name");
     settings.threads = static_cast<int>(g->integer_or("threads", 0, 0, 1024));
+    if (in.max_threads > 0)
+      settings.threads = std::min(settings.threads > 0 ? settings.threads : solver_threads(), in.max_threads);
     max_memory_gb = g->positive_or("max_memory_gb", max_memory_gb);
   }
   std::vector<Index> fixed;
@@ -251,9 +253,7 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
     }
   }
   // A scene must not be able to ask for a precomputation that exhausts memory (a typo in "cells").
-  const int threads = settings.threads > 0
-                          ? settings.threads
-                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = settings.threads > 0 ? settings.threads : solver_threads();
   const double need = static_cast<double>(
       green::estimate_build_bytes(mesh, surface_nodes, 0, threads, settings.block_columns));
   const double gib = 1024.0 * 1024.0 * 1024.0;
@@ -268,7 +268,7 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
   Result<green::GreenAsset> built = green::build_green_asset(mesh, material, fixed, {}, settings);
   if (!built.ok()) body.fail(built.message());
   auto asset = std::make_shared<const green::GreenAsset>(std::move(*built));
-  if (!cache.empty()) {
+  if (!cache.empty() && in.write_files) {
     const std::filesystem::path path = in.directory / cache;
     const Status written =
         io::write_file_atomically(path, [&](std::ostream& out) { return green::write_green(*asset, out); });

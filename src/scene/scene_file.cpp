@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -57,8 +58,75 @@ Vec3 positive3(const JsonReader& r) {
   return {e[0].positive(), e[1].positive(), e[2].positive()};
 }
 
+// SceneLimits::max_mesh_elements, checked from a shape's parameters before meshing (the meshers'
+// own element counts) and from the mesh after reading or meshing.
+void check_elements(const JsonReader& m, long double elements, std::size_t limit, const char* what) {
+  if (limit == 0 || elements <= static_cast<long double>(limit)) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s %.6Lg elements, more than this reader's limit of %zu", what, elements,
+                limit);
+  m.fail(buf);
+}
+
+long double integer_param(const JsonReader& m, const char* key, long long fallback) {
+  const auto v = m.find(key);
+  return v && v->json().is_number_integer() ? static_cast<long double>(v->json().get<long long>())
+                                            : static_cast<long double>(fallback);
+}
+
+long double shape_element_estimate(const JsonReader& m, const std::string& shape) {
+  auto cells = [&](const char* key, int n, long double fallback) {
+    const auto v = m.find(key);
+    if (!v || !v->json().is_array() || v->json().size() != static_cast<std::size_t>(n)) return fallback;
+    long double p = 1;
+    for (const auto& e : v->json())
+      p *= e.is_number_integer() ? static_cast<long double>(e.get<long long>()) : 1;
+    return p;
+  };
+  if (shape == "box") {
+    const auto c = meshing::BoxDef{}.cells;
+    return 6 * cells("cells", 3, static_cast<long double>(c[0]) * c[1] * c[2]);
+  }
+  if (shape == "tube") {
+    const meshing::TubeDef d;
+    return 6 * integer_param(m, "segments_around", d.segments_around) *
+           integer_param(m, "segments_along", d.segments_along) *
+           integer_param(m, "segments_through", d.segments_through);
+  }
+  if (shape == "ball") {
+    const long double n = integer_param(m, "resolution", meshing::BallDef{}.resolution);
+    return 6 * n * n * n;
+  }
+  if (shape == "disc") return 2 * integer_param(m, "nodes", meshing::DiscMembraneDef{}.nodes);
+  if (shape == "hexdisc") {
+    const long double n = integer_param(m, "rings", meshing::HexDiscDef{}.rings);
+    return 6 * n * n;
+  }
+  if (shape == "rect") {
+    const meshing::RectMembraneDef d;
+    return 2 * cells("cells", 2, static_cast<long double>(d.cells_x) * d.cells_y);
+  }
+  if (shape == "icosphere") {
+    const long double s = integer_param(m, "subdivisions", meshing::IcosphereDef{}.subdivisions);
+    return 20 * std::pow(4.0L, std::clamp<long double>(s, 0, 30));
+  }
+  return 0;  // an unknown shape: read_mesh_unchecked says which ones exist
+}
+
+void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in);
+
+void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in,
+               std::size_t max_elements) {
+  if (m.has("shape") && m.at("shape").json().is_string())
+    check_elements(m, shape_element_estimate(m, m.at("shape").string()), max_elements,
+                   "the parameters ask for about");
+  read_mesh_unchecked(m, dir, in);
+  const std::size_t n = in.volume ? in.volume->tets.size() : in.surface ? in.surface->triangles.size() : 0;
+  check_elements(m, static_cast<long double>(n), max_elements, "the mesh has");
+}
+
 // "mesh": {"file": "beam.msh"} or {"shape": "tube", ...parameters of that shape}.
-void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in) {
+void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in) {
   if (m.has("file")) {
     m.expect_object({"file"});
     const JsonReader f = m.at("file");
@@ -319,6 +387,11 @@ std::string number_overflow_message(const std::string& what, std::string_view te
 }  // namespace
 
 Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& file) {
+  return parse_scene(json_text, file, SceneLimits{});
+}
+
+Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& file,
+                          const SceneLimits& limits) {
   const std::string name = file.string();
   nlohmann::json doc;
   try {
@@ -369,7 +442,9 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       }
       in.directory = file.parent_path();
       in.time_step = dt;
-      read_mesh(b.at("mesh"), in.directory, in);
+      in.max_threads = limits.max_threads;
+      in.write_files = limits.write_files;
+      read_mesh(b.at("mesh"), in.directory, in, limits.max_mesh_elements);
       if (std::string_view(entry->family) == "green" && !b.has("fixed"))
         b.fail("missing required key \"fixed\" (a Green body must be held somewhere)");
       if (auto fixed = b.find("fixed")) {

@@ -9,6 +9,7 @@
 #include "pliant/core/result.hpp"
 #include "pliant/scene/world.hpp"
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -37,9 +38,24 @@ struct Scene {
 /// Current scene-file format version (the "pliant" key).
 inline constexpr int kSceneFormatVersion = 1;
 
+/// Bounds for reading scenes from untrusted sources (a fuzzer, a server taking uploads). The defaults
+/// add nothing to the checks every scene gets.
+struct SceneLimits {
+  /// A body mesh with more elements (tetrahedra or triangles) is an error; generated shapes are
+  /// checked from their parameters before they are meshed. 0: no limit beyond the meshers' own.
+  std::size_t max_mesh_elements = 0;
+  /// Caps the solver threads a body may ask for ("threads"). 0: no cap.
+  int max_threads = 0;
+  /// false: nothing is written (a Green "cache" that is missing or stale is rebuilt in memory only).
+  bool write_files = true;
+};
+
 /// Reads and builds a scene. Relative mesh paths are resolved against the scene file's directory.
 Result<Scene> load_scene(const std::filesystem::path& path);
 /// Builds a scene from JSON text; `file` names it in messages and anchors relative paths.
 Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& file);
+/// parse_scene within `limits`.
+Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& file,
+                          const SceneLimits& limits);
 
 }  // namespace pliant::scene

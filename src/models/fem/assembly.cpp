@@ -2,6 +2,7 @@
 #include "pliant/models/fem/assembly.hpp"
 
 #include "pliant/core/geometry.hpp"
+#include "pliant/core/threads.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/models/fem/linear_tet.hpp"
 
@@ -134,8 +135,9 @@ void StiffnessAssembler::assemble_impl(const TetMesh& mesh, const Material* mate
     outer[size] = nnz;
   }
   double* values = K.valuePtr();
+  const int team = n > 4096 ? solver_threads() : 1;
 
-#pragma omp parallel for schedule(dynamic, 256) if (n > 4096)
+#pragma omp parallel for schedule(dynamic, 256) if (n > 4096) num_threads(team)
   for (Index a = 0; a < n; ++a) {
     const Index deg = block_offsets_[a + 1] - block_offsets_[a];
     double* col = values + 9 * static_cast<std::size_t>(block_offsets_[a]);

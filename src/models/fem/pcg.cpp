@@ -3,6 +3,7 @@
 // Cholesky (Lin & Moré 1999, as implemented by Eigen's IncompleteCholesky).
 #include "pliant/models/fem/pcg.hpp"
 
+#include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 
 #include <Eigen/IterativeLinearSolvers>
@@ -49,6 +50,7 @@ struct PcgSolver::Impl {
   Eigen::IncompleteCholesky<double, Eigen::Lower, Eigen::AMDOrdering<int>> ic;
   Eigen::VectorXd r, z, p, q;  // work vectors, sized once
   double setup_seconds = 0.0;
+  int team_ = 1;  // OpenMP team of the product, from the thread policy when the solver is built
 
   // out = A in. Rows are independent, so the parallel loop is deterministic. Small systems stay serial:
   // waking threads costs more than the product, and much more when cores are shared.
@@ -57,7 +59,7 @@ struct PcgSolver::Impl {
     const int* outer = A.outerIndexPtr();
     const int* inner = A.innerIndexPtr();
     const double* values = A.valuePtr();
-#pragma omp parallel for schedule(static) if (A.nonZeros() > 2'000'000)
+#pragma omp parallel for schedule(static) if (A.nonZeros() > 2'000'000) num_threads(team_)
     for (Eigen::Index i = 0; i < n; ++i) {
       double sum = 0.0;
       for (int k = outer[i]; k < outer[i + 1]; ++k) sum += values[k] * in[inner[k]];
@@ -121,6 +123,7 @@ Result<PcgSolver> PcgSolver::build(const SparseMatrix& A, const PcgSettings& set
     return Error{"pcg: SSOR relaxation ω must lie in (0, 2), got " + std::to_string(settings.ssor_omega)};
   auto impl = std::make_unique<Impl>();
   impl->settings = settings;
+  impl->team_ = solver_threads();
   impl->A = A;
   impl->A.makeCompressed();
   const Eigen::Index n = A.rows();

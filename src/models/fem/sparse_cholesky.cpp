@@ -3,6 +3,8 @@
 // Eigen's CholmodSupport, or Eigen's SimplicialLDLT. CHOLMOD headers stay in this file.
 #include "pliant/models/fem/sparse_cholesky.hpp"
 
+#include "pliant/core/threads.hpp"
+
 #include <Eigen/CholmodSupport>
 #include <Eigen/SparseCholesky>
 
@@ -38,6 +40,8 @@ Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBac
   if (A.rows() == 0 || A.rows() != A.cols())
     return Error{"cholesky: matrix must be square and non-empty, got " + std::to_string(A.rows()) + "×" +
                  std::to_string(A.cols())};
+  // CHOLMOD calls the BLAS: one BLAS thread per solve (core/threads.hpp), unless the user said otherwise.
+  apply_blas_threads();
   auto impl = std::make_unique<Impl>();
   impl->backend = backend;
   impl->size = A.rows();

@@ -3,6 +3,7 @@
 #include "pliant/models/green/green_asset.hpp"
 
 #include "pliant/core/hash.hpp"
+#include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/models/fem/assembly.hpp"
@@ -168,7 +169,10 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const fem::Material& m
   float* block = storage->data();
   float* control = block + packed;
 
-  const int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
+  // Threads from the library-wide policy (set_threads > OMP_NUM_THREADS > cores), BLAS at one thread
+  // under them: each OpenMP thread already solves its own right-hand sides.
+  const int threads = settings.threads > 0 ? settings.threads : solver_threads();
+  apply_blas_threads();
   const int per_block_nodes = std::max(1, settings.block_columns / 3);
   const std::size_t node_blocks = (column_nodes.size() + per_block_nodes - 1) / per_block_nodes;
   const std::size_t total_tasks = node_blocks + controls.size();
