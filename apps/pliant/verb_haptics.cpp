@@ -44,7 +44,7 @@ void run(const HapticArgs& args) {
   scene::ScriptedGrab device = world.take_scripted_grab(0);
   scene::Body& body = world.body(device.body);
   const Vec3 anchor = scene::point_on(body.surface_positions(), body.surface_triangles(), device.point);
-  const scene::GrabId grab = body.grab(device.point);
+  const scene::GrabId grab = body.grab_patch(device.point, device.radius);
   if (!grab.valid())
     fail(fmt::format("{}: the device's grab point cannot be held (a fixed node?)", args.scene));
 

@@ -34,6 +34,9 @@
 namespace pliant::cli {
 namespace {
 
+// Real soft natural rubber (E = 1.2 MPa); see fem::material_preset.
+constexpr const char* kDefaultMaterial = "rubber";
+
 struct PrecomputeArgs {
   std::string mesh;
   std::string fix;
@@ -135,20 +138,26 @@ void run_precompute(const PrecomputeArgs& args) {
     fail("precompute: --fix REGION (or --control REGION) is required");
   const TetMesh mesh = load_mesh(args.mesh);
   fem::Material material;
+  std::string material_name;
   if (!args.material.empty()) {
     if (args.youngs != 0 || args.poisson != -2) fail("precompute: give --material or --E/--nu, not both");
     material = unwrap(fem::material_preset(args.material));
+    material_name = args.material;
   } else if (args.youngs != 0 || args.poisson != -2) {
     if (args.youngs == 0 || args.poisson == -2) fail("precompute: --E and --nu go together");
     material = unwrap(fem::material_from_young_poisson(args.youngs, args.poisson));
+    material_name = "custom";
   } else {
-    material = unwrap(fem::material_preset("rubber"));
+    material = unwrap(fem::material_preset(kDefaultMaterial));
+    material_name = std::string(kDefaultMaterial) + " (the default)";
   }
   std::vector<Index> fixed;
   if (!args.fix.empty()) fixed = region_nodes(mesh, args.fix, "--fix");
   std::vector<green::ControlElementSpec> controls;
   for (const auto& c : args.controls) controls.push_back({region_nodes(mesh, c, "--control")});
   unwrap(fem::check_fem_mesh(mesh));
+  fmt::print("material: {}, E = {:.4g} Pa, nu = {:.4g}, density = {:.4g} kg/m^3\n", material_name,
+             material.youngs_modulus(), material.poisson_ratio(), material.density);
 
   const std::filesystem::path out(args.output);
   const auto mh = green::mesh_hash(mesh);
@@ -201,7 +210,13 @@ void setup_precompute(CLI::App& app) {
   cmd->add_option("mesh", args->mesh, "Tet mesh file or procedural spec")->required();
   cmd->add_option("--fix", args->fix, "Fixed nodes (region syntax: xmin, x<0.1, box:..., nodes:...)");
   cmd->add_option("--control", args->controls, "Nodes of a control element (repeatable; region syntax)");
-  cmd->add_option("--material", args->material, "Material preset (steel, ceramic, rubber, liver, ...)");
+  std::string presets;
+  for (const std::string& n : fem::material_preset_names()) presets += (presets.empty() ? "" : ", ") + n;
+  const fem::Material fallback = fem::material_preset(kDefaultMaterial).value();
+  cmd->add_option(
+      "--material", args->material,
+      fmt::format("Material preset, one of: {}. Default: {} (E = {:.3g} MPa, nu = {:.3g})", presets,
+                  kDefaultMaterial, fallback.youngs_modulus() / 1e6, fallback.poisson_ratio()));
   cmd->add_option("--E", args->youngs, "Young's modulus (Pa)");
   cmd->add_option("--nu", args->poisson, "Poisson's ratio");
   cmd->add_option("-o,--output", args->output, "Output .green file")->required();

@@ -17,7 +17,7 @@
 
 int main(int argc, char** argv) {
   using namespace pliant;
-  // A 0.3 m × 0.04 m × 0.04 m beam of 30 × 4 × 4 cells, six tets each.
+  // A 0.3 m × 0.04 m × 0.04 m beam of 30 × 4 × 4 cells, five tets each (the default split).
   meshing::BoxDef box;
   box.size = Vec3(0.3, 0.04, 0.04);
   box.cells = {30, 4, 4};

@@ -17,7 +17,7 @@ Result<TetMesh> box_mesh(const BoxDef& def) {
     if (auto e = detail::require_at_least("box", cells_field.c_str(), def.cells[a], 1)) return *e;
   }
   const long long nx = def.cells[0], ny = def.cells[1], nz = def.cells[2];
-  const int per_cell = def.split == CellSplit::six ? 6 : 5;
+  const int per_cell = def.split == CellSplit::six ? 6 : 5;  // five is the default (box.hpp)
   if (auto e = detail::require_element_budget("box", static_cast<long double>(nx) * ny * nz * per_cell))
     return *e;
 

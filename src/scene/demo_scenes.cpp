@@ -14,13 +14,13 @@ std::vector<DemoScene> demo_scenes() {
       "name": "pipe",
       "family": "green",
       "mesh": { "shape": "tube" },
-      "material": { "preset": "rubber" },
+      "material": { "preset": "ecoflex_00_30" },
       "fixed": ["zmin"],
       "green": { "rotation_correction": true }
     }
   ],
   "interactions": [
-    { "type": "grab", "body": "pipe", "near": [0.1, 0.0, 0.5],
+    { "type": "grab", "body": "pipe", "near": [0.1, 0.0, 0.5], "radius": 0.03,
       "track": [ { "t": 0.0, "offset": [0, 0, 0] },
                  { "t": 1.0, "offset": [0.12, 0.06, 0] },
                  { "t": 2.0, "offset": [-0.08, 0.12, 0] } ] }

@@ -16,6 +16,7 @@
 #include "pliant/models/green/green_file.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace pliant::scene::detail {
@@ -34,10 +35,14 @@ class GreenSceneBody final : public Body {
   std::span<const Vec3> surface_rest_positions() const override { return asset_->surface().positions; }
   std::span<const Tri> surface_triangles() const override { return asset_->surface().triangles; }
 
-  GrabId grab(const SurfacePoint& p) override {
-    // The Green runtime holds nodes: take the triangle corner with the largest barycentric weight
-    // that is free to move.
-    if (!on_surface(p)) return {};
+  GrabId grab(const SurfacePoint& p) override { return grab_patch(p, kDefaultGrabRadius); }
+
+  // A soft grab: the handle is the picked point; the patch (surface_patch) holds the free nodes
+  // within the radius of it, each where it is now, and translates with the handle.
+  GrabId grab_patch(const SurfacePoint& p, double radius) override {
+    if (!on_surface(p) || std::isnan(radius)) return {};
+    // The patch grows from a node: the triangle corner with the largest barycentric weight that is
+    // free to move.
     const Tri& t = asset_->surface().triangles[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     int order[3] = {0, 1, 2};
@@ -50,41 +55,59 @@ class GreenSceneBody final : public Body {
       }
     }
     if (node < 0) return {};
+    const auto x = body_.state().positions;
+    const Vec3 point = point_on(x, asset_->surface().triangles, p);
+    if (radius < 0.0) radius = default_radius(node);
+    std::vector<Index> nodes = green::surface_patch(*asset_, x, node, point, radius);
+    nodes.erase(std::remove_if(nodes.begin() + 1, nodes.end(), [&](Index n) { return held(n); }),
+                nodes.end());
     std::size_t slot = 0;
     while (slot < slots_.size() && slots_[slot].active) ++slot;
     if (slot == slots_.size()) slots_.push_back({});
-    slots_[slot].active = true;
-    slots_[slot].node = node;
-    slots_[slot].target = body_.state().positions[static_cast<std::size_t>(node)];
-    ++slots_[slot].generation;
+    Slot& s = slots_[slot];
+    s.active = true;
+    s.grab = green::hold_in_place(nodes, x);
+    s.nodes = std::move(nodes);
+    s.handle_offset = x[static_cast<std::size_t>(node)] - point;
+    s.target = point;
+    ++s.generation;
     rebuild_grabs();
-    return {static_cast<std::int32_t>(slot), slots_[slot].generation};
+    return {static_cast<std::int32_t>(slot), s.generation};
+  }
+
+  bool soft_grabs() const override { return true; }
+
+  std::span<const Index> grab_nodes(GrabId id) const override {
+    if (!live(id)) return {};
+    return slots_[static_cast<std::size_t>(id.slot)].nodes;
   }
 
   void move_grab(GrabId id, const Vec3& target) override {
-    if (!live(id)) return;
+    if (!live(id) || !target.allFinite()) return;
     Slot& s = slots_[static_cast<std::size_t>(id.slot)];
     s.target = target;
-    body_.move_grab(s.index, target);
+    s.grab.target = target + s.handle_offset;
+    body_.move_grab(s.index, s.grab.target);
   }
 
   void release(GrabId id) override {
     if (!live(id)) return;
-    slots_[static_cast<std::size_t>(id.slot)].active = false;
+    Slot& s = slots_[static_cast<std::size_t>(id.slot)];
+    s.active = false;
     rebuild_grabs();
-    incoming_.push_back({BodyEvent::Kind::grab_released, slots_[static_cast<std::size_t>(id.slot)].node,
-                         slots_[static_cast<std::size_t>(id.slot)].target});
+    incoming_.push_back({BodyEvent::Kind::grab_released, s.grab.node, s.target});
   }
 
   Vec3 grab_reaction(GrabId id) const override {
     if (!live(id)) return Vec3::Zero();
-    // grab_forces is what the grab applies to the body; the tool feels the opposite.
+    // grab_forces is what the grab applies to the body (summed over its patch); the tool feels the
+    // opposite.
     return -body_.state().grab_forces[slots_[static_cast<std::size_t>(id.slot)].index];
   }
 
   Mat3 grab_compliance(GrabId id) const override {
     if (!live(id)) return Mat3::Zero();
-    return body_.local_compliance(slots_[static_cast<std::size_t>(id.slot)].node);
+    return body_.grab_compliance(slots_[static_cast<std::size_t>(id.slot)].index);
   }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
@@ -98,7 +121,8 @@ class GreenSceneBody final : public Body {
   }
 
   void step(double /*dt*/, Profile& profile) override {
-    // Quasi-static: every step shows the exact linear equilibrium for the current handles (seed 000).
+    // Quasi-static: every step shows the exact linear equilibrium for the current handles
+    // (Nikitina et al. 2003).
     // Events raised by interactions before this step are reported after it.
     events_.swap(incoming_);
     incoming_.clear();
@@ -144,8 +168,10 @@ class GreenSceneBody final : public Body {
 
   struct Slot {
     bool active = false;
-    Index node = -1;
-    Vec3 target = Vec3::Zero();
+    green::Grab grab;            // handle node, its target, the patch with offsets
+    std::vector<Index> nodes;    // grab.node, then the patch nodes
+    Vec3 handle_offset = Vec3::Zero();  // handle node minus the picked point, at grab time (unit: m)
+    Vec3 target = Vec3::Zero();  // the picked point's target (unit: m)
     std::uint32_t generation = 0;
     std::size_t index = 0;  // position in the body's grab list
   };
@@ -156,15 +182,19 @@ class GreenSceneBody final : public Body {
            slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
   }
   bool held(Index node) const {
-    return std::any_of(slots_.begin(), slots_.end(),
-                       [&](const Slot& s) { return s.active && s.node == node; });
+    return std::any_of(slots_.begin(), slots_.end(), [&](const Slot& s) {
+      return s.active && std::find(s.nodes.begin(), s.nodes.end(), node) != s.nodes.end();
+    });
   }
+  // Twice the mean surface edge length at the node: a patch of one or two rings of neighbours, wide
+  // enough that the grab shows no cusp, small enough to stay local.
+  double default_radius(Index node) const { return 2.0 * green::mean_surface_edge_length(*asset_, node); }
   void rebuild_grabs() {
     std::vector<green::Grab> grabs;
     for (Slot& s : slots_) {
       if (!s.active) continue;
       s.index = grabs.size();
-      grabs.push_back({s.node, s.target});
+      grabs.push_back(s.grab);
     }
     // Nodes were checked above (free, distinct, in range), so the grab set is valid.
     (void)body_.set_grabs(grabs);

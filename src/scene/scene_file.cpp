@@ -148,7 +148,7 @@ void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, 
     if (auto v = m.find("size")) d.size = positive3(*v);
     if (auto v = m.find("cells")) d.cells = cells3(*v);
     if (auto v = m.find("split"))
-      d.split = v->one_of({"five", "six"}) == "five" ? meshing::CellSplit::five : meshing::CellSplit::six;
+      d.split = v->one_of({"five", "six"}) == "six" ? meshing::CellSplit::six : meshing::CellSplit::five;
     in.volume = take(meshing::box_mesh(d), m);
   } else if (shape == "tube") {
     m.expect_object({"shape", "inner_radius", "outer_radius", "length", "segments_around", "segments_along",
@@ -294,10 +294,19 @@ void read_interaction(const JsonReader& r, World& world) {
     return;
   }
   if (type == "grab") {
-    r.expect_object({"type", "body", "near", "start", "release", "track"});
+    r.expect_object({"type", "body", "near", "start", "release", "radius", "track"});
     ScriptedGrab g;
     g.body = find_body(world, r.at("body"));
     g.point = read_point(r.at("near"), world, g.body);
+    if (auto v = r.find("radius")) {
+      // A soft grab's patch radius in metres; 0 holds one node. A body that holds single points
+      // only must not silently ignore a patch it was asked for.
+      g.radius = v->non_negative();
+      const Body& body = world.body(g.body);
+      if (g.radius > 0.0 && !body.soft_grabs())
+        v->fail("body \"" + body.name() + "\" (family " + std::string(body.family()) +
+                ") holds single nodes only: remove \"radius\" or set it to 0");
+    }
     g.start = r.find("start") ? r.at("start").non_negative() : 0.0;
     if (auto v = r.find("release")) {
       // Omitted: held to the end. Given: it must come after the grab starts.

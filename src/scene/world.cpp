@@ -52,7 +52,7 @@ void World::step() {
     Body& b = body(g.body);
     if (!g.id.valid()) {
       g.anchor = point_on(b.surface_positions(), b.surface_triangles(), g.point);
-      g.id = b.grab(g.point);
+      g.id = b.grab_patch(g.point, g.radius);
     }
     if (g.release > g.start && t >= g.release) {
       b.release(g.id);

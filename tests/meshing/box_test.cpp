@@ -32,8 +32,16 @@ void expect_valid_box(const BoxDef& def, int tets_per_cell) {
 }
 
 TEST(BoxMesh, SixTetSplitFillsTheBoxAndConforms) {
-  expect_valid_box({.origin = Vec3(-1, 2, 0.5), .size = Vec3(2.0, 0.3, 0.7), .cells = {7, 3, 4}}, 6);
-  expect_valid_box({.size = Vec3(1, 1, 1), .cells = {1, 1, 1}}, 6);
+  expect_valid_box(
+      {.origin = Vec3(-1, 2, 0.5), .size = Vec3(2.0, 0.3, 0.7), .cells = {7, 3, 4}, .split = CellSplit::six},
+      6);
+  expect_valid_box({.size = Vec3(1, 1, 1), .cells = {1, 1, 1}, .split = CellSplit::six}, 6);
+}
+
+TEST(BoxMesh, DefaultIsTheFiveTetSplit) {
+  // The default must be the split that does not lock for nearly incompressible materials.
+  EXPECT_EQ(BoxDef{}.split, CellSplit::five);
+  expect_valid_box({.size = Vec3(1.0, 0.5, 0.25), .cells = {3, 2, 2}}, 5);
 }
 
 TEST(BoxMesh, FiveTetSplitAlternatesParityAndConforms) {

@@ -31,6 +31,10 @@ pliant_meshing_cli_test(tube RC 0 ARGS mesh tube --segments-around 16 --segments
   STDOUT "wrote .*tube.vtu: 528 nodes, 1920 tets" FILES ${_out}/tube.vtu)
 pliant_meshing_cli_test(box_five RC 0 ARGS mesh box --size 1 0.5 0.25 --cells 4 2 1 --split 5 -o ${_out}/box.vtu
   STDOUT "30 nodes, 40 tets; volume 0.125 m³" FILES ${_out}/box.vtu)
+pliant_meshing_cli_test(box_default_five RC 0 ARGS mesh box --size 1 0.5 0.25 --cells 4 2 1 -o ${_out}/box5.vtu
+  STDOUT "30 nodes, 40 tets; volume 0.125 m³" FILES ${_out}/box5.vtu)
+pliant_meshing_cli_test(box_six RC 0 ARGS mesh box --size 1 0.5 0.25 --cells 4 2 1 --split 6 -o ${_out}/box6.vtu
+  STDOUT "30 nodes, 48 tets; volume 0.125 m³" FILES ${_out}/box6.vtu)
 pliant_meshing_cli_test(ball_stl RC 0 ARGS mesh ball --resolution 4 -o ${_out}/ball.stl
   STDOUT "125 nodes, 384 tets \\(boundary surface written\\)" FILES ${_out}/ball.stl)
 pliant_meshing_cli_test(disc_seed RC 0 ARGS mesh disc --nodes 1403 --boundary-nodes 140 -o ${_out}/disc.obj

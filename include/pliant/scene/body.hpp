@@ -13,6 +13,9 @@
 
 namespace pliant::scene {
 
+/// grab_patch's radius meaning "the body's default" (unit: m).
+inline constexpr double kDefaultGrabRadius = -1.0;
+
 /// A point on a body's current surface: a triangle and barycentric coordinates (u, v), the point being
 /// (1-u-v)·a + u·b + v·c for the triangle's corners a, b, c.
 struct SurfacePoint {
@@ -70,8 +73,20 @@ class Body {
   /// GPU buffer knows to rebuild instead of refit.
   virtual std::uint64_t surface_topology_version() const { return 0; }
 
-  /// Starts a grab at a surface point, holding it where it is now.
+  /// Starts a grab at a surface point, holding it where it is now. A family with soft grabs holds
+  /// a patch of its default radius (grab_patch with kDefaultGrabRadius).
   virtual GrabId grab(const SurfacePoint& point) = 0;
+  /// Starts a soft grab: every surface node within `radius` (unit: m) of the point, connected to it
+  /// over the surface, held where it is now and moved rigidly (in translation) with the handle; the
+  /// reaction is summed over the patch. Radius 0: a single node; kDefaultGrabRadius (negative): the
+  /// body's default (Green bodies: twice the mean surface edge length at the point). A family
+  /// without soft grabs (soft_grabs() false) holds a single point whatever the radius. An invalid
+  /// point or a NaN radius grabs nothing (an invalid id).
+  virtual GrabId grab_patch(const SurfacePoint& point, double /*radius*/) { return grab(point); }
+  /// Whether grab_patch honours its radius.
+  virtual bool soft_grabs() const { return false; }
+  /// Surface nodes a grab holds (the handle node first), for drawing the patch; empty if unknown.
+  virtual std::span<const Index> grab_nodes(GrabId /*id*/) const { return {}; }
   /// Moves a grab's target; the body follows in its next step (unit: m).
   virtual void move_grab(GrabId id, const Vec3& target) = 0;
   virtual void release(GrabId id) = 0;
@@ -79,7 +94,8 @@ class Body {
   /// renders this.
   virtual Vec3 grab_reaction(GrabId id) const = 0;
   /// Local compliance at a grab, ∂(displacement)/∂(force) (unit: m/N): lets the haptic loop update
-  /// forces between steps (exact for a linear Green body; an estimate for others, zero if unknown).
+  /// forces between steps (exact for a linear Green body, for a soft grab the compliance of its
+  /// handle with the whole patch moving rigidly; an estimate for others, zero if unknown).
   virtual Mat3 grab_compliance(GrabId /*id*/) const { return Mat3::Zero(); }
 
   /// Adds an external force at a surface point for the next step (unit: N).

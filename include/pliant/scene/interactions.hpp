@@ -25,6 +25,8 @@ struct ScriptedGrab {
   SurfacePoint point;
   double start = 0.0;     ///< (unit: s)
   double release = -1.0;  ///< (unit: s); ≤ start: held to the end
+  /// Soft-grab radius (unit: m): 0 holds one node, kDefaultGrabRadius the body's default patch.
+  double radius = kDefaultGrabRadius;
   std::vector<Keyframe> track;
 
   // State.

@@ -67,18 +67,42 @@ struct Preset {
 };
 
 constexpr double GPa = 1e9;
+constexpr double MPa = 1e6;
 constexpr double kPa = 1e3;
 
-// Seed materials: Lamé constants exactly as printed in seed 000 (Nikitina et al.), in GPa.
-// Tissue values are small-strain Young's moduli of the cited studies, rounded; real tissue is
-// non-linear, viscoelastic and varies between subjects by a factor of 2 or more, so these are
-// starting points, not truths. Tissue is nearly incompressible (ν ≈ 0.49-0.5); we use ν = 0.45
-// because linear tetrahedra lock (become far too stiff) as ν → 0.5.
-constexpr std::array<Preset, 12> kPresets{{
-    {"steel", true, 119.42 * GPa, 79.23 * GPa, 7850.0},  // seed 000; E ≈ 206 GPa, ν ≈ 0.30
-    {"ceramic", true, 124.12 * GPa, 124.12 * GPa,
-     3900.0},  // seed 000; E ≈ 310 GPa, ν = 0.25 (alumina density)
-    {"rubber", true, 1.12 * GPa, 0.047 * GPa, 1100.0},  // seed 000; E ≈ 0.139 GPa, ν ≈ 0.48
+// Nearly incompressible solids (rubber, silicone, soft tissue: ν ≈ 0.49-0.5 in reality) are given
+// their measured small-strain Young's modulus E with ν = 0.45: linear tetrahedra lock (become far too
+// stiff) as ν → 0.5, and 0.45 keeps the stiffening mild (docs/accuracy.md). Real rubber and tissue
+// are non-linear and viscoelastic and vary between batches and subjects by a factor of 2 or more:
+// these are small-strain starting points, not truths. Where a datasheet gives only the "100%
+// modulus" S100 (nominal stress at 100% elongation), the small-strain E follows from the neo-Hookean
+// law S = μ(λ − λ⁻²) at stretch λ = 2: μ = S100 / 1.75, E = 3μ.
+constexpr std::array<Preset, 18> kPresets{{
+    // Nikitina et al. 2003 ("Linear FEM with precomputed Green's functions"): Lamé constants exactly
+    // as printed, in GPa. Their steel and ceramic are realistic values.
+    {"steel", true, 119.42 * GPa, 79.23 * GPa, 7850.0},     // E ≈ 206 GPa, ν ≈ 0.30
+    {"ceramic", true, 124.12 * GPa, 124.12 * GPa, 3900.0},  // E ≈ 310 GPa, ν = 0.25 (alumina density)
+    // Natural rubber (unfilled sulphur vulcanisate): shear modulus μ = 0.41 MPa, the small-strain
+    // limit of Ogden's fit (Proc. R. Soc. Lond. A 326, 1972) to Treloar's data (Trans. Faraday Soc.
+    // 40, 1944); E = 3μ ≈ 1.2 MPa. Density 930 kg/m³ (cis-polyisoprene 910-930 kg/m³, Mark (ed.),
+    // Physical Properties of Polymers Handbook, 2007). Earlier Pliant versions gave the next
+    // entry this name (docs/green.md, "Materials").
+    {"rubber", false, 1.2 * MPa, 0.45, 930.0},
+    // The "rubber" of Nikitina et al. 2003 as printed (λ = 1.12 GPa, μ = 0.047 GPa: E ≈ 0.139 GPa,
+    // ν ≈ 0.48): about a hundred times stiffer than real soft rubber (a hard rubber or plastic).
+    {"nikitina2003_rubber", true, 1.12 * GPa, 0.047 * GPa, 1100.0},
+    // Platinum-cure silicones common in soft robotics and surgical phantoms (Smooth-On technical
+    // bulletins; E from the 100% modulus as above; specific gravity as printed there):
+    // Ecoflex 00-30: S100 = 10 psi = 69 kPa -> E ≈ 0.12 MPa; 1070 kg/m³.
+    {"ecoflex_00_30", false, 0.12 * MPa, 0.45, 1070.0},
+    // Dragon Skin 10: S100 = 22 psi = 152 kPa -> E ≈ 0.26 MPa; 1070 kg/m³.
+    {"dragon_skin_10", false, 0.26 * MPa, 0.45, 1070.0},
+    // Dragon Skin 30: S100 = 86 psi = 593 kPa -> E ≈ 1.0 MPa; 1080 kg/m³.
+    {"dragon_skin_30", false, 1.0 * MPa, 0.45, 1080.0},
+    // Sylgard 184 (PDMS, 10:1): E = 1.32 MPa cured at 25 °C, rising to 2.97 MPa cured at 200 °C
+    // (Johnston et al., "Mechanical characterization of bulk Sylgard 184 for microfluidics and
+    // microengineering", J. Micromech. Microeng. 24(3), 2014); density 1030 kg/m³ (Dow datasheet).
+    {"sylgard_184", false, 1.32 * MPa, 0.45, 1030.0},
     // Liver: transient elastography of healthy livers gives about 5 kPa (Sandrin et al., "Transient
     // elastography: a new noninvasive method for assessment of hepatic fibrosis", Ultrasound in
     // Medicine & Biology 29(12), 2003). Density 1060 kg/m³ (ICRP Publication 89, 2002).
@@ -109,11 +133,11 @@ constexpr std::array<Preset, 12> kPresets{{
     // "Biphasic creep and stress relaxation of articular cartilage in compression", J. Biomech. Eng.
     // 102(1), 1980, order of magnitude). Density 1100 kg/m³.
     {"cartilage", false, 0.6e6, 0.1, 1100.0},
+    // A generic very soft silicone gel for phantoms, E = 50 kPa: softer than the softest Ecoflex
+    // with a published modulus (Ecoflex 00-10: S100 = 8 psi = 55 kPa -> E ≈ 94 kPa), in the range of
+    // stiff tissue. Not a product's value.
+    {"silicone_gel", false, 50.0 * kPa, 0.45, 1070.0},
 }};
-
-// A phantom material kept apart so the tissue table above stays tissue only: soft silicone gel
-// (Ecoflex-class, E ≈ 50 kPa, ν ≈ 0.45), typical of surgical-training phantoms.
-constexpr Preset kSiliconeGel{"silicone_gel", false, 50.0 * kPa, 0.45, 1070.0};
 
 Result<Material> make(const Preset& p) {
   return p.lame ? material_from_lame(p.a, p.b, p.density) : material_from_young_poisson(p.a, p.b, p.density);
@@ -124,7 +148,6 @@ Result<Material> make(const Preset& p) {
 Result<Material> material_preset(std::string_view name) {
   for (const Preset& p : kPresets)
     if (name == p.name) return make(p);
-  if (name == kSiliconeGel.name) return make(kSiliconeGel);
   std::string list;
   for (const std::string& n : material_preset_names()) list += (list.empty() ? "" : ", ") + n;
   return Error{"material: unknown preset '" + std::string(name) + "' (known: " + list + ")"};
@@ -133,7 +156,6 @@ Result<Material> material_preset(std::string_view name) {
 std::vector<std::string> material_preset_names() {
   std::vector<std::string> names;
   for (const Preset& p : kPresets) names.emplace_back(p.name);
-  names.emplace_back(kSiliconeGel.name);
   return names;
 }
 

@@ -1,9 +1,12 @@
-// Run-time superposition of a Green's function asset (seed 000; Bro-Nielsen & Cotin 1996 for the
-// grab system; Kabsch 1976 / Horn 1987 for the rotation fit). See green_body.hpp.
+// Run-time superposition of a Green's function asset (Nikitina et al. 2003; Bro-Nielsen & Cotin 1996
+// for the grab system; Kabsch 1976 / Horn 1987 for the rotation fit). See green_body.hpp.
 #include "pliant/models/green/green_body.hpp"
+
+#include "pliant/core/topology.hpp"
 
 #include <Eigen/SVD>
 
+#include <algorithm>
 #include <string>
 
 namespace pliant::green {
@@ -46,27 +49,43 @@ GreenBody::GreenBody(std::shared_ptr<const GreenAsset> asset, GreenDef def)
 Status GreenBody::set_grabs(std::span<const Grab> grabs) {
   const auto& constrained = asset_->constrained();
   std::vector<std::uint8_t> seen(static_cast<std::size_t>(ns_), 0);
-  for (const Grab& g : grabs) {
-    if (g.node < 0 || g.node >= ns_)
-      return Error{"green: grab on surface node " + std::to_string(g.node) + ", but the surface has " +
-                   std::to_string(ns_) + " nodes"};
-    if (constrained[static_cast<std::size_t>(g.node)])
-      return Error{"green: grab on surface node " + std::to_string(g.node) +
-                   ", which is fixed or part of a control element"};
-    if (seen[static_cast<std::size_t>(g.node)]++)
-      return Error{"green: surface node " + std::to_string(g.node) + " grabbed twice"};
+  std::vector<Index> nodes;
+  std::vector<std::size_t> owner;
+  std::vector<Vec3> offsets;
+  for (std::size_t m = 0; m < grabs.size(); ++m) {
+    const Grab& g = grabs[m];
+    if (!g.target.allFinite()) return Error{"green: grab " + std::to_string(m) + " has a non-finite target"};
+    for (std::size_t p = 0; p <= g.patch.size(); ++p) {
+      const Index n = p == 0 ? g.node : g.patch[p - 1].node;
+      const Vec3 offset = p == 0 ? Vec3::Zero() : g.patch[p - 1].offset;
+      if (n < 0 || n >= ns_)
+        return Error{"green: grab on surface node " + std::to_string(n) + ", but the surface has " +
+                     std::to_string(ns_) + " nodes"};
+      if (constrained[static_cast<std::size_t>(n)])
+        return Error{"green: grab on surface node " + std::to_string(n) +
+                     ", which is fixed or part of a control element"};
+      if (seen[static_cast<std::size_t>(n)]++)
+        return Error{"green: surface node " + std::to_string(n) + " grabbed twice"};
+      if (!offset.allFinite())
+        return Error{"green: grab " + std::to_string(m) + " holds surface node " + std::to_string(n) +
+                     " at a non-finite offset"};
+      nodes.push_back(n);
+      owner.push_back(m);
+      offsets.push_back(offset);
+    }
   }
-  const Eigen::Index k3 = static_cast<Eigen::Index>(3 * grabs.size());
+  const Eigen::Index k3 = static_cast<Eigen::Index>(3 * nodes.size());
+  const Eigen::Index m3 = static_cast<Eigen::Index>(3 * grabs.size());
   const Eigen::Index n3 = 3 * ns_;
   // C = G_GG and G_SG, from the packed store.
   Eigen::MatrixXd C(k3, k3);
   g_sg_.resize(n3, k3);
-  for (std::size_t b = 0; b < grabs.size(); ++b) {
+  for (std::size_t b = 0; b < nodes.size(); ++b) {
     for (Index i = 0; i < ns_; ++i)
-      g_sg_.block<3, 3>(3 * i, static_cast<Eigen::Index>(3 * b)) = asset_->green_block(i, grabs[b].node);
-    for (std::size_t a = 0; a < grabs.size(); ++a)
+      g_sg_.block<3, 3>(3 * i, static_cast<Eigen::Index>(3 * b)) = asset_->green_block(i, nodes[b]);
+    for (std::size_t a = 0; a < nodes.size(); ++a)
       C.block<3, 3>(static_cast<Eigen::Index>(3 * a), static_cast<Eigen::Index>(3 * b)) =
-          g_sg_.block<3, 3>(3 * grabs[a].node, static_cast<Eigen::Index>(3 * b));
+          g_sg_.block<3, 3>(3 * nodes[a], static_cast<Eigen::Index>(3 * b));
   }
   if (k3 > 0) {
     grab_factor_.compute(C);
@@ -74,14 +93,26 @@ Status GreenBody::set_grabs(std::span<const Grab> grabs) {
       return Error{
           "green: the grab set's compliance block is singular (grabs too close to the fixed nodes?)"};
     const Eigen::MatrixXd W = grab_factor_.solve(g_sg_.transpose()).transpose();
+    Eigen::MatrixXd W_sum = Eigen::MatrixXd::Zero(n3, m3);
+    for (std::size_t b = 0; b < nodes.size(); ++b)
+      W_sum.middleCols<3>(static_cast<Eigen::Index>(3 * owner[b])) +=
+          W.middleCols<3>(static_cast<Eigen::Index>(3 * b));
     w_ = W.cast<float>();
+    w_sum_ = W_sum.cast<float>();
   } else {
     w_.resize(n3, 0);
+    w_sum_.resize(n3, 0);
   }
+  held_node_ = std::move(nodes);
+  held_grab_ = std::move(owner);
+  held_offset_ = std::move(offsets);
   state_.grabs.assign(grabs.begin(), grabs.end());
   state_.grab_forces.assign(grabs.size(), Vec3::Zero());
+  handle_.setZero(m3);
+  handle_applied_.setZero(m3);
+  node_part_.setZero(k3);
+  node_applied_.setZero(k3);
   residual_.setZero(k3);
-  residual_applied_.setZero(k3);
   grab_force_solve_.setZero(k3);
   grabs_dirty_ = true;
   return {};
@@ -131,12 +162,13 @@ void GreenBody::fit_rotation() {
   Vec3 sp = Vec3::Zero(), sq = Vec3::Zero();
   Mat3 spq = Mat3::Zero();
   const auto& rest = asset_->surface().positions;
-  for (const Grab& g : state_.grabs) {
-    const Vec3& p = rest[static_cast<std::size_t>(g.node)];
+  for (std::size_t k = 0; k < held_node_.size(); ++k) {
+    const Vec3& p = rest[static_cast<std::size_t>(held_node_[k])];
+    const Vec3 q = state_.grabs[held_grab_[k]].target + held_offset_[k];
     n += 1;
     sp += p;
-    sq += g.target;
-    spq += p * g.target.transpose();
+    sq += q;
+    spq += p * q.transpose();
   }
   const auto& elements = asset_->control_elements();
   for (std::size_t e = 0; e < elements.size(); ++e) {
@@ -208,45 +240,52 @@ void GreenBody::update() {
   state_.profile.record("forces", clock.ms());
   clock.reset();
 
-  // Grabs: residual r = d − u_base(G) in the solve frame; u_grab = W r, updated by the changed parts.
-  const auto& rest = asset_->surface().positions;
-  for (std::size_t m = 0; m < state_.grabs.size(); ++m) {
-    const Index g = state_.grabs[m].node;
-    const Vec3 target = Rt * (state_.grabs[m].target - target_centroid_) + rest_centroid_;
-    const Vec3 d = target - rest[static_cast<std::size_t>(g)];
-    residual_.segment<3>(static_cast<Eigen::Index>(3 * m)) =
-        d - u_control_.segment<3>(3 * g) - u_force_.segment<3>(3 * g);
-  }
+  // Grabs: residual r = d − u_base(G) in the solve frame, as handle parts h and node parts e;
+  // u_grab = W̄ h + W e, updated by the parts that changed (a moved handle: one rank-3 update).
+  compute_residual_parts();
   if (grabs_dirty_) {
-    if (state_.grabs.empty())
+    if (held_node_.empty()) {
       u_grab_.setZero();
-    else
-      u_grab_.noalias() = w_.cast<double>() * residual_;
-    residual_applied_ = residual_;
+    } else {
+      u_grab_.noalias() = w_sum_.cast<double>() * handle_;
+      u_grab_.noalias() += w_.cast<double>() * node_part_;
+    }
+    handle_applied_ = handle_;
+    node_applied_ = node_part_;
     grabs_dirty_ = false;
   } else {
-    for (std::size_t m = 0; m < state_.grabs.size(); ++m) {
-      const Eigen::Index o = static_cast<Eigen::Index>(3 * m);
-      const Vec3 dr = residual_.segment<3>(o) - residual_applied_.segment<3>(o);
-      if (dr.isZero(0.0)) continue;
-      const float* w0 = w_.data() + o * n3;
+    const auto rank3 = [&](const Eigen::MatrixXf& w, Eigen::Index o, const Vec3& d) {
+      const float* w0 = w.data() + o * n3;
       const float* w1 = w0 + n3;
       const float* w2 = w1 + n3;
-      const double d0 = dr[0], d1 = dr[1], d2 = dr[2];
+      const double d0 = d[0], d1 = d[1], d2 = d[2];
       double* u = u_grab_.data();
       for (Eigen::Index i = 0; i < n3; ++i) u[i] += w0[i] * d0 + w1[i] * d1 + w2[i] * d2;
-      residual_applied_.segment<3>(o) = residual_.segment<3>(o);
+    };
+    for (Eigen::Index o = 0; o < handle_.size(); o += 3) {
+      const Vec3 dh = handle_.segment<3>(o) - handle_applied_.segment<3>(o);
+      if (dh.isZero(0.0)) continue;
+      rank3(w_sum_, o, dh);
+      handle_applied_.segment<3>(o) = handle_.segment<3>(o);
+    }
+    for (Eigen::Index o = 0; o < node_part_.size(); o += 3) {
+      const Vec3 de = node_part_.segment<3>(o) - node_applied_.segment<3>(o);
+      if (de.isZero(0.0)) continue;
+      rank3(w_, o, de);
+      node_applied_.segment<3>(o) = node_part_.segment<3>(o);
     }
   }
-  if (!state_.grabs.empty()) {
+  if (!held_node_.empty()) {
     grab_force_solve_ = grab_factor_.solve(residual_);
-    for (std::size_t m = 0; m < state_.grabs.size(); ++m)
-      state_.grab_forces[m] = R * grab_force_solve_.segment<3>(static_cast<Eigen::Index>(3 * m));
+    for (std::size_t m = 0; m < state_.grabs.size(); ++m) state_.grab_forces[m].setZero();
+    for (std::size_t k = 0; k < held_node_.size(); ++k)
+      state_.grab_forces[held_grab_[k]] += R * grab_force_solve_.segment<3>(static_cast<Eigen::Index>(3 * k));
   }
   state_.profile.record("grabs", clock.ms());
   clock.reset();
 
   // One fused pass: total displacement and positions (the rotation only when one was fitted).
+  const auto& rest = asset_->surface().positions;
   const double* uc = u_control_.data();
   const double* uf = u_force_.data();
   const double* ug = u_grab_.data();
@@ -265,40 +304,121 @@ void GreenBody::update() {
   state_.profile.record("surface", clock.ms());
 }
 
-void GreenBody::update_grab_forces() {
-  const Mat3& R = state_.rotation;
-  const Mat3 Rt = R.transpose();
+void GreenBody::compute_residual_parts() {
+  const Mat3 Rt = state_.rotation.transpose();
   const auto& rest = asset_->surface().positions;
   for (std::size_t m = 0; m < state_.grabs.size(); ++m) {
-    const Index g = state_.grabs[m].node;
-    const Vec3 target = Rt * (state_.grabs[m].target - target_centroid_) + rest_centroid_;
-    residual_.segment<3>(static_cast<Eigen::Index>(3 * m)) = target - rest[static_cast<std::size_t>(g)] -
-                                                             u_control_.segment<3>(3 * g) -
-                                                             u_force_.segment<3>(3 * g);
+    const Grab& g = state_.grabs[m];
+    handle_.segment<3>(static_cast<Eigen::Index>(3 * m)) =
+        Rt * (g.target - target_centroid_) + rest_centroid_ - rest[static_cast<std::size_t>(g.node)];
   }
-  if (state_.grabs.empty()) return;
+  for (std::size_t k = 0; k < held_node_.size(); ++k) {
+    const Index i = held_node_[k];
+    const std::size_t m = held_grab_[k];
+    const Index handle = state_.grabs[m].node;
+    const Eigen::Index o = static_cast<Eigen::Index>(3 * k);
+    // For the handle node itself the offsets cancel exactly: e = −u_base.
+    Vec3 e = -u_control_.segment<3>(3 * i) - u_force_.segment<3>(3 * i);
+    if (i != handle)
+      e +=
+          Rt * held_offset_[k] - (rest[static_cast<std::size_t>(i)] - rest[static_cast<std::size_t>(handle)]);
+    node_part_.segment<3>(o) = e;
+    residual_.segment<3>(o) = handle_.segment<3>(static_cast<Eigen::Index>(3 * m)) + e;
+  }
+}
+
+void GreenBody::update_grab_forces() {
+  if (held_node_.empty()) return;
+  compute_residual_parts();
   grab_force_solve_ = grab_factor_.solve(residual_);
-  for (std::size_t m = 0; m < state_.grabs.size(); ++m)
-    state_.grab_forces[m] = R * grab_force_solve_.segment<3>(static_cast<Eigen::Index>(3 * m));
+  const Mat3& R = state_.rotation;
+  for (std::size_t m = 0; m < state_.grabs.size(); ++m) state_.grab_forces[m].setZero();
+  for (std::size_t k = 0; k < held_node_.size(); ++k)
+    state_.grab_forces[held_grab_[k]] += R * grab_force_solve_.segment<3>(static_cast<Eigen::Index>(3 * k));
+}
+
+Mat3 GreenBody::grab_compliance(std::size_t index) const {
+  // Stiffness of the rigid patch: the total force Σ f_i for a unit translation of every held node
+  // of this grab, others held: S C⁻¹ Sᵀ; the compliance is its inverse.
+  const Eigen::Index k3 = static_cast<Eigen::Index>(3 * held_node_.size());
+  Eigen::MatrixXd St = Eigen::MatrixXd::Zero(k3, 3);
+  for (std::size_t k = 0; k < held_node_.size(); ++k)
+    if (held_grab_[k] == index) St.block<3, 3>(static_cast<Eigen::Index>(3 * k), 0).setIdentity();
+  const Eigen::MatrixXd X = grab_factor_.solve(St);
+  const Mat3 stiffness = St.transpose() * X;
+  const Mat3& R = state_.rotation;
+  return R * stiffness.inverse() * R.transpose();
 }
 
 Mat3 GreenBody::local_compliance(Index n) const {
   const Mat3& R = state_.rotation;
-  for (std::size_t m = 0; m < state_.grabs.size(); ++m) {
-    if (state_.grabs[m].node != n) continue;
-    // Schur complement identity: the compliance of grab m with the others held is ((C⁻¹)_mm)⁻¹.
-    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(3 * static_cast<Eigen::Index>(state_.grabs.size()), 3);
-    E.block<3, 3>(static_cast<Eigen::Index>(3 * m), 0).setIdentity();
-    const Mat3 cinv = grab_factor_.solve(E).block<3, 3>(static_cast<Eigen::Index>(3 * m), 0);
-    return R * cinv.inverse() * R.transpose();
-  }
+  for (std::size_t k = 0; k < held_node_.size(); ++k)
+    if (held_node_[k] == n) return grab_compliance(held_grab_[k]);
   Mat3 c = asset_->green_block(n, n);
-  if (!state_.grabs.empty()) {
+  if (!held_node_.empty()) {
     // G(n, G) C⁻¹ G(G, n) = W_n G_SG(n)ᵀ.
     const Eigen::MatrixXd Wn = w_.middleRows(3 * n, 3).cast<double>();
     c -= Wn * g_sg_.middleRows(3 * n, 3).transpose();
   }
   return R * c * R.transpose();
+}
+
+double mean_surface_edge_length(const GreenAsset& asset, Index node) {
+  const auto& x = asset.surface().positions;
+  double sum = 0.0;
+  int count = 0;
+  for (const Tri& t : asset.surface().triangles) {
+    for (int c = 0; c < 3; ++c) {
+      if (t[c] != node) continue;
+      // Each edge at the node lies in two triangles of a closed surface: both counted, same mean.
+      sum += (x[static_cast<std::size_t>(t[(c + 1) % 3])] - x[static_cast<std::size_t>(node)]).norm();
+      sum += (x[static_cast<std::size_t>(t[(c + 2) % 3])] - x[static_cast<std::size_t>(node)]).norm();
+      count += 2;
+    }
+  }
+  return count > 0 ? sum / count : 0.0;
+}
+
+std::vector<Index> surface_patch(const GreenAsset& asset, std::span<const Vec3> positions, Index node,
+                                 const Vec3& center, double radius) {
+  const std::size_t ns = static_cast<std::size_t>(asset.surface_node_count());
+  std::vector<Index> patch = {node};
+  if (!(radius > 0.0) || node < 0 || static_cast<std::size_t>(node) >= ns || positions.size() != ns)
+    return patch;
+  const double r2 = radius * radius;
+  const auto inside = [&](Index i) {
+    return (positions[static_cast<std::size_t>(i)] - center).squaredNorm() <= r2;
+  };
+  const Adjacency adjacency =
+      vertex_adjacency(asset.surface_node_count(), unique_edges(asset.surface().triangles));
+  // Breadth-first over surface edges, through nodes inside the ball (constrained ones included, so
+  // a fixed node does not cut the patch in two, but only free nodes are held).
+  std::vector<std::uint8_t> visited(ns, 0);
+  std::vector<Index> queue = {node};
+  visited[static_cast<std::size_t>(node)] = 1;
+  for (std::size_t q = 0; q < queue.size(); ++q) {
+    const Index i = queue[q];
+    for (Index a = adjacency.offsets[static_cast<std::size_t>(i)];
+         a < adjacency.offsets[static_cast<std::size_t>(i) + 1]; ++a) {
+      const Index j = adjacency.neighbors[static_cast<std::size_t>(a)];
+      if (visited[static_cast<std::size_t>(j)] || !inside(j)) continue;
+      visited[static_cast<std::size_t>(j)] = 1;
+      queue.push_back(j);
+      if (!asset.constrained()[static_cast<std::size_t>(j)]) patch.push_back(j);
+    }
+  }
+  std::sort(patch.begin() + 1, patch.end());
+  return patch;
+}
+
+Grab hold_in_place(std::span<const Index> nodes, std::span<const Vec3> positions) {
+  Grab g;
+  if (nodes.empty()) return g;
+  g.node = nodes[0];
+  g.target = positions[static_cast<std::size_t>(nodes[0])];
+  for (std::size_t k = 1; k < nodes.size(); ++k)
+    g.patch.push_back({nodes[k], positions[static_cast<std::size_t>(nodes[k])] - g.target});
+  return g;
 }
 
 }  // namespace pliant::green

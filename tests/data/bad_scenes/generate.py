@@ -250,6 +250,12 @@ put("grab_track_unknown_key.json", green(interactions__0__track__1__offest=[0, 0
     "/interactions/0/track/1/offest: unknown key (allowed here: t, offset)")
 put("grab_release_before_start.json", green(interactions__0__start=1.0, interactions__0__release=0.5),
     "/interactions/0/release: expected a time > 1 (the grab's start), got 0.5")
+put("grab_radius_negative.json", green(interactions__0__radius=-0.01),
+    "/interactions/0/radius: expected a number >= 0, got -0.01")
+put("grab_radius_string.json", green(interactions__0__radius="2 cm"),
+    '/interactions/0/radius: expected a number >= 0, got "2 cm"')
+put("grab_radius_on_springs.json", springs(interactions__0__radius=0.01),
+    '/interactions/0/radius: body "sheet" (family springs) holds single nodes only')
 put("probe_missing_force.json",
     green(interactions=[{"type": "probe", "body": "block", "near": [0.02, 0.02, 0.04]}]),
     '/interactions/0: missing required key "force"')

@@ -19,15 +19,15 @@ TEST(Material, YoungPoissonRoundTrip) {
   EXPECT_EQ(m->density, 7800.0);
 }
 
-TEST(Material, SeedPresetsMatchPrintedLameConstantsAndDerivedModuli) {
+TEST(Material, NikitinaPresetsMatchPrintedLameConstantsAndDerivedModuli) {
   struct Case {
     const char* name;
     double lambda, mu, E, nu;
   };
-  // E and ν as derived in reference/green-functions.md from the seed's Lamé constants.
+  // E and ν derived from the Lamé constants printed by Nikitina et al. 2003.
   for (const Case& c :
        {Case{"steel", 119.42e9, 79.23e9, 206.1e9, 0.30}, Case{"ceramic", 124.12e9, 124.12e9, 310.3e9, 0.25},
-        Case{"rubber", 1.12e9, 0.047e9, 0.139e9, 0.48}}) {
+        Case{"nikitina2003_rubber", 1.12e9, 0.047e9, 0.139e9, 0.48}}) {
     auto m = material_preset(c.name);
     ASSERT_TRUE(m.ok()) << c.name;
     EXPECT_DOUBLE_EQ(m->lambda, c.lambda) << c.name;
@@ -53,11 +53,42 @@ TEST(Material, EveryPresetIsValidAndListed) {
   }
 }
 
+// The elastomer presets against the figures their sources print, converted independently here:
+// Ogden's (1972) small-strain shear modulus of Treloar's rubber, 4.225 kg/cm², E = 3μ; the Smooth-On
+// datasheets' 100% modulus S100 (psi) through the neo-Hookean S = μ(λ − λ⁻²) at λ = 2, E = 3μ; and
+// Johnston et al. (2014) for Sylgard 184 cured at 25 °C.
+TEST(Material, ElastomerPresetsFollowTheirCitedFigures) {
+  const double kgf_per_cm2 = 9.80665e4, psi = 6894.757;
+  const double ogden_mu = 4.225 * kgf_per_cm2;
+  auto from_s100 = [&](double s100_psi) { return 3.0 * s100_psi * psi / (2.0 - 0.25); };
+  struct Case {
+    const char* name;
+    double E;  // Pa
+  };
+  for (const Case& c : {Case{"rubber", 3.0 * ogden_mu}, Case{"ecoflex_00_30", from_s100(10)},
+                        Case{"dragon_skin_10", from_s100(22)}, Case{"dragon_skin_30", from_s100(86)},
+                        Case{"sylgard_184", 1.32e6}}) {
+    auto m = material_preset(c.name);
+    ASSERT_TRUE(m.ok()) << c.name;
+    EXPECT_NEAR(m->youngs_modulus() / c.E, 1.0, 0.05) << c.name;  // presets round to 2 digits
+    EXPECT_NEAR(m->poisson_ratio(), 0.45, 1e-12) << c.name;
+    EXPECT_GT(m->density, 900.0) << c.name;
+    EXPECT_LT(m->density, 1200.0) << c.name;
+  }
+  // "rubber" is real rubber now, about a hundred times softer than the paper's.
+  const double real = material_preset("rubber")->youngs_modulus();
+  const double paper = material_preset("nikitina2003_rubber")->youngs_modulus();
+  EXPECT_GT(paper / real, 50.0);
+  EXPECT_LT(real, 5e6);
+}
+
 TEST(Material, UnknownPresetNamesTheKnownOnes) {
   auto m = material_preset("unobtainium");
   ASSERT_FALSE(m.ok());
   EXPECT_NE(m.message().find("unobtainium"), std::string::npos);
-  EXPECT_NE(m.message().find("steel"), std::string::npos);
+  // The list comes from the preset table: every name appears in the message.
+  for (const auto& n : material_preset_names()) EXPECT_NE(m.message().find(n), std::string::npos) << n;
+  EXPECT_EQ(m.message().find('\n'), std::string::npos);
 }
 
 TEST(Material, RejectsImpossibleParameters) {

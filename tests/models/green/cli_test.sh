@@ -16,6 +16,7 @@ out=$dir/beam.green
 check "precompute exits 0" test $? -eq 0
 check "file written" test -s "$out"
 check "memory printed" grep -q "memory: about" "$dir/log1"
+check "custom material printed" grep -q "material: custom, E = 1e+05 Pa, nu = 0.3" "$dir/log1"
 "$pliant" info "$out" >"$dir/info" 2>&1
 check "info exits 0" test $? -eq 0
 check "info names the surface" grep -q "surface  .* nodes" "$dir/info"
@@ -51,4 +52,11 @@ check "empty region named" grep -q "selects no nodes" "$dir/log6"
 check "unknown material exits 2" test $? -eq 2
 "$pliant" precompute box:1,0.2,0.2,8,2,2 --control xmin --control xmax -o "$dir/c.green" >"$dir/log8" 2>&1
 check "control elements only" test $? -eq 0
+check "default material printed" grep -q "material: rubber (the default), E = 1.2e+06 Pa, nu = 0.45" "$dir/log8"
+"$pliant" precompute box:1,0.2,0.2,4,1,1 --fix xmin --material nikitina2003_rubber -o "$dir/n.green" >"$dir/log9" 2>&1
+check "preset name printed" grep -q "material: nikitina2003_rubber, E = 1.391e+08 Pa" "$dir/log9"
+"$pliant" precompute --help >"$dir/help" 2>&1
+check "help names the default material" grep -q "Default: rubber (E = 1.2 MPa" "$dir/help"
+check "help lists presets from the table" grep -q "sylgard_184" "$dir/help"
+check "unknown material lists the presets" grep -q "ecoflex_00_30" "$dir/log7"
 exit $failures
