@@ -1,5 +1,5 @@
 // `pliant view [SCENE.json]`: the interactive viewer (GLFW + Dear ImGui + OpenGL 3.3) in-process.
-// Without a file it opens the demo scenes (the seed-000 pipe and the Table 2.1 membrane), switched
+// Without a file it opens the demo scenes (the rubber pipe and the Table 2.1 membrane), switched
 // in the panel. Options, mouse, keys and automation: apps/viewer/view_command.hpp, viewer.hpp and
 // docs/rendering.md. Errors (a bad scene, no display) are one line and exit status 2.
 #include "cli.hpp"
