@@ -8,11 +8,13 @@
 
 #if PLIANT_HAS_RENDER
 #include "pliant/render/offscreen.hpp"
+#include "pliant/render/shapes.hpp"
 #endif
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace pliant::cli {
@@ -93,6 +95,12 @@ class FrameWriter {
 };
 
 #if PLIANT_HAS_RENDER
+// PNG frames. Every frame is drawn with one colour range and one camera, both taken over the whole
+// run, so colours compare between frames and no body leaves the picture: frames are kept (surface
+// positions, triangles, the field and the tools, a few hundred kB each) and drawn when the run ends,
+// or early when they pass a memory budget, after which the range and camera stay as they were then
+// (the range can still grow). A field with one value over all kept frames (a body at rest throughout)
+// gets a colour bar with that one value.
 class PngWriter {
  public:
   PngWriter(const scene::Scene& scene, const std::filesystem::path& dir)
@@ -103,50 +111,102 @@ class PngWriter {
     renderer_ = unwrap(render::OffscreenRenderer::create(def));
   }
 
-  void write(const scene::World& world, int frame) {
-    render::Frame f;
-    std::vector<std::vector<double>> values(world.body_count());
-    double lo = 0.0, hi = 0.0;
-    for (std::size_t b = 0; b < world.body_count(); ++b) {
-      for (scene::SurfaceField& sf : world.body(static_cast<Index>(b)).surface_fields()) {
-        if (sf.name == field_) values[b] = std::move(sf.value);
-      }
-      for (double v : values[b]) hi = std::max(hi, v);
-    }
-    // One range for the whole run keeps colours comparable between frames: it only grows.
-    range_max_ = std::max(range_max_, hi > lo ? hi : 1e-12);
+  void add(const scene::World& world, int frame) {
+    Snapshot shot;
+    shot.frame = frame;
+    shot.bodies.resize(world.body_count());
     for (std::size_t b = 0; b < world.body_count(); ++b) {
       const scene::Body& body = world.body(static_cast<Index>(b));
-      render::Surface s;
-      s.positions = body.surface_positions();
-      s.triangles = body.surface_triangles();
-      s.field = values[b];
-      s.range_min = 0.0;
-      s.range_max = range_max_;
-      f.surfaces.push_back(s);
+      BodyShot& out = shot.bodies[b];
+      out.positions.assign(body.surface_positions().begin(), body.surface_positions().end());
+      out.triangles.assign(body.surface_triangles().begin(), body.surface_triangles().end());
+      for (scene::SurfaceField& sf : body.surface_fields()) {
+        if (sf.name != field_) continue;
+        out.values = std::move(sf.value);
+        if (unit_.empty()) unit_ = sf.unit;
+      }
+      for (double v : out.values)
+        if (std::isfinite(v)) {
+          lo_ = std::min(lo_, v);
+          hi_ = std::max(hi_, v);
+        }
+      for (const Vec3& p : out.positions)
+        if (p.allFinite()) box_.extend(p);
+      held_bytes_ += out.positions.size() * sizeof(Vec3) + out.triangles.size() * sizeof(Tri) +
+                     out.values.size() * sizeof(double);
     }
-    if (!framed_) {
+    for (const scene::ScriptedTool& t : world.tools()) {
+      // Before the first step a tool waits at its first keyframe (the world places it in a step).
+      const Vec3 centre = world.step_count() > 0 ? t.centre
+                          : t.track.empty()      ? t.start
+                                                 : Vec3(t.start + t.track.front().offset);
+      shot.tools.push_back({centre, t.axis, t.radius, t.half_length});
+    }
+    held_.push_back(std::move(shot));
+    if (held_bytes_ > kBudgetBytes) flush();
+  }
+
+  /// Draws and writes the frames kept so far.
+  void flush() {
+    if (!framed_ && !box_.empty()) {
       camera_.width = renderer_->width();
       camera_.height = renderer_->height();
-      camera_.frame(render::bounds(f), 1.25);
+      camera_.frame(box_, 1.2);
       framed_ = true;
     }
-    f.camera = camera_;
-    f.color_bar = {true, render::ColorMap::viridis, 0.0, range_max_, field_};
-    const render::Image image = renderer_->render(f);
-    const std::string file = fmt::format("frame_{:05d}.png", frame);
-    unwrap(io::write_file_atomically(dir_ / file, unwrap(render::encode_png(image))));
-    ++files_;
+    for (const Snapshot& shot : held_) draw(shot);
+    held_.clear();
+    held_bytes_ = 0;
   }
   int files() const { return files_; }
 
  private:
+  struct BodyShot {
+    std::vector<Vec3> positions;
+    std::vector<Tri> triangles;
+    std::vector<double> values;
+  };
+  struct Snapshot {
+    int frame = 0;
+    std::vector<BodyShot> bodies;
+    std::vector<render::Cylinder> tools;
+  };
+  static constexpr std::size_t kBudgetBytes = std::size_t{256} << 20;
+
+  void draw(const Snapshot& shot) {
+    // The range starts at 0 for fields that do (magnitudes: displacement, stress).
+    const double lo = std::isfinite(lo_) ? std::min(lo_, 0.0) : 0.0;
+    const double hi = std::isfinite(hi_) ? std::max(hi_, lo) : lo;
+    render::Frame f;
+    for (const BodyShot& body : shot.bodies) {
+      render::Surface s;
+      s.positions = body.positions;
+      s.triangles = body.triangles;
+      s.field = body.values;
+      s.range_min = lo;
+      s.range_max = hi;
+      f.surfaces.push_back(s);
+    }
+    tools_.add_to(f, shot.tools);
+    f.camera = camera_;
+    f.color_bar = {true, render::ColorMap::viridis, lo, hi, render::color_bar_label(field_, unit_)};
+    const render::Image image = renderer_->render(f);
+    const std::string file = fmt::format("frame_{:05d}.png", shot.frame);
+    unwrap(io::write_file_atomically(dir_ / file, unwrap(render::encode_png(image))));
+    ++files_;
+  }
+
   std::filesystem::path dir_;
   std::string field_;
+  std::string unit_;
   std::unique_ptr<render::OffscreenRenderer> renderer_;
   render::Camera camera_;
+  render::CylinderMeshes tools_;
   bool framed_ = false;
-  double range_max_ = 0.0;
+  double lo_ = INFINITY, hi_ = -INFINITY;  // the field's range over the frames so far
+  Aabb box_;                               // the bodies' bounds over the frames so far
+  std::vector<Snapshot> held_;
+  std::size_t held_bytes_ = 0;
   int files_ = 0;
 };
 #endif
@@ -174,7 +234,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   auto write_frame = [&](int frame) {
     if (scene.output.vtu) vtu.write(frame);
 #if PLIANT_HAS_RENDER
-    if (png) png->write(world, frame);
+    if (png) png->add(world, frame);
 #endif
   };
 
@@ -225,6 +285,9 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
       const scene::Body& body = world.body(static_cast<Index>(b));
       for (const Vec3& x : body.surface_positions()) {
         if (!x.allFinite()) {
+#if PLIANT_HAS_RENDER
+          if (png) png->flush();  // the frames up to the blow-up help to see what went wrong
+#endif
           fail(fmt::format(
               "scene {}: step {}: body \"{}\" became unstable (non-finite positions); lower its time step "
               "or stiffness",
@@ -235,6 +298,9 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
     if ((every > 0 && s % every == 0) || s == steps) write_frame(frame++);
   }
   const double wall_s = wall.seconds();
+#if PLIANT_HAS_RENDER
+  if (png) png->flush();
+#endif
 
   nlohmann::json summary;
   summary["scene"] = scene.name;

@@ -6,7 +6,8 @@
 
 namespace pliant::viewer {
 
-Result<std::unique_ptr<SceneSetModel>> SceneSetModel::create(std::vector<Entry> scenes, std::size_t shown) {
+Result<std::unique_ptr<SceneSetModel>> SceneSetModel::create(std::vector<Entry> scenes, std::size_t shown,
+                                                             FirstBuild first_build) {
   if (scenes.empty() || shown >= scenes.size()) return Error{"no scene to show"};
   std::unique_ptr<SceneSetModel> set(new SceneSetModel());
   for (Entry& e : scenes) {
@@ -17,9 +18,14 @@ Result<std::unique_ptr<SceneSetModel>> SceneSetModel::create(std::vector<Entry> 
   }
   set->shown_ = shown;
   Scene& first = set->scenes_[shown];
+  if (first_build == FirstBuild::background) {
+    set->start_build(first);
+    return set;
+  }
   auto model = first.make();
   if (!model.ok()) return model.error();
   first.model = std::move(model).value();
+  set->any_built_ = true;
   return set;
 }
 
@@ -46,6 +52,7 @@ void SceneSetModel::land(Scene& s) {
   auto [model, error] = s.building.get();
   s.model = std::move(model);
   s.error = std::move(error);
+  if (s.model) any_built_ = true;
   if (&s == &scenes_[shown_]) ++changes_;  // the shown scene appears: re-frame and re-pick
 }
 
@@ -69,6 +76,17 @@ void SceneSetModel::finish_building() {
 std::string SceneSetModel::title() const {
   return scenes_[shown_].name + " (scene " + std::to_string(shown_ + 1) + " of " +
          std::to_string(scenes_.size()) + ")";
+}
+
+LoadingState SceneSetModel::loading() const {
+  const Scene& s = scenes_[shown_];
+  if (!s.building.valid()) return {};
+  return {true, s.name, s.clock.seconds()};
+}
+
+std::string SceneSetModel::fatal_error() const {
+  const Scene& s = scenes_[shown_];
+  return any_built_ ? std::string() : s.error;  // the scene layer's message names the scene
 }
 
 std::vector<std::string> SceneSetModel::field_names() const {

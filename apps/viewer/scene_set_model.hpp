@@ -8,9 +8,10 @@
 // stepping both at one compromise rate. Each scene keeps its own world and state; only the shown
 // one steps, the others wait where they were.
 //
-// Scenes are built when first shown: the first one before the window opens (its error is the
-// command's error), the others on a background thread when picked, with the elapsed time shown
-// (a Green body precomputes its asset for seconds), so the window opens without waiting for them.
+// Scenes are built when first shown, on a background thread, with the elapsed time shown (a Green
+// body precomputes its asset for seconds), so the window opens without waiting for them. The first
+// one may instead be built in create() (its error is then create()'s); built in the background, its
+// failure is fatal_error(), since the viewer has nothing to show.
 #pragma once
 
 #include "pliant/core/result.hpp"
@@ -33,9 +34,13 @@ class SceneSetModel : public ViewerModel {
     std::string name;
     Maker make;  ///< builds the scene's model; called at most once, maybe on another thread
   };
-  /// Builds scene `shown` now (its error is returned); the others when first shown. `scenes` must
-  /// not be empty and `shown` must index it.
-  static Result<std::unique_ptr<SceneSetModel>> create(std::vector<Entry> scenes, std::size_t shown = 0);
+  /// When scene `shown` is built: now, in create() (its error is returned), or on a background thread
+  /// started by create(), so a window can open at once and show loading() meanwhile.
+  enum class FirstBuild { now, background };
+  /// Builds scene `shown` as `first` says; the others when first shown. `scenes` must not be empty
+  /// and `shown` must index it.
+  static Result<std::unique_ptr<SceneSetModel>> create(std::vector<Entry> scenes, std::size_t shown = 0,
+                                                       FirstBuild first = FirstBuild::now);
   /// Waits for scenes still building in the background.
   ~SceneSetModel() override;
 
@@ -53,6 +58,12 @@ class SceneSetModel : public ViewerModel {
   const std::string& build_error() const { return scenes_[shown_].error; }
 
   std::string title() const override;
+  std::string default_field() const override { return current() ? current()->default_field() : ""; }
+  bool has_reaction() const override { return current() && current()->has_reaction(); }
+  /// The shown scene while it builds (nothing to draw yet).
+  LoadingState loading() const override;
+  /// The first shown scene's build error, while no scene was ever shown.
+  std::string fatal_error() const override;
   std::size_t surface_count() const override { return current() ? current()->surface_count() : 0; }
   ViewerSurface surface(std::size_t index) const override { return current()->surface(index); }
   std::vector<std::string> field_names() const override;
@@ -91,6 +102,7 @@ class SceneSetModel : public ViewerModel {
 
   std::vector<Scene> scenes_;
   std::size_t shown_ = 0;
+  bool any_built_ = false;     // some scene has been shown: a later build error is the panel's, not fatal
   std::uint64_t changes_ = 0;  // scene switches and scenes landing while shown
 };
 

@@ -98,11 +98,11 @@ void PullTestModel::reset() {
 }
 
 void PullTestModel::panel() {
-  ImGui::TextWrapped("Test model: nodes follow the grab with a Gaussian falloff (no physics).");
-  float f = static_cast<float>(falloff), k = static_cast<float>(stiffness), a = static_cast<float>(follow);
+  ImGui::TextWrapped(
+      "Test model, no physics: nodes follow the grab with a Gaussian falloff, and no reaction force is "
+      "computed or shown. Open a scene file to drag a simulated body.");
+  float f = static_cast<float>(falloff), a = static_cast<float>(follow);
   if (ImGui::SliderFloat("falloff", &f, 0.05f, 1.0f)) falloff = f;
-  if (ImGui::SliderFloat("stiffness N/m", &k, 1.0f, 2000.0f, "%.0f", ImGuiSliderFlags_Logarithmic))
-    stiffness = k;
   if (ImGui::SliderFloat("follow", &a, 0.02f, 1.0f)) follow = a;
 }
 

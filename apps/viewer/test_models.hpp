@@ -26,6 +26,7 @@ class StaticMeshModel : public ViewerModel {
   std::size_t surface_count() const override { return 1; }
   ViewerSurface surface(std::size_t) const override { return {name_, mesh_.positions, mesh_.triangles, 0}; }
   bool grab(std::size_t, Index, double, double) override { return false; }
+  bool has_reaction() const override { return false; }
   void move_grab(const Vec3&) override {}
   void release() override {}
   Vec3 grab_reaction() const override { return Vec3::Zero(); }
@@ -50,6 +51,8 @@ class PullTestModel : public ViewerModel {
   void move_grab(const Vec3& target) override;
   void release() override;
   Vec3 grab_reaction() const override;
+  /// False: the spring "reaction" is no physical force, so the viewer shows none.
+  bool has_reaction() const override { return false; }
   void step() override;
   void reset() override;
   void panel() override;

@@ -13,9 +13,14 @@
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace pliant::viewer {
 
@@ -43,6 +48,39 @@ void add_view_options(CLI::App& app, ViewCommand& c, WithoutFile without_file) {
 }
 
 namespace {
+
+// Prints "building FILE..." now and the elapsed time every 5 s until destroyed.
+class ProgressTicker {
+ public:
+  explicit ProgressTicker(std::string what) : what_(std::move(what)) {
+    std::fprintf(stderr, "building %s...\n", what_.c_str());
+    thread_ = std::thread([this] {
+      std::unique_lock lock(mutex_);
+      int seconds = 0;
+      while (!wake_.wait_for(lock, std::chrono::seconds(5), [this] { return done_; })) {
+        seconds += 5;
+        std::fprintf(stderr, "  still building %s: %d s\n", what_.c_str(), seconds);
+      }
+    });
+  }
+  ~ProgressTicker() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  ProgressTicker(const ProgressTicker&) = delete;
+  ProgressTicker& operator=(const ProgressTicker&) = delete;
+
+ private:
+  std::string what_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;
+};
 
 #if PLIANT_VIEWER_HAS_SCENE
 // The demo scenes, each built when first shown (scene_set_model.hpp).
@@ -87,7 +125,9 @@ Result<std::unique_ptr<ViewerModel>> demo_model(const ViewCommand& c) {
       return Error{"--scene '" + c.scene + "': no such demo scene (there are: " + names + ")"};
     }
   }
-  auto set = SceneSetModel::create(std::move(entries), shown);
+  // Built in the background: the window opens at once and shows the build's progress (the pipe
+  // precomputes its Green's functions for many seconds).
+  auto set = SceneSetModel::create(std::move(entries), shown, SceneSetModel::FirstBuild::background);
   if (!set.ok()) return set.error();
   return std::unique_ptr<ViewerModel>(std::move(set).value());
 }
@@ -139,15 +179,22 @@ Status run_view_command(ViewCommand c, WithoutFile without_file) {
     if (!d.ok()) return d.error();
     c.options.script_drag = *d;
   }
-  // Building a scene can take a while (a Green body precomputes its response before the window
-  // opens): say so on a terminal. Scripts, which read stderr for the one error line, see nothing.
-  const bool scene = std::filesystem::path(c.file).extension() == ".json" ||
-                     (c.file.empty() && without_file == WithoutFile::demo_scenes);
-  if (scene && ::isatty(STDERR_FILENO)) {
-    std::fprintf(stderr, "building %s...\n", c.file.empty() ? "the demo scene" : c.file.c_str());
-  }
+  // Building a scene can take a while (a Green body precomputes its response): say so on a terminal.
+  // Scripts, which read stderr for the one error line, see nothing. A scene file is built before the
+  // window opens (its errors are the command's), with a line every 5 s; the demo scenes are built
+  // while the window shows a progress bar, and the viewer prints the lines.
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  const bool scene_file = std::filesystem::path(c.file).extension() == ".json";
+  const bool demos = c.file.empty() && without_file == WithoutFile::demo_scenes;
+  c.options.progress_on_terminal = terminal && (scene_file || demos);
+  std::optional<ProgressTicker> ticker;
+  if (scene_file && terminal) ticker.emplace(c.file);
   auto model = make_model(c, without_file);
+  ticker.reset();
   if (!model.ok()) return model.error();
+  if (const LoadingState loading = (*model)->loading(); demos && terminal && loading.active)
+    std::fprintf(stderr, "building the demo scene %s (the window shows it when ready)...\n",
+                 loading.what.c_str());
   return run_viewer(**model, c.options);
 }
 

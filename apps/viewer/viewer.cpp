@@ -4,6 +4,7 @@
 #include "pliant/io/atomic_file.hpp"
 #include "pliant/render/gl_renderer.hpp"
 #include "pliant/render/image.hpp"
+#include "pliant/render/shapes.hpp"
 
 #include <GL/gl.h>
 #include <GLFW/glfw3.h>
@@ -29,6 +30,14 @@ Result<ScriptedDrag> parse_scripted_drag(const std::string& text) {
   return d;
 }
 
+std::string pick_field(const std::vector<std::string>& names, const std::string& wanted,
+                       const std::string& default_field) {
+  for (const std::string& candidate : {wanted, default_field})
+    if (!candidate.empty() && std::find(names.begin(), names.end(), candidate) != names.end())
+      return candidate;
+  return {};
+}
+
 namespace {
 
 std::string join(const std::vector<std::string>& names) {
@@ -52,6 +61,9 @@ class Viewer {
   void frame_camera();
   void reset();
   void add_tools(render::Frame& f);
+  Status choose_field(bool strict);
+  void report_loading(const LoadingState& loading);
+  void draw_loading(const LoadingState& loading);
   void draw_panel();
   render::Frame build_frame();
   Status screenshot(const std::filesystem::path& path);
@@ -77,15 +89,21 @@ class Viewer {
 
   bool paused_ = false;
   bool step_once_ = false;
-  int field_index_ = 0;     // 0: none, else field_names()[i - 1]
-  std::string field_name_;  // the coloured field's name, kept across a scene switch
+  int field_index_ = 0;       // 0: none, else field_names()[i - 1]
+  std::string field_name_;    // the coloured field's name
+  std::string field_wanted_;  // --field or the user's pick in the panel, kept across scene switches
   int color_map_ = 0;
   int shading_ = 0;
   bool wireframe_ = false;
   std::vector<std::vector<double>> field_values_;
   // Tool cylinders, meshed each frame (the render Frame borrows these arrays).
-  std::vector<std::vector<Vec3>> tool_positions_;
-  std::vector<Tri> tool_triangles_;
+  render::CylinderMeshes tool_meshes_;
+  // The panel's rectangle in window units, as drawn last (the camera frames bodies right of it).
+  float panel_right_ = kPanelMargin + kPanelWidth;
+  bool panel_open_ = true;
+  // Progress lines on the terminal while the model loads.
+  bool was_loading_ = true;  // set from options_ in run()
+  double loading_reported_s_ = 0.0;
   std::string field_unit_;
   double field_min_ = 0, field_max_ = 1;
   double step_ms_ = 0, draw_ms_ = 0;
@@ -181,39 +199,77 @@ void Viewer::frame_camera() {
   for (std::size_t i = 0; i < model_.surface_count(); ++i)
     for (const Vec3& p : model_.surface(i).positions)
       if (p.allFinite()) box.extend(p);
-  camera_.frame(box, 1.15);
+  // Frame the bodies in the part of the window the panel leaves free, unless that part is too
+  // narrow to be useful (then the panel covers a side of the view, which the user can pan).
+  int ww = 0, wh = 0;
+  glfwGetWindowSize(window_, &ww, &wh);
+  const double sx = ww > 0 ? static_cast<double>(camera_.width) / ww : 1.0;
+  const double left = options_.show_panel && panel_open_ ? (panel_right_ + kPanelMargin) * sx : 0.0;
+  if (left > 0.0 && camera_.width - left >= camera_.width / 3.0)
+    camera_.frame_region(box, left, 0.0, camera_.width, camera_.height, 1.15);
+  else
+    camera_.frame(box, 1.15);
 }
 
-// Each tool as an open cylinder of 24 sides in a steel grey (both sides are lit).
+// Tools as closed grey cylinders, meshed by the render module like the CLI's PNG frames.
 void Viewer::add_tools(render::Frame& f) {
-  constexpr int kSides = 24;
-  const std::vector<ViewerTool> tools = model_.tools();
-  tool_positions_.resize(tools.size());
-  if (tool_triangles_.empty()) {
-    for (int k = 0; k < kSides; ++k) {
-      const Index a = 2 * k, b = 2 * k + 1, c = 2 * ((k + 1) % kSides), d = c + 1;
-      tool_triangles_.push_back({a, c, b});
-      tool_triangles_.push_back({b, c, d});
-    }
+  std::vector<render::Cylinder> cylinders;
+  for (const ViewerTool& t : model_.tools()) cylinders.push_back({t.centre, t.axis, t.radius, t.half_length});
+  tool_meshes_.add_to(f, cylinders);
+}
+
+// The field shown when a scene appears (the first, or another one): --field or the user's pick if
+// the scene has it, else the scene's own output field. `strict`: a --field the scene lacks is an
+// error (checked once the first scene is there).
+Status Viewer::choose_field(bool strict) {
+  const std::vector<std::string> names = model_.field_names();
+  field_name_ = pick_field(names, field_wanted_, model_.default_field());
+  const auto it = std::find(names.begin(), names.end(), field_name_);
+  field_index_ = it == names.end() ? 0 : static_cast<int>(it - names.begin()) + 1;
+  if (strict && !options_.field.empty() && field_name_ != options_.field)
+    return Error{"--field '" + options_.field + "': the model has no such field" +
+                 (names.empty() ? std::string() : " (it has: " + join(names) + ")")};
+  return {};
+}
+
+// Lines on stderr while the model builds with nothing to show: when it starts, every 5 s, when done.
+void Viewer::report_loading(const LoadingState& loading) {
+  if (!options_.progress_on_terminal) return;
+  // The caller announced the first build (it may have finished before the first frame), so the
+  // first frame that shows the scene says "ready".
+  if (loading.active && !was_loading_) {
+    std::fprintf(stderr, "building %s (the window shows it when ready)...\n", loading.what.c_str());
+    loading_reported_s_ = 0.0;
+  } else if (loading.active && loading.seconds >= loading_reported_s_ + 5.0) {
+    loading_reported_s_ = 5.0 * std::floor(loading.seconds / 5.0);
+    std::fprintf(stderr, "  still building %s: %.0f s\n", loading.what.c_str(), loading_reported_s_);
+  } else if (!loading.active && was_loading_) {
+    std::fprintf(stderr, "ready: %s\n", model_.title().c_str());
   }
-  for (std::size_t i = 0; i < tools.size(); ++i) {
-    const ViewerTool& t = tools[i];
-    const Vec3 axis = t.axis.norm() > 0 ? Vec3(t.axis.normalized()) : Vec3::UnitY();
-    const Vec3 u = axis.unitOrthogonal(), v = axis.cross(u);
-    std::vector<Vec3>& p = tool_positions_[i];
-    p.resize(2 * kSides);
-    for (int k = 0; k < kSides; ++k) {
-      const double a = 2.0 * M_PI * k / kSides;
-      const Vec3 rim = t.radius * (std::cos(a) * u + std::sin(a) * v);
-      p[static_cast<std::size_t>(2 * k)] = t.centre + rim - t.half_length * axis;
-      p[static_cast<std::size_t>(2 * k + 1)] = t.centre + rim + t.half_length * axis;
-    }
-    render::Surface r;
-    r.positions = p;
-    r.triangles = tool_triangles_;
-    r.color = {0.62f, 0.66f, 0.72f};
-    f.surfaces.push_back(r);
-  }
+  was_loading_ = loading.active;
+}
+
+// A progress bar in the middle of the free part of the window while nothing can be drawn. The scene
+// layer reports no progress of its own: the bar sweeps and the elapsed time counts.
+void Viewer::draw_loading(const LoadingState& loading) {
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  const float left = options_.show_panel ? panel_right_ + kPanelMargin : 0.0f;
+  const float width = std::min(420.0f, std::max(160.0f, size.x - left - 40.0f));
+  ImGui::SetNextWindowPos(ImVec2(left + 0.5f * (size.x - left), 0.5f * size.y), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
+  ImGui::Begin("##loading", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoInputs);
+  ImGui::Text("Building %s ...", loading.what.c_str());
+  ImGui::TextWrapped(
+      "Precomputing the bodies (a Green body's response takes seconds); the scene appears "
+      "when ready.");
+  char label[48];
+  std::snprintf(label, sizeof label, "%.1f s", loading.seconds);
+  const float sweep = static_cast<float>(loading.seconds / 2.0);
+  ImGui::ProgressBar(sweep - std::floor(sweep), ImVec2(-1, 0), label);
+  ImGui::End();
 }
 
 void Viewer::reset() {
@@ -228,6 +284,7 @@ render::Frame Viewer::build_frame() {
   const std::vector<std::string> names = model_.field_names();
   if (field_index_ > static_cast<int>(names.size())) field_index_ = 0;
   field_name_ = field_index_ > 0 ? names[static_cast<std::size_t>(field_index_ - 1)] : std::string();
+  if (field_name_.empty()) field_unit_.clear();
   field_values_.resize(model_.surface_count());
   bool any_field = false;
   double lo = INFINITY, hi = -INFINITY;
@@ -254,7 +311,7 @@ render::Frame Viewer::build_frame() {
     f.surfaces.push_back(r);
   }
   if (any_field) {
-    if (!(hi > lo)) hi = lo + 1e-12;
+    if (!(lo <= hi)) lo = hi = 0.0;  // no finite value at all
     field_min_ = lo;
     field_max_ = hi;
     for (render::Surface& r : f.surfaces) {
@@ -262,7 +319,7 @@ render::Frame Viewer::build_frame() {
       r.range_max = hi;
     }
     f.color_bar = {true, static_cast<render::ColorMap>(color_map_), lo, hi,
-                   names[static_cast<std::size_t>(field_index_ - 1)] + " " + field_unit_};
+                   render::color_bar_label(field_name_, field_unit_)};
   }
   add_tools(f);
   if (gesture_ == Gesture::grab && grab_triangle_ >= 0 && grab_surface_ < model_.surface_count()) {
@@ -271,8 +328,8 @@ render::Frame Viewer::build_frame() {
       const Tri& t = s.triangles[static_cast<std::size_t>(grab_triangle_)];
       const Vec3 point = (1 - grab_u_ - grab_v_) * s.positions[t[0]] + grab_u_ * s.positions[t[1]] +
                          grab_v_ * s.positions[t[2]];
-      const Vec3 force = model_.grab_reaction();
-      const double magnitude = force.norm();
+      const Vec3 force = model_.has_reaction() ? model_.grab_reaction() : Vec3::Zero();
+      const double magnitude = force.allFinite() ? force.norm() : 0.0;
       force_scale_ = std::max(force_scale_, magnitude);
       // The largest force seen so far is drawn half a scene radius long.
       if (magnitude > 0 && force_scale_ > 0) {
@@ -292,10 +349,17 @@ render::Frame Viewer::build_frame() {
 }
 
 void Viewer::draw_panel() {
-  ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(340, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Pliant");
-  ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.48f);  // room for the labels on the right
+  ImGui::SetNextWindowPos(ImVec2(kPanelMargin, kPanelMargin), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(200, 0),
+                                      ImVec2(FLT_MAX, ImGui::GetIO().DisplaySize.y - 2 * kPanelMargin));
+  panel_open_ = ImGui::Begin("Pliant");
+  panel_right_ = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
+  if (!panel_open_) {
+    ImGui::End();
+    return;
+  }
+  ImGui::PushItemWidth(ImGui::GetWindowWidth() * kPanelItemWidth);  // room for the labels on the right
   ImGui::Text("%.1f FPS  step %.2f ms  draw %.2f ms", ImGui::GetIO().Framerate, step_ms_, draw_ms_);
   if (ImGui::CollapsingHeader("Bodies", ImGuiTreeNodeFlags_DefaultOpen)) {
     for (std::size_t i = 0; i < model_.surface_count(); ++i) {
@@ -316,16 +380,19 @@ void Viewer::draw_panel() {
     std::vector<std::string> names = model_.field_names();
     std::string items = std::string("none") + '\0';
     for (const std::string& n : names) items += n + '\0';
-    ImGui::Combo("field", &field_index_, items.c_str());
+    if (ImGui::Combo("field", &field_index_, items.c_str()))
+      field_wanted_ = field_index_ > 0 ? names[static_cast<std::size_t>(field_index_ - 1)] : std::string();
     ImGui::Combo("colour map", &color_map_, "viridis\0turbo\0greys\0coolwarm\0");
     ImGui::Combo("shading", &shading_, "smooth\0flat\0unlit\0");
     ImGui::Checkbox("wireframe", &wireframe_);
     if (field_index_ > 0) ImGui::Text("range %.4g .. %.4g %s", field_min_, field_max_, field_unit_.c_str());
     if (ImGui::Button("Frame all (F)")) frame_camera();
   }
-  if (gesture_ == Gesture::grab) {
+  if (gesture_ == Gesture::grab && model_.has_reaction()) {
     const Vec3 f = model_.grab_reaction();
-    ImGui::Text("grab reaction %.4g N  (%.3g, %.3g, %.3g)", f.norm(), f.x(), f.y(), f.z());
+    ImGui::TextWrapped("grab reaction %.4g N  (%.3g, %.3g, %.3g)", f.norm(), f.x(), f.y(), f.z());
+  } else if (gesture_ == Gesture::grab) {
+    ImGui::TextWrapped("grab: no reaction force (this model has no physics)");
   }
   if (const Profile* p = model_.profile();
       p != nullptr && ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -377,6 +444,7 @@ Status Viewer::screenshot(const std::filesystem::path& path) {
 }
 
 Status Viewer::run() {
+  was_loading_ = options_.progress_on_terminal;
   glfwSetErrorCallback([](int code, const char* text) {
     glfw_error_text() = "GLFW error " + std::to_string(code) + ": " + text;
   });
@@ -419,18 +487,23 @@ Status Viewer::run() {
     scene_generation_ = model_.scene_generation();
     frame_camera();
     update_picking();
-    const std::vector<std::string> names = model_.field_names();
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == options_.field) field_index_ = static_cast<int>(i) + 1;
-    if (!options_.field.empty() && field_index_ == 0)
-      status = Error{"--field '" + options_.field + "': the model has no such field" +
-                     (names.empty() ? std::string() : " (it has: " + join(names) + ")")};
+    field_wanted_ = options_.field;
+    // While the first scene builds there are no fields yet: --field is checked when it appears.
+    status = choose_field(!model_.loading().active);
   }
+  bool field_checked = status.ok() && !model_.loading().active;
   bool was_down[3] = {false, false, false};
   bool key_down[5] = {false, false, false, false, false};
   while (status.ok() && !glfwWindowShouldClose(window_)) {
-    ++frame_;
     glfwPollEvents();
+    // Frames count (for --after and the screenshots) only once the model has something to show.
+    const LoadingState loading = model_.loading();
+    report_loading(loading);
+    if (const std::string fatal = model_.fatal_error(); !fatal.empty()) {
+      status = Error{fatal};
+      break;
+    }
+    if (!loading.active) ++frame_;
     int fw = 0, fh = 0, ww = 0, wh = 0;
     glfwGetFramebufferSize(window_, &fw, &fh);
     glfwGetWindowSize(window_, &ww, &wh);
@@ -493,14 +566,16 @@ Status Viewer::run() {
     step_ms_ = step_watch.ms();
     update_picking();
     if (model_.scene_generation() != scene_generation_) {
-      // Another scene: frame it, and keep colouring by the same field if it has one.
+      // Another scene: frame it, and colour by the field picked before if it has one, else by its
+      // own output field.
       scene_generation_ = model_.scene_generation();
       force_scale_ = 0;
       frame_camera();
       glfwSetWindowTitle(window_, ("Pliant - " + model_.title()).c_str());
-      const std::vector<std::string> names = model_.field_names();
-      const auto it = std::find(names.begin(), names.end(), field_name_);
-      field_index_ = it == names.end() ? 0 : static_cast<int>(it - names.begin()) + 1;
+      const bool strict = !field_checked && !model_.loading().active;
+      status = choose_field(strict);
+      field_checked = field_checked || strict;
+      if (!status.ok()) break;
     }
 
     Stopwatch draw_watch;
@@ -508,15 +583,18 @@ Status Viewer::run() {
     renderer_.draw(build_frame());
     draw_ms_ = draw_watch.ms();
     if (options_.show_panel) draw_panel();
+    if (loading.active) draw_loading(loading);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-    if (frame_ == 1 && !options_.first_screenshot.empty()) status = screenshot(options_.first_screenshot);
-    if (status.ok() && options_.after > 0 && frame_ >= options_.after) {
+    if (!loading.active && frame_ == 1 && !options_.first_screenshot.empty())
+      status = screenshot(options_.first_screenshot);
+    if (status.ok() && !loading.active && options_.after > 0 && frame_ >= options_.after) {
       if (!options_.screenshot.empty()) status = screenshot(options_.screenshot);
       glfwSetWindowShouldClose(window_, GLFW_TRUE);
     }
     glfwSwapBuffers(window_);
+    if (loading.active) glfwWaitEventsTimeout(0.03);  // nothing moves: do not spin while waiting
   }
   if (gesture_ == Gesture::grab) model_.release();
   renderer_.release();

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pliant::viewer {
 
@@ -37,10 +38,28 @@ struct ViewerOptions {
   std::filesystem::path first_screenshot;  ///< saved at frame 1 (before any scripted drag)
   int after = 0;                           ///< frame count before exiting (0: run until closed)
   std::optional<ScriptedDrag> script_drag;
-  std::string field;  ///< field coloured at start (a name from ViewerModel::field_names), or none
+  /// Field coloured at start (a name from ViewerModel::field_names); empty: the model's
+  /// default_field() (a scene's output colour field)
+  std::string field;
   bool show_panel = true;
   bool vsync = true;
+  /// Print progress lines on stderr while the model builds with nothing to show, and "ready: TITLE"
+  /// when it first shows a scene; the caller has announced the build (a terminal user then sees why
+  /// the window is empty; off for scripts, which read stderr for the error line).
+  bool progress_on_terminal = false;
 };
+
+/// Width of the panel when the viewer opens (unit: screen pixel); it sits `kPanelMargin` from the
+/// window's top-left corner, and the camera frames bodies in the part of the window right of it.
+inline constexpr float kPanelWidth = 390.0f;
+inline constexpr float kPanelMargin = 8.0f;
+/// Widgets take this fraction of the panel's width; their labels get the rest.
+inline constexpr float kPanelItemWidth = 0.45f;
+
+/// The field to colour by when a scene appears: `wanted` (--field, or the user's last pick in the
+/// panel) if the model has it, else the model's `default_field` if it has it, else "" (none).
+std::string pick_field(const std::vector<std::string>& names, const std::string& wanted,
+                       const std::string& default_field);
 
 /// Runs the viewer until the window closes (returns 0) or `after` frames (0). An error when no
 /// window or GL 3.3 context can be created, or a screenshot cannot be written.

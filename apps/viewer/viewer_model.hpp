@@ -27,6 +27,13 @@ struct ViewerSurface {
   std::uint64_t topology_version = 0;
 };
 
+/// A build under way while the model has nothing to show yet (a scene precomputing its bodies).
+struct LoadingState {
+  bool active = false;  ///< true while nothing can be drawn yet
+  std::string what;     ///< e.g. "pipe_drag"
+  double seconds = 0;   ///< time spent building so far (unit: s)
+};
+
 /// A rigid tool the model moves by itself (a scene's scripted cylinder), drawn but not pickable.
 struct ViewerTool {
   Vec3 centre = Vec3::Zero();  ///< (unit: m)
@@ -52,6 +59,20 @@ class ViewerModel {
                      std::string& /*unit*/) const {
     return false;
   }
+
+  /// The field to colour by when the viewer starts or shows another scene (a scene's output
+  /// "color" setting), or "" for none. The viewer uses it unless told otherwise (--field).
+  virtual std::string default_field() const { return {}; }
+
+  /// Whether grab_reaction() is a force the model computes. False for stand-ins without physics
+  /// (a bare mesh): the viewer then draws no force arrow and no force value.
+  virtual bool has_reaction() const { return true; }
+
+  /// A build in progress while there is nothing to draw (the viewer shows a progress bar and does not
+  /// count such frames for --after), and the error that ended it if it failed: a model that can
+  /// never show anything makes the viewer exit with that error.
+  virtual LoadingState loading() const { return {}; }
+  virtual std::string fatal_error() const { return {}; }
 
   /// Starts a grab at the surface point (triangle, u, v) of surface `index` (the point being
   /// (1-u-v)·a + u·b + v·c); false if this surface cannot be grabbed. At most one grab is held.

@@ -111,6 +111,7 @@ Result<std::unique_ptr<WorldViewerModel>> WorldViewerModel::from_scene(std::stri
     while (!world->scripted_grabs().empty()) world->take_scripted_grab(0);
   }
   std::unique_ptr<WorldViewerModel> model(new WorldViewerModel(scene->name, std::move(world)));
+  model->default_field_ = scene->output.color_field;
   model->doc_ = json::parse(json_text);
   model->built_doc_ = model->doc_;
   model->file_ = file;
@@ -316,9 +317,10 @@ void WorldViewerModel::body_panel(std::size_t index) {
   const scene::Body& b = world_->body(static_cast<Index>(index));
   const std::string family(b.family());
   ImGui::PushID(static_cast<int>(index));
-  const bool open = ImGui::TreeNodeEx(
-      "body", ImGuiTreeNodeFlags_DefaultOpen, "%s (%s): %zu surface nodes, %zu triangles", b.name().c_str(),
-      family.c_str(), b.surface_positions().size(), b.surface_triangles().size());
+  // Name and family only: the node and triangle counts are in the Bodies list, and a longer line
+  // would be cut at the panel's width.
+  const bool open =
+      ImGui::TreeNodeEx("body", ImGuiTreeNodeFlags_DefaultOpen, "%s (%s)", b.name().c_str(), family.c_str());
   if (open) {
     const json* body = nullptr;
     if (editable() && doc_.contains("bodies") && doc_["bodies"].is_array() && index < doc_["bodies"].size())

@@ -71,6 +71,8 @@ class WorldViewerModel : public ViewerModel {
   void panel() override;
   std::vector<ViewerTool> tools() const override;
   const Profile* profile() const override { return &world_->profile(); }
+  /// The scene's output "color" field (from_scene models), else "displacement".
+  std::string default_field() const override { return default_field_; }
   std::uint64_t surfaces_generation() const override { return generation_; }
 
   scene::World& world() { return *world_; }
@@ -113,6 +115,7 @@ class WorldViewerModel : public ViewerModel {
   };
 
   std::string title_;
+  std::string default_field_ = "displacement";
   Builder build_;  // create() models
   // from_scene() models: the scene JSON being edited, the JSON of the world shown, where it lives.
   nlohmann::json doc_;

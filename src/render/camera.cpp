@@ -42,19 +42,25 @@ Eigen::Matrix4d Camera::projection_matrix() const {
     p(2, 2) = -2.0 / (f - n);
     p(2, 3) = -(f + n) / (f - n);
     p(3, 3) = 1.0;
+    // The shift moves every point by the same normalised device offset.
+    p(0, 3) = 2.0 * shift_x / width;
+    p(1, 3) = -2.0 * shift_y / height;
   } else {
     p(0, 0) = 1.0 / (t * aspect());
     p(1, 1) = 1.0 / t;
     p(2, 2) = (f + n) / (n - f);
     p(2, 3) = 2.0 * f * n / (n - f);
     p(3, 2) = -1.0;
+    // Off-axis: x_ndc = p00·x / -z + 2·shift_x / width, since w = -z (and likewise for y, down).
+    p(0, 2) = -2.0 * shift_x / width;
+    p(1, 2) = 2.0 * shift_y / height;
   }
   return p;
 }
 
 Ray Camera::ray(double px, double py) const {
-  const double x = 2.0 * px / width - 1.0;
-  const double y = 1.0 - 2.0 * py / height;
+  const double x = 2.0 * (px - shift_x) / width - 1.0;
+  const double y = 1.0 - 2.0 * (py - shift_y) / height;
   const double t = std::tan(0.5 * fov_y);
   if (orthographic) {
     const double hh = distance * t, hw = hh * aspect();
@@ -71,15 +77,30 @@ Vec3 Camera::project(const Vec3& world) const {
   const double t = std::tan(0.5 * fov_y);
   const double scale = orthographic ? distance * t : depth * t;
   const double x = sx / (scale * aspect()), y = sy / scale;
-  return {(x + 1.0) * 0.5 * width, (1.0 - y) * 0.5 * height, depth};
+  return {(x + 1.0) * 0.5 * width + shift_x, (1.0 - y) * 0.5 * height + shift_y, depth};
 }
 
-void Camera::frame(const Aabb& box, double margin) {
+void Camera::frame(const Aabb& box, double margin) { frame_region(box, 0.0, 0.0, width, height, margin); }
+
+void Camera::frame_region(const Aabb& box, double x0, double y0, double x1, double y1, double margin) {
   if (box.empty()) return;
+  x0 = std::clamp(x0, 0.0, static_cast<double>(width));
+  x1 = std::clamp(x1, 0.0, static_cast<double>(width));
+  y0 = std::clamp(y0, 0.0, static_cast<double>(height));
+  y1 = std::clamp(y1, 0.0, static_cast<double>(height));
+  if (!(x1 - x0 >= 1.0 && y1 - y0 >= 1.0)) {
+    x0 = y0 = 0.0;
+    x1 = width;
+    y1 = height;
+  }
+  shift_x = 0.5 * (x0 + x1) - 0.5 * width;
+  shift_y = 0.5 * (y0 + y1) - 0.5 * height;
   const double r = std::max(0.5 * box.diagonal(), 1e-9);
+  // The region's half angles: the view's vertical half extent tan(fov_y / 2) spans height / 2 pixels.
   const double t = std::tan(0.5 * fov_y);
-  const double half_x = std::atan(t * aspect());
-  const double half = std::min(0.5 * fov_y, half_x);
+  const double half_y = std::atan(t * (y1 - y0) / height);
+  const double half_x = std::atan(t * (x1 - x0) / height);
+  const double half = std::min(half_y, half_x);
   target = box.centre();
   scene_radius = r;
   // Perspective: the cone of half angle `half` touches a sphere of radius margin·r at distance

@@ -10,4 +10,10 @@ Aabb bounds(const Frame& frame) {
   return box;
 }
 
+std::string color_bar_label(std::string_view field, std::string_view unit) {
+  std::string label(field);
+  if (!unit.empty()) label += " (" + std::string(unit) + ")";
+  return label;
+}
+
 }  // namespace pliant::render

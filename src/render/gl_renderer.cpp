@@ -287,7 +287,8 @@ void GlRenderer::Impl::build_surfaces(const Frame& frame) {
       if (!has_field) return 0.0;
       const double v = s.field[static_cast<std::size_t>(node)];
       if (!std::isfinite(v)) return 0.0;
-      return span != 0.0 ? (v - s.range_min) / span : 0.5;
+      // A degenerate range (a field at rest, all 0) shows its value at the low end.
+      return span > 0.0 ? (v - s.range_min) / span : (v > s.range_min ? 1.0 : 0.0);
     };
     const auto valid = [n](const Tri& t) {
       return t[0] >= 0 && t[1] >= 0 && t[2] >= 0 && static_cast<std::size_t>(t[0]) < n &&
@@ -428,16 +429,19 @@ void GlRenderer::Impl::build_overlay(const Frame& frame) {
     const float y0 = std::round(0.2f * h), y1 = std::round(0.8f * h);
     constexpr int kSegments = 64;
     quad(x0 - 1, y0 - 1, x1 + 1, y1 + 1, {0.f, 0.f, 0.f}, {0.f, 0.f, 0.f}, true);  // frame
+    // A degenerate range (max ≤ min, e.g. a body at rest) is one value: the bar shows the low end's
+    // colour, which every surface node has, and only that value.
+    const bool single = !(bar.range_max > bar.range_min);
     for (int i = 0; i < kSegments; ++i) {
       // Top is the maximum.
-      const double t_top = 1.0 - static_cast<double>(i) / kSegments;
-      const double t_bottom = 1.0 - static_cast<double>(i + 1) / kSegments;
+      const double t_top = single ? 0.0 : 1.0 - static_cast<double>(i) / kSegments;
+      const double t_bottom = single ? 0.0 : 1.0 - static_cast<double>(i + 1) / kSegments;
       const float ya = y0 + (y1 - y0) * i / kSegments, yb = y0 + (y1 - y0) * (i + 1) / kSegments;
       quad(x0, ya, x1, yb, sample(bar.color_map, t_top), sample(bar.color_map, t_bottom), true);
     }
     const float gap = 2 * scale;
     const std::string hi = format_value(bar.range_max), lo = format_value(bar.range_min);
-    text(hi, x0 - gap - text_width(hi) * scale, y0, scale, white);
+    if (!single) text(hi, x0 - gap - text_width(hi) * scale, y0, scale, white);
     text(lo, x0 - gap - text_width(lo) * scale, y1 - kGlyphHeight * scale, scale, white);
     if (!bar.label.empty()) {
       const float lw = text_width(bar.label) * scale;

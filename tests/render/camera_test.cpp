@@ -91,6 +91,52 @@ TEST(Camera, FrameKeepsTheWholeBoxInView) {
       }
 }
 
+// A view whose left part is covered by a panel: the box is framed in the free rectangle, its centre
+// lands at the rectangle's centre, every corner stays inside it, and the shifted projection still
+// agrees with the matrices and with ray() (so picking under the panel-free view is exact).
+TEST(Camera, FrameRegionCentresTheBoxInTheFreeRectangle) {
+  const Aabb box{Vec3(-0.2, 0.0, 1.0), Vec3(0.6, 0.05, 1.3)};
+  const double x0 = 360, y0 = 0, x1 = 1024, y1 = 720;
+  for (bool ortho : {false, true})
+    for (double yaw : {0.0, 1.0, 2.5}) {
+      Camera c;
+      c.width = 1024;
+      c.height = 720;
+      c.orthographic = ortho;
+      c.yaw = yaw;
+      c.frame_region(box, x0, y0, x1, y1);
+      EXPECT_NEAR(c.shift_x, 0.5 * (x0 + x1) - 512.0, 1e-12);
+      const Vec3 centre = c.project(box.centre());
+      EXPECT_NEAR(centre.x(), 0.5 * (x0 + x1), 1e-9);
+      EXPECT_NEAR(centre.y(), 0.5 * (y0 + y1), 1e-9);
+      double left = INFINITY, right = -INFINITY;
+      for (int k = 0; k < 8; ++k) {
+        const Vec3 corner((k & 1) ? box.max.x() : box.min.x(), (k & 2) ? box.max.y() : box.min.y(),
+                          (k & 4) ? box.max.z() : box.min.z());
+        const Vec3 q = c.project(corner);
+        left = std::min(left, q.x());
+        right = std::max(right, q.x());
+        EXPECT_GE(q.y(), y0);
+        EXPECT_LE(q.y(), y1);
+        const Eigen::Vector4d clip = c.projection_matrix() * c.view_matrix() * corner.homogeneous();
+        EXPECT_NEAR((clip.x() / clip.w() + 1) * 0.5 * c.width, q.x(), 1e-9);
+        EXPECT_NEAR((1 - clip.y() / clip.w()) * 0.5 * c.height, q.y(), 1e-9);
+        const Vec3 back = c.project(c.ray(q.x(), q.y()).at(1.0));
+        EXPECT_NEAR(back.x(), q.x(), 1e-9);
+        EXPECT_NEAR(back.y(), q.y(), 1e-9);
+      }
+      EXPECT_GE(left, x0) << "the panel would cover the body";
+      EXPECT_LE(right, x1);
+      // Orbiting keeps the box centre where the free rectangle's centre is.
+      c.orbit(0.4, 0.2);
+      EXPECT_NEAR(c.project(box.centre()).x(), 0.5 * (x0 + x1), 1e-9);
+      // frame() is frame_region() over the whole image: no shift.
+      c.frame(box);
+      EXPECT_EQ(c.shift_x, 0.0);
+      EXPECT_EQ(c.shift_y, 0.0);
+    }
+}
+
 TEST(Camera, CentreRayHitsSphereAtExpectedDistance) {
   const double r = 0.3;
   const TriMesh sphere = test::make_sphere(r, 4, Vec3(0.5, -0.2, 0.1));

@@ -178,6 +178,46 @@ TEST_F(Offscreen, ColorBarShowsTheMapTopToBottom) {
   EXPECT_GT(light, 20);
 }
 
+// A degenerate range (a body at rest: the field is 0 everywhere and the range [0, 0]) shows the
+// field at the map's low end, and the bar in that one colour with one value, not a full map.
+TEST_F(Offscreen, ADegenerateRangeShowsTheLowEndAndOneValue) {
+  const int w = 240, h = 300;
+  REQUIRE_RENDERER(renderer, w, h, 1);
+  const std::vector<Vec3> p = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+  const std::vector<Tri> t = {{0, 1, 2}, {0, 2, 3}};
+  const std::vector<double> field = {0, 0, 0, 0};
+  Frame f;
+  Surface s;
+  s.positions = p;
+  s.triangles = t;
+  s.field = field;
+  s.range_min = s.range_max = 0.0;
+  s.color_map = ColorMap::turbo;
+  s.shading = Shading::unlit;
+  f.surfaces.push_back(s);
+  f.camera = Camera{.yaw = 0.0, .pitch = 0.0, .distance = 4.0, .width = w, .height = h};
+  f.color_bar = {true, ColorMap::turbo, 0.0, 0.0, color_bar_label("displacement", "m")};
+  EXPECT_EQ(f.color_bar.label, "displacement (m)");
+  const Image img = renderer->render(f);
+  EXPECT_LE(diff(img.pixel(w / 3, h / 2), sample(ColorMap::turbo, 0.0)), 2);
+  int bar_x = -1;
+  for (int x = w - 1; x > w / 2 && bar_x < 0; --x)
+    if (diff(img.pixel(x, h / 2), f.background) > 20 && diff(img.pixel(x - 2, h / 2), f.background) > 20)
+      bar_x = x - 1;
+  ASSERT_GE(bar_x, 0) << "no colour bar found";
+  int low = 0, other = 0;
+  for (int y = h / 4; y < 3 * h / 4; ++y)
+    (diff(img.pixel(bar_x, y), sample(ColorMap::turbo, 0.0)) <= 2 ? low : other)++;
+  EXPECT_EQ(other, 0);
+  EXPECT_GT(low, h / 3);
+  // One value label (the bottom "0"): no light pixels next to the bar's top.
+  int light_top = 0;
+  for (int y = 0; y < h / 2; ++y)
+    for (int x = w / 2; x < bar_x - 4; ++x)
+      if (img.pixel(x, y)[0] > 200 && img.pixel(x, y)[1] > 200 && y > h / 5) ++light_top;
+  EXPECT_EQ(light_top, 0);
+}
+
 TEST_F(Offscreen, ArrowIsDrawnBetweenItsEnds) {
   const int w = 200, h = 200;
   REQUIRE_RENDERER(renderer, w, h, 1);

@@ -5,15 +5,20 @@
 // the shown one; the panels of both families draw in a headless ImGui frame, also mid-rebuild.
 #include "scene_set_model.hpp"
 #include "test_models.hpp"
+#include "viewer.hpp"
 #include "world_model.hpp"
+
+#include "pliant/scene/demo_scenes.hpp"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
 
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <string>
+#include <thread>
 
 namespace pliant::viewer {
 namespace {
@@ -246,6 +251,80 @@ TEST(SceneSetModel, TheFirstScenesErrorIsTheCallersError) {
   EXPECT_EQ(made.message(), "broken.json: bad");
 }
 
+// Built in the background, the first scene is "loading" (the window opens at once and shows a
+// progress bar) until it lands; its failure is then fatal (nothing to show), while a later scene's
+// failure is only shown in the panel.
+TEST(SceneSetModel, TheFirstSceneCanBuildInTheBackground) {
+  std::atomic<bool> go{false};
+  std::vector<SceneSetModel::Entry> entries;
+  entries.push_back({"slow", [&go]() -> Result<std::unique_ptr<ViewerModel>> {
+                       while (!go) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                       return std::unique_ptr<ViewerModel>(
+                           std::make_unique<PullTestModel>(sphere_surface(0.1, 1), "ball"));
+                     }});
+  entries.push_back({"broken", []() -> Result<std::unique_ptr<ViewerModel>> {
+                       return Error{"broken.json: /bodies: expected an array"};
+                     }});
+  auto made = SceneSetModel::create(std::move(entries), 0, SceneSetModel::FirstBuild::background);
+  ASSERT_TRUE(made.ok()) << made.message();
+  SceneSetModel& set = **made;
+  const LoadingState loading = set.loading();
+  EXPECT_TRUE(loading.active);
+  EXPECT_EQ(loading.what, "slow");
+  EXPECT_GE(loading.seconds, 0.0);
+  EXPECT_EQ(set.surface_count(), 0u);
+  EXPECT_TRUE(set.fatal_error().empty());
+  const std::uint64_t generation = set.scene_generation();
+  set.poll();
+  set.step();  // nothing to step yet: no crash
+  go = true;
+  set.finish_building();
+  EXPECT_FALSE(set.loading().active);
+  EXPECT_NE(set.scene_generation(), generation);  // the viewer frames the scene when it lands
+  EXPECT_EQ(set.surface_count(), 1u);
+  set.show(1);
+  set.finish_building();
+  EXPECT_TRUE(set.fatal_error().empty()) << "a later scene's failure is the panel's, not fatal";
+  EXPECT_NE(set.build_error().find("broken.json"), std::string::npos);
+
+  std::vector<SceneSetModel::Entry> broken;
+  broken.push_back(
+      {"broken", []() -> Result<std::unique_ptr<ViewerModel>> { return Error{"broken.json: bad"}; }});
+  auto failing = SceneSetModel::create(std::move(broken), 0, SceneSetModel::FirstBuild::background);
+  ASSERT_TRUE(failing.ok());
+  (*failing)->finish_building();
+  EXPECT_EQ((*failing)->fatal_error(), "broken.json: bad");
+}
+
+// The colour field a scene opens with is its output "color" setting; --field or the user's pick wins
+// when the scene has that field; a stand-in without physics reports no reaction force.
+TEST(SceneViewerModel, TheSceneOutputFieldIsTheDefaultColourField) {
+  std::string json = membrane_scene(100);
+  json.insert(json.rfind('}'), R"(, "output": { "color": "stress" })");
+  auto m = open(json);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->default_field(), "stress");
+  const std::vector<std::string> names = m->field_names();
+  EXPECT_EQ(pick_field(names, "", m->default_field()), "stress");
+  EXPECT_EQ(pick_field(names, "displacement", m->default_field()), "displacement");
+  EXPECT_EQ(pick_field(names, "temperature", m->default_field()), "stress");
+  EXPECT_EQ(pick_field(names, "", "temperature"), "");
+  std::vector<double> values;
+  std::string unit;
+  ASSERT_TRUE(m->field(0, "stress", values, unit));
+  EXPECT_EQ(unit, "N");  // Grimm's node stress is a force
+
+  auto plain = open(membrane_scene(100));  // no output settings: the scene format's default
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->default_field(), "displacement");
+  EXPECT_TRUE(plain->has_reaction());
+
+  PullTestModel pull(sphere_surface(0.1, 1), "ball");
+  EXPECT_FALSE(pull.has_reaction());
+  StaticMeshModel still(sphere_surface(0.1, 1), "ball");
+  EXPECT_FALSE(still.has_reaction());
+}
+
 // One ImGui frame with the model's panel, without a window or GL (ImGui only fills vertex lists);
 // ImGui's end-of-frame checks catch unbalanced ID stacks and tree nodes. Returns the vertex count.
 int draw_panel(ViewerModel& model) {
@@ -261,6 +340,57 @@ int draw_panel(ViewerModel& model) {
     ImGui::Render();
   }
   return ImGui::GetDrawData()->TotalVtxCount;
+}
+
+// The model panels at the viewer's panel width and item width: no label runs past the window's right
+// edge (ImGui would clip it), so nothing is truncated in the default 1024×720 window.
+float panel_overflow(ViewerModel& model) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(1024, 720);
+  io.DeltaTime = 1.0f / 60.0f;
+  float overflow = 0.0f;
+  for (int frame = 0; frame < 3; ++frame) {
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(kPanelMargin, kPanelMargin));
+    ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 4000));
+    ImGui::Begin("Pliant");
+    ImGui::PushItemWidth(ImGui::GetWindowWidth() * kPanelItemWidth);
+    model.panel();
+    ImGui::PopItemWidth();
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    overflow = w->ContentSize.x - (w->WorkRect.Max.x - w->WorkRect.Min.x);
+    ImGui::End();
+    ImGui::Render();
+  }
+  return overflow;
+}
+
+TEST(ScenePanels, LabelsFitThePanelWidth) {
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  std::string springs_json = membrane_scene(100);
+  // Every spring control shows: a tearing mode and a method with Provot factors.
+  springs_json.replace(
+      springs_json.find(R"("method": "dragnet")"), 19,
+      R"("method": "lr_mass_spring", "mass_damping": 5, "tearing": { "mode": "area_preserving" })");
+  auto springs_model = open(springs_json);
+  ASSERT_TRUE(springs_model);
+  // The demo membrane: a longer body name, four-digit counts, the Dragnet controls.
+  auto demo_membrane = WorldViewerModel::from_scene(scene::demo_scenes()[1].json, "demo:membrane_tear.json");
+  ASSERT_TRUE(demo_membrane.ok()) << demo_membrane.message();
+  EXPECT_LE(panel_overflow(**demo_membrane), 0.5f);
+  auto green_model = open(R"({ "pliant": 1, "name": "block", "bodies": [{ "name": "block", "family": "green",
+      "mesh": { "shape": "box", "size": [0.1, 0.1, 0.1], "cells": [2, 2, 2] },
+      "material": { "E": 1e5, "nu": 0.3 }, "fixed": ["zmin"] }] })");
+  ASSERT_TRUE(green_model);
+  PullTestModel pull(sphere_surface(0.1, 1), "ball");
+  EXPECT_LE(panel_overflow(*springs_model), 0.5f);
+  EXPECT_LE(panel_overflow(*green_model), 0.5f);
+  EXPECT_LE(panel_overflow(pull), 0.5f);
+  ImGui::DestroyContext();
 }
 
 TEST(ScenePanels, DrawForBothFamiliesAndDuringARebuild) {

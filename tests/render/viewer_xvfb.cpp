@@ -97,6 +97,18 @@ int high_field_pixels(const Image& img) {
   return n;
 }
 
+// Pixels of the red force arrow (0.95, 0.3, 0.15), lit: strongly red, unlike the sphere's flesh
+// colour (green about 0.78 of red) and viridis (never red-dominant).
+int arrow_pixels(const Image& img) {
+  int n = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const std::uint8_t* p = img.pixel(x, y);
+      if (p[0] > 120 && p[1] < 0.55 * p[0] && p[2] < 0.45 * p[0]) ++n;
+    }
+  return n;
+}
+
 class ViewerXvfb : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -145,6 +157,47 @@ TEST_F(ViewerXvfb, WithoutADragTheImageStaysStill) {
   EXPECT_EQ(changed_pixels(a, b), 0);
 }
 
+// At the default 1024×720 window the panel takes the left side: the sphere is framed in the rest of
+// the window, whole (its visible silhouette is as wide as tall) and centred there.
+TEST_F(ViewerXvfb, ThePanelDoesNotCoverTheBody) {
+  const fs::path shot = dir / "panel.png";
+  const ViewRun r = run("--first-screenshot " + shot.string() + " --after 2", true);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Image img = load(shot);
+  ASSERT_EQ(img.width, 1024);
+  ASSERT_EQ(img.height, 720);
+  // The sphere's flesh colour (0.80, 0.62, 0.55), lit: red above blue; the panel and the background
+  // are grey or blue.
+  int left = img.width, right = -1, top = img.height, bottom = -1;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const std::uint8_t* p = img.pixel(x, y);
+      if (p[0] > 60 && p[0] > p[2] + 25) {
+        left = std::min(left, x);
+        right = std::max(right, x);
+        top = std::min(top, y);
+        bottom = std::max(bottom, y);
+      }
+    }
+  ASSERT_GT(right, left);
+  const int panel_right = 8 + 390;
+  EXPECT_GT(left, panel_right) << "the panel covers part of the body";
+  EXPECT_NEAR(right - left, bottom - top, 6) << "the visible silhouette is cut";
+  EXPECT_NEAR(0.5 * (left + right), 0.5 * (panel_right + 8 + 1024), 6);
+  EXPECT_NEAR(0.5 * (top + bottom), 360, 6);
+}
+
+// The pull test model has no physics: dragging it deforms it but shows no force arrow or value.
+TEST_F(ViewerXvfb, AModelWithoutPhysicsShowsNoForceArrow) {
+  const fs::path first = dir / "first.png", last = dir / "last.png";
+  const ViewRun r = run("--width 640 --height 480 --no-panel --first-screenshot " + first.string() +
+                            " --screenshot " + last.string() + " --after 30 --script-drag 320,240,420,170,12",
+                        true);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_GT(changed_pixels(load(first), load(last)), 640 * 480 / 50) << "the drag did not grab the body";
+  EXPECT_EQ(arrow_pixels(load(last)), 0);
+}
+
 TEST(ViewerErrors, BadOptionsGiveOneErrorLine) {
   const ViewRun drag = run("--script-drag 1,2,3", false);
   EXPECT_EQ(drag.status, 2);
@@ -177,6 +230,43 @@ TEST_F(ViewerXvfb, PliantViewDragsThePipeScene) {
   // displacement colours (viridis' green and yellow end) appear on the body, left of the colour bar.
   EXPECT_EQ(high_field_pixels(a), 0);
   EXPECT_GT(high_field_pixels(b), 1000);
+  // A simulated body pulls back: the reaction arrow is drawn.
+  EXPECT_EQ(arrow_pixels(a), 0);
+  EXPECT_GT(arrow_pixels(b), 20);
+}
+
+// Without --field a scene opens coloured by its output field (the demo membrane: "stress"), exactly as
+// with --field stress, and not as with --field displacement (whose colour bar label differs).
+TEST_F(ViewerXvfb, AScenesOutputFieldColoursItFromTheStart) {
+  const std::string common = "view --scene membrane_tear --width 480 --height 360 --no-panel --after 2";
+  const fs::path plain = dir / "plain.png", stress = dir / "stress.png", disp = dir / "disp.png";
+  ASSERT_EQ(run_exe(PLIANT_EXE, common + " --screenshot " + plain.string(), true).status, 0);
+  ASSERT_EQ(run_exe(PLIANT_EXE, common + " --field stress --screenshot " + stress.string(), true).status, 0);
+  ASSERT_EQ(run_exe(PLIANT_EXE, common + " --field displacement --screenshot " + disp.string(), true).status,
+            0);
+  EXPECT_EQ(changed_pixels(load(plain), load(stress)), 0);
+  EXPECT_GT(changed_pixels(load(plain), load(disp)), 0);
+}
+
+// On a terminal `pliant view` says what it builds and when the scene is ready (the pipe takes many
+// seconds); `script` gives the program a terminal.
+TEST_F(ViewerXvfb, PliantViewReportsTheBuildOnATerminal) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  const fs::path shot = dir / "shot.png";
+  const ViewRun r =
+      run_exe("script -qec \"" + std::string(PLIANT_EXE) +
+                  " view --scene membrane_tear --width 320 --height 240 --after 2 --screenshot " +
+                  shot.string() + "\" /dev/null",
+              "", true);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("membrane_tear"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ready: membrane_tear"), std::string::npos) << r.output;
+  // A script (no terminal) sees nothing but errors.
+  const ViewRun quiet = run_exe(
+      PLIANT_EXE,
+      "view --scene membrane_tear --width 320 --height 240 --after 2 --screenshot " + shot.string(), true);
+  ASSERT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.output.find("ready"), std::string::npos) << quiet.output;
 }
 
 // The demo scenes without a file: the membrane (a mass-spring body) is dragged at its centre; the

@@ -25,6 +25,11 @@ struct Camera {
                                ///< near and far planes so depth precision follows the content
   int width = 640;             ///< viewport width (unit: pixel)
   int height = 480;            ///< viewport height (unit: pixel)
+  /// Where the view's centre (the target's image) lies, relative to the image centre: px to the
+  /// right and py down (unit: pixel). Non-zero for a view partly covered by a panel, so the content
+  /// is centred in the uncovered part and orbits about that point (an off-axis projection).
+  double shift_x = 0.0;
+  double shift_y = 0.0;
 
   double aspect() const { return static_cast<double>(width) / static_cast<double>(height); }
   /// Eye position (unit: m).
@@ -52,6 +57,11 @@ struct Camera {
   /// directions (for the smaller of the vertical and horizontal field of view), with `margin` ≥ 1 of
   /// spare room. Yaw and pitch are kept. An empty box leaves the camera unchanged.
   void frame(const Aabb& box, double margin = 1.1);
+  /// Like frame(), but fits the box into the pixel rectangle [x0, x1] × [y0, y1] of the image (px
+  /// right, py down; e.g. the part of a window that a panel leaves free) and sets shift_x / shift_y
+  /// so the box's centre appears at the rectangle's centre. An empty or inverted rectangle frames the
+  /// whole image.
+  void frame_region(const Aabb& box, double x0, double y0, double x1, double y1, double margin = 1.1);
 
   /// Viewer gestures. orbit: change yaw and pitch (unit: rad); pitch is clamped short of the poles.
   void orbit(double d_yaw, double d_pitch);

@@ -11,6 +11,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pliant::render {
@@ -47,14 +48,19 @@ struct Arrow {
 };
 
 /// Colour bar: the surface field's map and range, drawn at the image's right edge with its min and
-/// max values and a label.
+/// max values and a label. A degenerate range (range_max ≤ range_min: a field with one value, such as
+/// a body at rest) draws the bar in the map's low-end colour with that one value.
 struct ColorBar {
   bool visible = false;
   ColorMap color_map = ColorMap::viridis;
   double range_min = 0.0;
   double range_max = 1.0;
-  std::string label;  ///< e.g. "DISPLACEMENT M" (the bitmap font draws letters in upper case)
+  std::string label;  ///< e.g. color_bar_label("displacement", "m") (drawn in upper case)
 };
+
+/// The colour bar's label for a field and its unit: "displacement (m)", or the bare name without a
+/// unit. The bitmap font draws it as "DISPLACEMENT (M)".
+std::string color_bar_label(std::string_view field, std::string_view unit);
 
 struct Frame {
   std::vector<Surface> surfaces;

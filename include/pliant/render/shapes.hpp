@@ -1,0 +1,40 @@
+// Shapes drawn beside the bodies: the rigid cylinders of scripted tools. The viewer and the CLI's
+// PNG frames (`pliant run --render`) mesh them with the same code, so a tool looks the same in both.
+#pragma once
+
+#include "pliant/core/tri_mesh.hpp"
+#include "pliant/core/types.hpp"
+#include "pliant/render/frame.hpp"
+
+#include <span>
+#include <vector>
+
+namespace pliant::render {
+
+/// A rigid cylinder, e.g. a scene's scripted tool.
+struct Cylinder {
+  Vec3 centre = Vec3::Zero();  ///< midpoint of the axis segment (unit: m)
+  Vec3 axis = Vec3::UnitY();   ///< axis direction (normalised here; zero: +Y)
+  double radius = 0.0;         ///< (unit: m), > 0
+  double half_length = 0.0;    ///< half its length along the axis (unit: m), > 0
+};
+
+/// Colour of tools: a steel grey, apart from the colour maps' hues.
+inline constexpr Rgb kToolColor = {0.62f, 0.66f, 0.72f};
+
+/// The closed surface of `c`: `sides` (≥ 3) rim vertices at each end, the side as 2·sides triangles
+/// and each end cap as a fan around its centre (2·sides + 2 nodes, 4·sides triangles), oriented with
+/// outward normals.
+TriMesh cylinder_mesh(const Cylinder& c, int sides = 24);
+
+/// Meshes tools for a Frame, which borrows its arrays: this object owns them until the next call.
+class CylinderMeshes {
+ public:
+  /// Appends one surface per cylinder (flat-shaded tool grey, no field) to `frame`.
+  void add_to(Frame& frame, std::span<const Cylinder> cylinders, int sides = 24);
+
+ private:
+  std::vector<TriMesh> meshes_;
+};
+
+}  // namespace pliant::render

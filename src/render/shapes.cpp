@@ -1,0 +1,48 @@
+#include "pliant/render/shapes.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pliant::render {
+
+TriMesh cylinder_mesh(const Cylinder& c, int sides) {
+  sides = std::max(sides, 3);
+  const Vec3 axis = c.axis.norm() > 0.0 ? Vec3(c.axis.normalized()) : Vec3::UnitY();
+  // (u, v, axis) is a right-handed frame, so the rim below runs counter-clockwise about +axis.
+  const Vec3 u = axis.unitOrthogonal(), v = axis.cross(u);
+  TriMesh m;
+  m.positions.resize(static_cast<std::size_t>(2 * sides + 2));
+  for (int k = 0; k < sides; ++k) {
+    const double a = 2.0 * M_PI * k / sides;
+    const Vec3 rim = c.radius * (std::cos(a) * u + std::sin(a) * v);
+    m.positions[static_cast<std::size_t>(2 * k)] = c.centre + rim - c.half_length * axis;
+    m.positions[static_cast<std::size_t>(2 * k + 1)] = c.centre + rim + c.half_length * axis;
+  }
+  const Index bottom = 2 * sides, top = 2 * sides + 1;
+  m.positions[static_cast<std::size_t>(bottom)] = c.centre - c.half_length * axis;
+  m.positions[static_cast<std::size_t>(top)] = c.centre + c.half_length * axis;
+  m.triangles.reserve(static_cast<std::size_t>(4 * sides));
+  for (int k = 0; k < sides; ++k) {
+    const Index a = 2 * k, b = 2 * k + 1, na = 2 * ((k + 1) % sides), nb = na + 1;
+    m.triangles.push_back({a, na, b});  // side, outward
+    m.triangles.push_back({b, na, nb});
+    m.triangles.push_back({bottom, na, a});  // bottom cap faces -axis
+    m.triangles.push_back({top, b, nb});     // top cap faces +axis
+  }
+  return m;
+}
+
+void CylinderMeshes::add_to(Frame& frame, std::span<const Cylinder> cylinders, int sides) {
+  meshes_.resize(cylinders.size());
+  for (std::size_t i = 0; i < cylinders.size(); ++i) {
+    meshes_[i] = cylinder_mesh(cylinders[i], sides);
+    Surface s;
+    s.positions = meshes_[i].positions;
+    s.triangles = meshes_[i].triangles;
+    s.color = kToolColor;
+    s.shading = Shading::flat;
+    frame.surfaces.push_back(s);
+  }
+}
+
+}  // namespace pliant::render
