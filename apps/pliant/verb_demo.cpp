@@ -1,6 +1,6 @@
 // `pliant demo [-o DIR] [--no-render]`: runs the built-in demo scenes (scene/demo_scenes.hpp) with no
-// input files: the seed-000 pipe dragged by its free end (Green's functions) and the Table 2.1
-// membrane of seed 001 pulled until it tears (Dragnet mass-spring with area-preserving tearing).
+// input files: the Nikitina et al. (2003) pipe dragged by its free end (Green's functions) and the Table 2.1
+// membrane of Grimm (2005) pulled until it tears (Dragnet mass-spring with area-preserving tearing).
 // Each scene writes DIR/<scene>/ (a .pvd series of VTU frames, PNG frames, summary.json); DIR/summary.json
 // gathers both, and a short table of steps and per-stage times is printed.
 #include "cli.hpp"
@@ -52,10 +52,11 @@ void run_demo(const DemoArgs& args) {
 
 void setup_demo(CLI::App& app) {
   auto args = std::make_shared<DemoArgs>();
-  auto* cmd = app.add_subcommand(
-      "demo",
-      "Run the built-in demo: the seed-000 pipe dragged by its free end (Green's functions) and the "
-      "Table 2.1 membrane pulled until it tears; frames and summary.json under DIR");
+  auto* cmd =
+      app.add_subcommand("demo",
+                         "Run the built-in demo: the Nikitina et al. (2003) pipe dragged by its free end "
+                         "(Green's functions) and the "
+                         "Table 2.1 membrane pulled until it tears; frames and summary.json under DIR");
   cmd->add_option("-o,--output", args->dir, "Output directory")->capture_default_str();
   cmd->add_flag("--no-render", args->no_render, "Skip the PNG frames (no EGL needed)");
   cmd->callback([args] { run_demo(*args); });

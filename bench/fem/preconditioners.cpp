@@ -1,5 +1,5 @@
 // `pliant bench fem`: PCG preconditioners against CHOLMOD on clamped beams of about 1k, 10k and 50k
-// nodes (relative residual 1e-6), plus assembly time. The survey of seed 002 (Frank et al. 2001)
+// nodes (relative residual 1e-6), plus assembly time. The survey of Huang & Wang (2007) (Frank et al. 2001)
 // compares Cholesky, CG, Jacobi-PCG and SSOR-PCG on 375 and 2,187 DOF; this extends the comparison to
 // block-Jacobi and incomplete Cholesky and to 150k DOF.
 #include "bench.hpp"
@@ -25,7 +25,7 @@ using namespace pliant::fem;
 struct Beam {
   TetMesh mesh;
   double assembly_s = 0.0;
-  // Seed 000's edge store against the sparse matrix: memory and one product K u (serial both).
+  // Nikitina et al.'s (2003) edge store against the sparse matrix: memory and one product K u (serial both).
   std::size_t edge_store_bytes = 0, sparse_bytes = 0;
   double edge_product_s = 0.0, sparse_product_s = 0.0;
   SparseMatrix A;

@@ -1,6 +1,6 @@
 // Geometric kernels on tetrahedra and triangles.
 //
-// The face area vectors follow the linear-tetrahedron formulation of seed 000 (reference note
+// The face area vectors follow the linear-tetrahedron formulation of Nikitina et al. (2003) (reference note
 // green-functions.md, "Linear tetrahedron"): N_k(x) = 1 - S_k·(x - x_k)/(3V), with S_k the outward
 // area vector of the face opposite node k.
 #include "pliant/core/geometry.hpp"

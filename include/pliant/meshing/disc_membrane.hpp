@@ -9,7 +9,7 @@ namespace pliant::meshing {
 
 /// A triangulated disc in the z = 0 plane with exactly `nodes` nodes, `boundary_nodes` of them on the
 /// rim. Any simply connected planar triangulation with V nodes, B on its boundary, has
-/// E = 3V − 3 − B edges and F = 2V − 2 − B triangles; so the seed-001 membranes are
+/// E = 3V − 3 − B edges and F = 2V − 2 − B triangles; so the Grimm (2005) membranes are
 /// {1403 nodes, B = 140} → 4066 springs, 2664 triangles and {630, B = 88} → 1799, 1170.
 struct DiscMembraneDef {
   Vec3 center = Vec3::Zero();  ///< centre; the disc lies in the plane z = center.z (unit: m)

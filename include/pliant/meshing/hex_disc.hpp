@@ -1,4 +1,4 @@
-// Regular hexagonal disc of equilateral triangles: the tearing meshes of seed 001.
+// Regular hexagonal disc of equilateral triangles: the tearing meshes of Grimm (2005).
 #pragma once
 
 #include "pliant/core/result.hpp"
@@ -8,7 +8,7 @@
 namespace pliant::meshing {
 
 /// A regular hexagon cut from the triangular lattice, `rings` rings of triangles around the centre
-/// node: 3n(n+1)+1 nodes, 9n²+3n edges (springs), 6n² triangles. n = 9, 33, 53 give the seed-001
+/// node: 3n(n+1)+1 nodes, 9n²+3n edges (springs), 6n² triangles. n = 9, 33, 53 give the Grimm (2005)
 /// tearing meshes 271/756/486, 3367/9900/6534 and 8587/25440/16854.
 struct HexDiscDef {
   Vec3 center = Vec3::Zero();  ///< centre; the disc lies in the plane z = center.z (unit: m)

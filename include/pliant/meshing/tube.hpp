@@ -1,4 +1,5 @@
-// Thick-walled tube (pipe) of tetrahedra: the deformable pipe of the Green's-function demo (seed 000).
+// Thick-walled tube (pipe) of tetrahedra: the deformable pipe of the Green's-function demo (Nikitina et al.
+// 2003).
 #pragma once
 
 #include "pliant/core/result.hpp"

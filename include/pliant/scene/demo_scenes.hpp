@@ -13,8 +13,8 @@ struct DemoScene {
   std::string json;  ///< scene-file text (docs/scene-format.md)
 };
 
-/// The seed-000 pipe (7872 nodes, Green's functions, rubber) dragged by its free end, and the
-/// Table 2.1 membrane of seed 001 (1403 nodes, Dragnet mass-spring) pulled at its centre until it tears.
+/// The Nikitina et al. (2003) pipe (7872 nodes, Green's functions, silicone) dragged by its free end, and the
+/// Table 2.1 membrane of Grimm (2005) (1403 nodes, Dragnet mass-spring) pulled at its centre until it tears.
 std::vector<DemoScene> demo_scenes();
 
 }  // namespace pliant::scene

@@ -4,8 +4,8 @@
 //   F(x) = F_step + K_contact · (x − x_step)
 // where K_contact is the contact stiffness (the inverse of the body's local compliance at the grab,
 // unit N/m). For a linear Green body with one grab this is exact between steps: the reaction of a
-// precomputed Green's function body is linear in the grab displacement (seed 000; Frank, Twombly &
-// Smith 2001 used the same idea for haptics on condensed FEM).
+// precomputed Green's function body is linear in the grab displacement (Nikitina et al. 2003; Frank, Twombly
+// & Smith 2001 used the same idea for haptics on condensed FEM).
 #pragma once
 
 #include "pliant/core/types.hpp"

@@ -1,4 +1,4 @@
-// Seed 000's edge-based block store of K. Built straight from the element kernels (not from the
+// Nikitina et al.'s (2003) edge-based block store of K. Built straight from the element kernels (not from the
 // sparse matrix), so that tests comparing the two check both assemblies.
 #include "pliant/models/fem/edge_stiffness.hpp"
 

@@ -1,4 +1,4 @@
-// Linear tetrahedron kernels; see linear_tet.hpp for the formulas and their source (seed 000).
+// Linear tetrahedron kernels; see linear_tet.hpp for the formulas and their source (Nikitina et al. 2003).
 #include "pliant/models/fem/linear_tet.hpp"
 
 #include "pliant/core/geometry.hpp"
@@ -21,7 +21,7 @@ StrainOperator strain_operator(const TetGradients& g) {
   for (int k = 0; k < 4; ++k) {
     const Vec3& d = g.grad[k];
     const int c = 3 * k;
-    // Rows follow seed 000's Δ: [∂x,0,0], [0,∂y,0], [0,0,∂z], [∂y,∂x,0], [∂z,0,∂x], [0,∂z,∂y].
+    // Rows follow Nikitina et al.'s (2003) Δ: [∂x,0,0], [0,∂y,0], [0,0,∂z], [∂y,∂x,0], [∂z,0,∂x], [0,∂z,∂y].
     B(0, c + 0) = d.x();
     B(1, c + 1) = d.y();
     B(2, c + 2) = d.z();

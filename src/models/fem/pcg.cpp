@@ -1,5 +1,5 @@
 // Preconditioned conjugate gradients (Hestenes & Stiefel 1952) with the preconditioners compared in
-// the survey of seed 002 (Frank et al. 2001: Jacobi, SSOR) plus 3×3 block-Jacobi and incomplete
+// the survey of Huang & Wang (2007) (Frank et al. 2001: Jacobi, SSOR) plus 3×3 block-Jacobi and incomplete
 // Cholesky (Lin & Moré 1999, as implemented by Eigen's IncompleteCholesky).
 #include "pliant/models/fem/pcg.hpp"
 

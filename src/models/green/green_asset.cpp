@@ -1,4 +1,4 @@
-// Precomputation of the surface Green's function (seed 000; Bro-Nielsen & Cotin 1996). See
+// Precomputation of the surface Green's function (Nikitina et al. 2003; Bro-Nielsen & Cotin 1996). See
 // green_asset.hpp for the maths; this file is the factor-once, solve-in-blocks driver.
 #include "pliant/models/green/green_asset.hpp"
 

@@ -1,4 +1,4 @@
-// Per-frame warm-started PCG baseline (seed 000's comparison); see pcg_deformer.hpp.
+// Per-frame warm-started PCG baseline (Nikitina et al.'s (2003) comparison); see pcg_deformer.hpp.
 #include "pliant/models/green/pcg_deformer.hpp"
 
 namespace pliant::green {

@@ -1,6 +1,6 @@
 // Condensation of a linear system onto its surface DOFs (Bro-Nielsen & Cotin, "Real-time volumetric
 // deformable models for surgery simulation using finite elements and condensation", Eurographics
-// 1996; survey of seed 002, technique 5).
+// 1996; survey of Huang & Wang (2007), technique 5).
 //
 // With the DOFs split into surface s and interior i,
 //     [K_ss K_si; K_is K_ii] [u_s; u_i] = [f_s; f_i],

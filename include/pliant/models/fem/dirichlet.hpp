@@ -1,6 +1,6 @@
 // Dirichlet (prescribed-displacement) conditions by DOF elimination.
 //
-// Seed 000 partitions the unknowns into free ones u and prescribed ones b:
+// Nikitina et al. (2003) partitions the unknowns into free ones u and prescribed ones b:
 //     [A B; Bᵀ C] [u; b] = [f; f_b]   =>   A u = f - B b,   reaction f_b = Bᵀ u + C b.
 // A DofMap records which DOFs are prescribed and numbers the free ones densely ("reduced" DOFs), so
 // that A = K_ff is the reduced, positive-definite matrix a solver factors once. Fixing u = 0 on
@@ -56,7 +56,7 @@ class DofMap {
   Eigen::VectorXd fixed_values(const Eigen::VectorXd& full) const;
   /// Full vector from reduced values; fixed DOFs get 0.
   Eigen::VectorXd expand(const Eigen::VectorXd& reduced) const;
-  /// Full vector from reduced values, fixed DOFs taken from `prescribed_full` (the b of the seed).
+  /// Full vector from reduced values, fixed DOFs taken from `prescribed_full` (the b of Nikitina et al.).
   Eigen::VectorXd expand(const Eigen::VectorXd& reduced, const Eigen::VectorXd& prescribed_full) const;
   /// Reduced right-hand side f_f - K_fc b for full-size loads f and prescribed displacements b
   /// (only b's fixed entries are read) (unit: N).

@@ -1,6 +1,6 @@
-// The seed's edge-based block store of the global stiffness, and its matrix-vector product.
+// Nikitina et al.'s edge-based block store of the global stiffness, and its matrix-vector product.
 //
-// Seed 000 (Nikitina et al.) stores K as 3×3 blocks: K_ii on every node and one oriented block K_ij
+// Nikitina et al. (2003) stores K as 3×3 blocks: K_ii on every node and one oriented block K_ij
 // per edge (i < j), using K_ji = K_ijᵀ. Its product is g_i = K_ii u_i, then for each edge ij:
 // g_i += K_ij u_j and g_j += K_ijᵀ u_i. This halves the off-diagonal storage of a full CSR matrix
 // and needs no index arrays per entry; the paper quotes (6 N_verts + 9 N_edges)·8 bytes (symmetric
@@ -26,7 +26,7 @@ struct EdgeStiffness {
   std::vector<Mat3>
       off_diagonal;  ///< #edges blocks K_ij, row node i = e[0], column node j = e[1] (unit: N/m)
 
-  /// g = K u (both 3·#nodes). Serial, in the seed's order; `g` must not alias `u`. No allocation when
+  /// g = K u (both 3·#nodes). Serial, in Nikitina et al.'s order; `g` must not alias `u`. No allocation when
   /// `g` already has the right size.
   void multiply(const Eigen::VectorXd& u, Eigen::VectorXd& g) const;
   /// Bytes held by the blocks and edge list.

@@ -1,6 +1,6 @@
 // Linear (4-node, constant-strain) tetrahedron kernels: shape gradients, strain, stress, stiffness.
 //
-// Seed 000 (Nikitina et al., "linear FEM with precomputed Green's functions"): with S_k the outward
+// Nikitina et al. (2003, "linear FEM with precomputed Green's functions"): with S_k the outward
 // area vector of the face opposite node k and V > 0 the volume, N_k(x) = 1 - S_k·(x - x_k)/(3V), so
 // ∇N_k = -S_k/(3V). The strain-displacement operator Δ (6×12) is built from these gradients and the
 // element stiffness is K_tet = Δᵀ D Δ V (Zienkiewicz & Taylor, The Finite Element Method, vol. 1).

@@ -1,10 +1,10 @@
 // Preconditioned conjugate gradients for the reduced stiffness system A x = b.
 //
 // CG: Hestenes & Stiefel, J. Res. NBS 49(6), 1952. Preconditioners, as compared by Frank et al. 2001
-// in the survey of seed 002: Jacobi (diagonal), 3×3 block-Jacobi (one node's DOFs, meaningful only when
-// the reduced system keeps all three components of a node together), SSOR (Axelsson, "Iterative
-// Solution Methods", 1994: M = (D + ωL) D⁻¹ (D + ωU) / (ω(2-ω))) and incomplete Cholesky
-// (Eigen's IncompleteCholesky: Lin & Moré, SIAM J. Sci. Comput. 21(1), 1999, with AMD ordering).
+// in the survey of Huang & Wang (2007): Jacobi (diagonal), 3×3 block-Jacobi (one node's DOFs, meaningful only
+// when the reduced system keeps all three components of a node together), SSOR (Axelsson, "Iterative Solution
+// Methods", 1994: M = (D + ωL) D⁻¹ (D + ωU) / (ω(2-ω))) and incomplete Cholesky (Eigen's IncompleteCholesky:
+// Lin & Moré, SIAM J. Sci. Comput. 21(1), 1999, with AMD ordering).
 //
 // A PcgSolver is built once per matrix (the matrix is copied, the preconditioner set up) and then
 // solves any number of right-hand sides, warm-starting from the x passed in. After the first solve it

@@ -1,6 +1,6 @@
 // Sparse Cholesky factorisation of a symmetric positive-definite matrix: factor once, solve many.
 //
-// Seed 000 rejected direct elimination because of fill-in; modern supernodal Cholesky (CHOLMOD,
+// Nikitina et al. (2003) rejected direct elimination because of fill-in; modern supernodal Cholesky (CHOLMOD,
 // Chen, Davis, Hager & Rajamanickam, ACM TOMS 35(3), 2008) with a fill-reducing ordering makes a
 // factor-once, solve-many Green's-function precomputation far faster than one PCG run per column.
 // CHOLMOD stays behind this opaque class (it is a private dependency); Eigen's SimplicialLDLT is the

@@ -1,13 +1,13 @@
 // GreenAsset: the precomputed surface-to-surface Green's function of a linear FEM body.
 //
-// Nikitina et al. (seed 000, "Linear FEM with precomputed Green's functions", Fraunhofer IMK, c. 2003)
+// Nikitina et al. (2003, "Linear FEM with precomputed Green's functions", Fraunhofer IMK, c. 2003)
 // and Bro-Nielsen & Cotin (Eurographics 1996): with the constrained DOFs eliminated, the reduced
 // stiffness A = K_ff is SPD and A⁻¹ is the discrete Green's function. A quasi-static interaction
 // only needs its surface rows and columns (K⁻¹)_S, so we factor A once (CHOLMOD), solve for every
 // surface DOF in multi-right-hand-side blocks and keep the surface entries. The block is symmetric
 // (reciprocity), so only the lower triangle of 3×3 node blocks is stored, in float: 4.5·Ns² floats.
 //
-// Control elements (seed 000): a set of nodes moved as one affine map b(X) = T + (M − I) X, 12
+// Control elements (Nikitina et al. 2003): a set of nodes moved as one affine map b(X) = T + (M − I) X, 12
 // parameters. Their nodes are prescribed (part of the constrained set), and for each basis motion
 // b^(k) we store the surface rows of u^(k) = −A⁻¹ B b^(k) (B = K_fc), plus b^(k) itself on the
 // element's own surface nodes. At run time u = Σ_k c_k u^(k).

@@ -1,8 +1,8 @@
 // PcgDeformer: the same linear quasi-static body solved every frame by warm-started preconditioned CG
 // on the full reduced stiffness, without any precomputation.
 //
-// This is the baseline seed 000 compares its precomputed Green's functions with: per-frame CG reached
-// a visually converged answer (relative residual ~1e-3) at ~200 nodes in real time but needed ~1 s at
+// This is the baseline Nikitina et al. (2003) compare their precomputed Green's functions with: per-frame CG
+// reached a visually converged answer (relative residual ~1e-3) at ~200 nodes in real time but needed ~1 s at
 // ~3000 nodes. Keeping it beside GreenBody lets the benchmark reproduce that comparison on today's
 // hardware, and gives a fallback for meshes whose surface block would not fit in memory.
 #pragma once
