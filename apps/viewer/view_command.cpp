@@ -49,7 +49,7 @@ void add_view_options(CLI::App& app, ViewCommand& c, WithoutFile without_file) {
 
 namespace {
 
-// Prints "building FILE..." now and the elapsed time every 5 s until destroyed.
+// Prints "building FILE..." now and the elapsed time every 5 s (15 s after 30 s) until destroyed.
 class ProgressTicker {
  public:
   explicit ProgressTicker(std::string what) : what_(std::move(what)) {
@@ -57,8 +57,9 @@ class ProgressTicker {
     thread_ = std::thread([this] {
       std::unique_lock lock(mutex_);
       int seconds = 0;
-      while (!wake_.wait_for(lock, std::chrono::seconds(5), [this] { return done_; })) {
-        seconds += 5;
+      // Every 5 s, every 15 s after the first 30 s (a big Green body on a busy machine takes minutes).
+      while (!wake_.wait_for(lock, std::chrono::seconds(seconds < 30 ? 5 : 15), [this] { return done_; })) {
+        seconds += seconds < 30 ? 5 : 15;
         std::fprintf(stderr, "  still building %s: %d s\n", what_.c_str(), seconds);
       }
     });

@@ -232,7 +232,8 @@ Status Viewer::choose_field(bool strict) {
   return {};
 }
 
-// Lines on stderr while the model builds with nothing to show: when it starts, every 5 s, when done.
+// Lines on stderr while the model builds with nothing to show: when it starts, every 5 s (every 15 s
+// after the first 30 s), when done.
 void Viewer::report_loading(const LoadingState& loading) {
   if (!options_.progress_on_terminal) return;
   // The caller announced the first build (it may have finished before the first frame), so the
@@ -240,8 +241,9 @@ void Viewer::report_loading(const LoadingState& loading) {
   if (loading.active && !was_loading_) {
     std::fprintf(stderr, "building %s (the window shows it when ready)...\n", loading.what.c_str());
     loading_reported_s_ = 0.0;
-  } else if (loading.active && loading.seconds >= loading_reported_s_ + 5.0) {
-    loading_reported_s_ = 5.0 * std::floor(loading.seconds / 5.0);
+  } else if (const double every = loading_reported_s_ < 30.0 ? 5.0 : 15.0;
+             loading.active && loading.seconds >= loading_reported_s_ + every) {
+    loading_reported_s_ = every * std::floor(loading.seconds / every);
     std::fprintf(stderr, "  still building %s: %.0f s\n", loading.what.c_str(), loading_reported_s_);
   } else if (!loading.active && was_loading_) {
     std::fprintf(stderr, "ready: %s\n", model_.title().c_str());
@@ -350,9 +352,10 @@ render::Frame Viewer::build_frame() {
 
 void Viewer::draw_panel() {
   ImGui::SetNextWindowPos(ImVec2(kPanelMargin, kPanelMargin), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, 0), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSizeConstraints(ImVec2(200, 0),
-                                      ImVec2(FLT_MAX, ImGui::GetIO().DisplaySize.y - 2 * kPanelMargin));
+  // The full window height from the start: sized to its content, the panel would keep the height of
+  // whatever it showed first (a scene still building shows little).
+  ImGui::SetNextWindowSize(ImVec2(kPanelWidth, ImGui::GetIO().DisplaySize.y - 2 * kPanelMargin),
+                           ImGuiCond_FirstUseEver);
   panel_open_ = ImGui::Begin("Pliant");
   panel_right_ = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   if (!panel_open_) {
