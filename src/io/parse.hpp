@@ -152,6 +152,15 @@ class MeshBuilder {
   std::vector<Split> splits_;
 };
 
+/// `s` cut to `max` characters, bytes outside printable ASCII shown as '?': file content echoed in a
+/// message must keep it on one line.
+inline std::string printable(std::string_view s, std::size_t max = 30) {
+  std::string out;
+  for (const char c : s.substr(0, max)) out += (c >= 32 && c < 127) ? c : '?';
+  if (s.size() > max) out += "...";
+  return out;
+}
+
 /// Checks a coordinate triple is finite; returns false otherwise.
 inline bool finite(const Vec3& p) { return p.allFinite(); }
 

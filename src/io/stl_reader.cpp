@@ -81,7 +81,7 @@ std::string keyword(TextCursor& in, std::string_view what) {
 
 void expect_keyword(TextCursor& in, std::string_view word) {
   const std::string k = keyword(in, word);
-  if (k != word) in.fail("expected '" + std::string(word) + "', found '" + k.substr(0, 30) + "'");
+  if (k != word) in.fail("expected '" + std::string(word) + "', found '" + printable(k, 30) + "'");
 }
 
 // Keywords in any case, any spacing, "end solid", several solids in one file, facet normals that are
@@ -101,7 +101,7 @@ MeshFile read_ascii(std::string_view bytes, const std::string& name) {
       in.rest_of_line();
       continue;
     }
-    if (t != "facet") in.fail("expected 'facet' or 'endsolid', found '" + t.substr(0, 30) + "'");
+    if (t != "facet") in.fail("expected 'facet' or 'endsolid', found '" + printable(t, 30) + "'");
     if (lower(in.peek()) == "normal") {
       in.token("normal");
       for (int k = 0; k < 3; ++k) {
@@ -109,7 +109,7 @@ MeshFile read_ascii(std::string_view bytes, const std::string& name) {
         char* end = nullptr;
         std::strtod(v.c_str(), &end);
         if (end != v.c_str() + v.size())
-          in.fail("normal component '" + v.substr(0, 30) + "' is not a number");
+          in.fail("normal component '" + printable(v, 30) + "' is not a number");
       }
     }
     expect_keyword(in, "outer");
@@ -118,7 +118,7 @@ MeshFile read_ascii(std::string_view bytes, const std::string& name) {
     while (true) {
       const std::string k = keyword(in, "'vertex' or 'endloop'");
       if (k == "endloop") break;
-      if (k != "vertex") in.fail("expected 'vertex', found '" + k.substr(0, 30) + "'");
+      if (k != "vertex") in.fail("expected 'vertex', found '" + printable(k, 30) + "'");
       loop.push_back(in.point("vertex coordinate"));
     }
     if (loop.size() < 3) in.fail("facet has " + std::to_string(loop.size()) + " vertices, expected 3");

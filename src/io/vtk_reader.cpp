@@ -173,13 +173,14 @@ struct Vtk {
     if (mode == "binary") {
       binary = true;
     } else if (mode != "ascii") {
-      in.fail("expected ASCII or BINARY, found '" + mode.substr(0, 30) + "'");
+      in.fail("expected ASCII or BINARY, found '" + printable(mode, 30) + "'");
     }
     in.expect("DATASET");
     const std::string dataset(in.token("dataset type"));
     const bool poly = dataset == "POLYDATA";
     if (dataset != "UNSTRUCTURED_GRID" && !poly) {
-      in.fail("dataset " + dataset.substr(0, 30) + " is not supported (only UNSTRUCTURED_GRID and POLYDATA)");
+      in.fail("dataset " + printable(dataset, 30) +
+              " is not supported (only UNSTRUCTURED_GRID and POLYDATA)");
     }
     builder.mesh().format =
         std::string("VTK legacy ") + (poly ? "polydata " : "") + (binary ? "binary" : "ASCII");
@@ -220,7 +221,7 @@ struct Vtk {
       } else if (key == "POINT_DATA" || key == "CELL_DATA" || key == "FIELD") {
         break;  // attributes are not read
       } else {
-        in.fail("unexpected keyword '" + key.substr(0, 30) + "' in a " + dataset + " dataset");
+        in.fail("unexpected keyword '" + printable(key, 30) + "' in a " + printable(dataset) + " dataset");
       }
     }
     if (!have_points) in.fail("no POINTS section");

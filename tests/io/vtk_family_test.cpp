@@ -311,6 +311,17 @@ TEST(VtkXml, ZlibDefences) {
             std::string::npos);
 }
 
+TEST(VtkXml, EchoedFileContentStaysOnOneLine) {
+  // parse_error checks that each message is one line; attribute values may hold newlines.
+  const Sample s = cube_sample();
+  std::string order = grid(s, {});
+  order.replace(order.find("LittleEndian"), 12, "Little\nEndian\x07");
+  EXPECT_NE(parse_error(order, ".vtu").find("unknown byte_order 'Little?Endian?'"), std::string::npos);
+  std::string type = grid(s, {});
+  type.replace(type.find("type=\"Float64\""), 15, "type=\"Float\r\n64\"");
+  EXPECT_NE(parse_error(type, ".vtu").find("unsupported data type 'Float??64'"), std::string::npos);
+}
+
 TEST(VtkXml, NanCoordinatesAreNamedByArray) {
   Sample s = cube_sample();
   s.positions[3].y() = std::numeric_limits<double>::quiet_NaN();
