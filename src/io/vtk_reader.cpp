@@ -7,6 +7,7 @@
 #include "io/parse.hpp"
 #include "io/readers.hpp"
 #include "io/vtk_cells.hpp"
+#include "pliant/core/escape.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -173,13 +174,14 @@ struct Vtk {
     if (mode == "binary") {
       binary = true;
     } else if (mode != "ascii") {
-      in.fail("expected ASCII or BINARY, found '" + mode.substr(0, 30) + "'");
+      in.fail("expected ASCII or BINARY, found " + quoted_for_message(mode));
     }
     in.expect("DATASET");
     const std::string dataset(in.token("dataset type"));
     const bool poly = dataset == "POLYDATA";
     if (dataset != "UNSTRUCTURED_GRID" && !poly) {
-      in.fail("dataset " + dataset.substr(0, 30) + " is not supported (only UNSTRUCTURED_GRID and POLYDATA)");
+      in.fail("dataset " + escape_for_message(dataset, 30) +
+              " is not supported (only UNSTRUCTURED_GRID and POLYDATA)");
     }
     builder.mesh().format =
         std::string("VTK legacy ") + (poly ? "polydata " : "") + (binary ? "binary" : "ASCII");
@@ -220,7 +222,8 @@ struct Vtk {
       } else if (key == "POINT_DATA" || key == "CELL_DATA" || key == "FIELD") {
         break;  // attributes are not read
       } else {
-        in.fail("unexpected keyword '" + key.substr(0, 30) + "' in a " + dataset + " dataset");
+        in.fail("unexpected keyword " + quoted_for_message(key) + " in a " + escape_for_message(dataset) +
+                " dataset");
       }
     }
     if (!have_points) in.fail("no POINTS section");

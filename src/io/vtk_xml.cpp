@@ -3,6 +3,7 @@
 
 #include "io/base64.hpp"
 #include "io/readers.hpp"
+#include "pliant/core/escape.hpp"
 
 #include <zlib.h>
 
@@ -42,25 +43,25 @@ VtkXmlFile::VtkXmlFile(std::string_view text, std::string name)
   if (!next_tag(pos, tag) || tag.name != "VTKFile") fail_at(0, "not a VTK XML file: expected <VTKFile>");
   type_ = attr(tag, "type");
   if (type_ != "UnstructuredGrid" && type_ != "PolyData")
-    fail_at(tag.begin, "VTK XML type '" + type_.substr(0, 30) +
+    fail_at(tag.begin, "VTK XML type '" + escape_for_message(type_, 30) +
                            "' is not supported (only UnstructuredGrid and PolyData)");
   const std::string compressor = attr(tag, "compressor");
   if (compressor == "vtkZLibDataCompressor") {
     zlib_ = true;
   } else if (!compressor.empty()) {
-    fail_at(tag.begin, "compressor " + compressor.substr(0, 40) +
+    fail_at(tag.begin, "compressor " + escape_for_message(compressor, 40) +
                            " is not supported (only vtkZLibDataCompressor): write the file with zlib or "
                            "without compression");
   }
   const std::string order = attr(tag, "byte_order", "LittleEndian");
   if (order != "LittleEndian" && order != "BigEndian")
-    fail_at(tag.begin, "unknown byte_order '" + order.substr(0, 30) + "'");
+    fail_at(tag.begin, "unknown byte_order " + quoted_for_message(order));
   big_endian_ = order == "BigEndian";
   const std::string header = attr(tag, "header_type", "UInt32");
   if (header == "UInt64") {
     header_size_ = 8;
   } else if (header != "UInt32") {
-    fail_at(tag.begin, "unsupported header_type '" + header.substr(0, 30) + "' (UInt32 or UInt64)");
+    fail_at(tag.begin, "unsupported header_type " + quoted_for_message(header) + " (UInt32 or UInt64)");
   }
 
   const std::size_t app = text_.find("<AppendedData");
@@ -71,7 +72,7 @@ VtkXmlFile::VtkXmlFile(std::string_view text, std::string name)
     xml_end_ = app;
     const std::string enc = attr(at, "encoding", "raw");
     if (enc != "raw" && enc != "base64")
-      fail_at(app, "unknown AppendedData encoding '" + enc.substr(0, 30) + "'");
+      fail_at(app, "unknown AppendedData encoding " + quoted_for_message(enc));
     appended_base64_ = enc == "base64";
     const std::size_t underscore = text_.find('_', at.end);
     if (underscore == std::string_view::npos) fail_at(app, "<AppendedData> has no '_' before its data");
@@ -192,7 +193,7 @@ long long VtkXmlFile::int_attr(const XmlTag& t, const std::string& key, long lon
   const std::string& s = it->second;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || ptr != s.data() + s.size())
-    fail_at(t.begin, key + "=\"" + s.substr(0, 30) + "\" is not an integer");
+    fail_at(t.begin, key + "=\"" + escape_for_message(s, 30) + "\" is not an integer");
   if (v < lo || v > hi)
     fail_at(t.begin,
             key + " " + s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
@@ -358,7 +359,7 @@ std::string VtkXmlFile::binary_bytes(const XmlArray& a, const std::string& what,
     }
     return decode_base64(encoded, a.tag.begin, what, expected);
   }
-  if (format != "appended") fail_at(a.tag.begin, what + ": unknown format '" + format.substr(0, 30) + "'");
+  if (format != "appended") fail_at(a.tag.begin, what + ": unknown format " + quoted_for_message(format));
   if (appended_ == std::string_view::npos)
     fail_at(a.tag.begin, what + ": format=\"appended\" but there is no <AppendedData>");
   const long long offset = int_attr(a.tag, "offset", 0, static_cast<long long>(text_.size()));
@@ -379,7 +380,7 @@ void VtkXmlFile::read_numbers(const XmlArray& a, std::size_t count, std::vector<
   const std::string type = attr(a.tag, "type");
   bool real = false, is_signed = false;
   const std::size_t size = scalar_size(type, real, is_signed);
-  if (size == 0) fail_at(a.tag.begin, what + ": unsupported data type '" + type.substr(0, 30) + "'");
+  if (size == 0) fail_at(a.tag.begin, what + ": unsupported data type " + quoted_for_message(type));
   if constexpr (!std::is_floating_point_v<T>) {
     if (real) fail_at(a.tag.begin, what + " must be integers, the file has " + type);
   }

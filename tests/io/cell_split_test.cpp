@@ -140,9 +140,29 @@ std::string vtu_ascii(const HexGrid& g) {
   return o + "</DataArray></Cells></Piece></UnstructuredGrid></VTKFile>\n";
 }
 
-// Gmsh 2.2 (ASCII or binary) and 4.1 ASCII, with node tags = number + 1.
+// Gmsh 2.2 and 4.1, ASCII or binary, with node tags = number + 1.
 std::string msh(const HexGrid& g, const std::string& variant) {
   const std::size_t nn = g.positions.size(), ne = g.hexes.size();
+  if (variant == "4.1 binary") {
+    std::string o = "$MeshFormat\n4.1 1 8\n";
+    put<std::int32_t>(o, 1);
+    o += "\n$EndMeshFormat\n$Nodes\n";
+    for (std::uint64_t v : {std::uint64_t{1}, std::uint64_t{nn}, std::uint64_t{1}, std::uint64_t{nn}})
+      put(o, v);
+    put<std::int32_t>(o, 3), put<std::int32_t>(o, 1), put<std::int32_t>(o, 0), put<std::uint64_t>(o, nn);
+    for (std::size_t i = 0; i < nn; ++i) put<std::uint64_t>(o, i + 1);
+    for (const Vec3& p : g.positions)
+      for (int k = 0; k < 3; ++k) put<double>(o, p[k]);
+    o += "\n$EndNodes\n$Elements\n";
+    for (std::uint64_t v : {std::uint64_t{1}, std::uint64_t{ne}, std::uint64_t{1}, std::uint64_t{ne}})
+      put(o, v);
+    put<std::int32_t>(o, 3), put<std::int32_t>(o, 1), put<std::int32_t>(o, 5), put<std::uint64_t>(o, ne);
+    for (std::size_t e = 0; e < ne; ++e) {
+      put<std::uint64_t>(o, e + 1);
+      for (long long v : g.hexes[e]) put<std::uint64_t>(o, static_cast<std::uint64_t>(v + 1));
+    }
+    return o + "\n$EndElements\n";
+  }
   if (variant == "4.1") {
     std::string o = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 " + std::to_string(nn) + " 1 " +
                     std::to_string(nn) + "\n3 1 0 " + std::to_string(nn) + "\n";
@@ -225,7 +245,8 @@ TEST(CellSplit, HexGridIsSplitConformingly) {
       for (const auto& [bytes, ext] :
            {std::pair{vtu_ascii(g), std::string(".vtu")}, std::pair{msh(g, "2.2"), std::string(".msh")},
             std::pair{msh(g, "2.2 binary"), std::string(".msh")},
-            std::pair{msh(g, "4.1"), std::string(".msh")}}) {
+            std::pair{msh(g, "4.1"), std::string(".msh")},
+            std::pair{msh(g, "4.1 binary"), std::string(".msh")}}) {
         auto r = parse_mesh(bytes, "grid" + ext, ext);
         ASSERT_TRUE(r.ok()) << r.message();
         EXPECT_EQ(r->tets, vtk.tets) << ext;

@@ -311,6 +311,17 @@ TEST(VtkXml, ZlibDefences) {
             std::string::npos);
 }
 
+TEST(VtkXml, EchoedFileContentStaysOnOneLine) {
+  // parse_error checks that each message is one line; attribute values may hold newlines.
+  const Sample s = cube_sample();
+  std::string order = grid(s, {});
+  order.replace(order.find("LittleEndian"), 12, "Little\nEndian\x07");
+  EXPECT_NE(parse_error(order, ".vtu").find("unknown byte_order 'Little?Endian?'"), std::string::npos);
+  std::string type = grid(s, {});
+  type.replace(type.find("type=\"Float64\""), 15, "type=\"Float\r\n64\"");
+  EXPECT_NE(parse_error(type, ".vtu").find("unsupported data type 'Float??64'"), std::string::npos);
+}
+
 TEST(VtkXml, NanCoordinatesAreNamedByArray) {
   Sample s = cube_sample();
   s.positions[3].y() = std::numeric_limits<double>::quiet_NaN();
@@ -406,6 +417,43 @@ TEST(VtkLegacyPolyData, RejectsBadPolygonsAndLyingCounts) {
   put<float>(qb, q, true);
   nan.replace(p, 4, qb);
   EXPECT_NE(parse_error(nan, ".vtk").find("NaN or infinite"), std::string::npos);
+}
+
+TEST(VtkLegacyGrid, VoxelsPixelsQuadsPolygonsAndStripsBecomeTetrahedraAndTriangles) {
+  // Unit cube corners in VTK voxel order (x fastest): a voxel (11) is the cube, a pixel (8) its
+  // bottom face, a quad (9) its top face, a polygon (7) its front face, a strip (6) its back face.
+  std::string text = "# vtk DataFile Version 3.0\ncells\nASCII\nDATASET UNSTRUCTURED_GRID\nPOINTS 8 double\n";
+  for (int i = 0; i < 8; ++i)
+    text += std::to_string(i & 1) + " " + std::to_string(i >> 1 & 1) + " " + std::to_string(i >> 2) + "\n";
+  text += "CELLS 5 29\n8 0 1 2 3 4 5 6 7\n4 0 1 2 3\n4 4 5 7 6\n4 0 1 5 4\n4 2 6 3 7\n";
+  text += "CELL_TYPES 5\n11\n8\n9\n7\n6\n";
+  const MeshFile m = parse_ok(text, ".vtk");
+  ASSERT_EQ(m.tets.size(), 6u);
+  double volume = 0;
+  for (const Tet& t : m.tets) {
+    const double v = (m.positions[t[1]] - m.positions[t[0]])
+                         .cross(m.positions[t[2]] - m.positions[t[0]])
+                         .dot(m.positions[t[3]] - m.positions[t[0]]) /
+                     6;
+    EXPECT_GT(v, 0);
+    volume += v;
+  }
+  EXPECT_DOUBLE_EQ(volume, 1.0);
+  ASSERT_EQ(m.triangles.size(), 8u);
+  // Area vectors per face: the pixel and quad keep their winding (+z for both as listed), the
+  // polygon -y, the strip (2,6,3), (3,6,7)... +y.
+  const Vec3 expected[4] = {Vec3(0, 0, 1), Vec3(0, 0, 1), Vec3(0, -1, 0), Vec3(0, 1, 0)};
+  for (int f = 0; f < 4; ++f) {
+    Vec3 area = Vec3::Zero();
+    for (int k = 0; k < 2; ++k) {
+      const Tri& t = m.triangles[2 * f + k];
+      area += 0.5 * (m.positions[t[1]] - m.positions[t[0]]).cross(m.positions[t[2]] - m.positions[t[0]]);
+    }
+    EXPECT_TRUE(area.isApprox(expected[f])) << "face " << f << ": " << area.transpose();
+  }
+  EXPECT_EQ(m.notices,
+            (std::vector<std::string>{"split 1 hexahedron into 6 tetrahedra",
+                                      "split 3 quadrilaterals and 1 triangle strip into 8 triangles"}));
 }
 
 // ---- STL ----
