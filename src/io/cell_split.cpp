@@ -193,6 +193,18 @@ std::vector<std::array<int, 3>> split_polygon(const std::vector<Vec3>& points, c
   return ear_clip(points, normal);
 }
 
+void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& poly, std::vector<Tri>& out) {
+  std::vector<Vec3> points;
+  std::vector<long long> ids;
+  points.reserve(poly.size());
+  ids.reserve(poly.size());
+  for (const Index v : poly) {
+    points.push_back(p[static_cast<std::size_t>(v)]);
+    ids.push_back(v);
+  }
+  for (const auto& t : split_polygon(points, ids.data())) out.push_back({poly[t[0]], poly[t[1]], poly[t[2]]});
+}
+
 std::string add_cell(MeshBuilder& builder, CellShape shape, const long long* ids, long long count,
                      long long element_id) {
   const int corners = corner_count(shape);

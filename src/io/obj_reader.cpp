@@ -7,6 +7,7 @@
 // Ignored: vt, vn, vp, o, g, s, usemtl, mtllib, the display attributes, and free-form geometry
 // (counted). A "\" at the end of a line continues the statement on the next. Anything else is an
 // error naming the file and line.
+#include "io/cell_split.hpp"
 #include "io/parse.hpp"
 #include "io/readers.hpp"
 #include "pliant/core/escape.hpp"

@@ -6,6 +6,7 @@
 // lines "k v0 ... v(k-1) [colour]" with 0-based indices. Whatever follows a vertex's x y z or a face's
 // indices on its line (colours, normals, texture coordinates) must be numbers and is ignored.
 // Polygons are triangulated; '#' starts a comment. 4OFF, nOFF and binary OFF are rejected.
+#include "io/cell_split.hpp"
 #include "io/parse.hpp"
 #include "io/readers.hpp"
 #include "io/write_util.hpp"

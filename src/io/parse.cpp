@@ -255,54 +255,6 @@ void MeshBuilder::skip_element(const std::string& kind, std::size_t count) {
   mesh_.skipped.emplace_back(kind, count);
 }
 
-// Ear clipping of a simple polygon (Meisters 1975, "Polygons have ears"), projected onto the plane
-// of its Newell normal. Falls back to a fan when no ear is found (self-intersecting input).
-void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& poly, std::vector<Tri>& out) {
-  const std::size_t n = poly.size();
-  if (n == 3) {
-    out.push_back({poly[0], poly[1], poly[2]});
-    return;
-  }
-  Vec3 normal = Vec3::Zero();
-  for (std::size_t i = 0; i < n; ++i) normal += p[poly[i]].cross(p[poly[(i + 1) % n]]);
-  Vec3 u = normal.unitOrthogonal();
-  Vec3 v = normal.normalized().cross(u);
-  if (!normal.allFinite() || normal.norm() == 0) {
-    u = Vec3::UnitX();
-    v = Vec3::UnitY();
-  }
-  std::vector<Vec2> q(n);
-  for (std::size_t i = 0; i < n; ++i) q[i] = Vec2(p[poly[i]].dot(u), p[poly[i]].dot(v));
-  const auto cross = [](const Vec2& a, const Vec2& b, const Vec2& c) {
-    return (b - a).x() * (c - a).y() - (b - a).y() * (c - a).x();
-  };
-  std::vector<std::size_t> left(n);
-  for (std::size_t i = 0; i < n; ++i) left[i] = i;
-  while (left.size() > 3) {
-    bool clipped = false;
-    for (std::size_t k = 0; k < left.size() && !clipped; ++k) {
-      const std::size_t a = left[(k + left.size() - 1) % left.size()], b = left[k],
-                        c = left[(k + 1) % left.size()];
-      if (cross(q[a], q[b], q[c]) <= 0) continue;  // reflex or flat corner
-      bool empty = true;
-      for (const std::size_t o : left) {
-        if (o == a || o == b || o == c) continue;
-        if (cross(q[a], q[b], q[o]) >= 0 && cross(q[b], q[c], q[o]) >= 0 && cross(q[c], q[a], q[o]) >= 0) {
-          empty = false;
-          break;
-        }
-      }
-      if (!empty) continue;
-      out.push_back({poly[a], poly[b], poly[c]});
-      left.erase(left.begin() + static_cast<std::ptrdiff_t>(k));
-      clipped = true;
-    }
-    if (!clipped) break;
-  }
-  for (std::size_t k = 1; k + 1 < left.size(); ++k)
-    out.push_back({poly[left[0]], poly[left[k]], poly[left[k + 1]]});
-}
-
 }  // namespace pliant::io::detail
 
 namespace pliant::io::detail {

@@ -172,10 +172,6 @@ class MeshBuilder {
 /// that the caller's finiteness check names it. False when the token is not a number.
 bool parse_double(std::string_view token, double& value);
 
-/// Appends the triangles of the simple polygon `poly` (indices into `p`) to `out`: ear clipping
-/// (Meisters 1975, "Polygons have ears") in the plane of the polygon's Newell normal, falling back to
-/// a fan when no ear is left (self-intersecting input). Triangles keep the polygon's orientation.
-void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& poly, std::vector<Tri>& out);
 
 /// Checks a coordinate triple is finite; returns false otherwise.
 inline bool finite(const Vec3& p) { return p.allFinite(); }

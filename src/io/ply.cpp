@@ -6,6 +6,7 @@
 // any order among other properties) and the "face" element's "vertex_indices" (or "vertex_index")
 // list; every other element and property is read past. Polygons are triangulated. Counts are checked
 // against the bytes left before anything is allocated.
+#include "io/cell_split.hpp"
 #include "io/parse.hpp"
 #include "io/readers.hpp"
 #include "io/write_util.hpp"
