@@ -1,4 +1,4 @@
-// Time integrators for mass-spring bodies: the schemes listed by seed 001 (explicit Euler, midpoint,
+// Time integrators for mass-spring bodies: the schemes listed by Grimm (2005) (explicit Euler, midpoint,
 // quasi-static Euler, RK2/RK4, implicit Houbolt, Newmark) plus symplectic Euler and backward Euler.
 //
 // Explicit schemes are conditionally stable: for an undamped spring k between a free node of mass m
