@@ -56,8 +56,8 @@ nlohmann::json run_sweep(const Context& context) {
   const std::vector<double> stretches = quick ? std::vector<double>{1.2} : std::vector<double>{1.1, 1.2};
   fmt::print("membrane: {} nodes, {} springs; steps to 1e-3 x mesh size (cap {}), c h/(k h) = 0.3\n",
              base->mesh.node_count(), base->mesh.spring_count(), cap);
-  fmt::print("{:>7} {:>6} {:<19} {:>7} {:>7} {:>7} {:>7} {:>7}\n", "k h2/m", "a h", "coupling, order", "ms",
-             "io", "lr", "lcms", "dms");
+  fmt::print("{:>4} {:>7} {:>6} {:<19} {:>7} {:>7} {:>7} {:>7} {:>7}\n", "max", "k h2/m", "a h",
+             "coupling, order", "ms", "io", "lr", "lcms", "dms");
   nlohmann::json rows = nlohmann::json::array();
   for (double stretch : stretches)
     for (double a : stiffness) {
