@@ -1,5 +1,5 @@
 // Tearing cost per step: deletion tearing vs area-preserving tearing on hexagonal discs of growing
-// size (Grimm 2005, seed 001 section 3.3.4, figure 3.9). Each measured step tears:
+// size (Grimm 2005, section 3.3.4, figure 3.9). Each measured step tears:
 //  - area-preserving: a membrane stretched 10 % across the x axis with a hole at the centre; crack
 //    seeds have the lowest threshold, so every step propagates the crack one node (and finally tears
 //    through the rim). The disc is restored from a copy (not timed) when the crack has run out.

@@ -1,5 +1,5 @@
 // The tearing benchmark: cost of one tearing step against spring count, deletion tearing vs
-// area-preserving tearing (seed 001 figure 3.9 / table D.3), on regular hexagonal discs.
+// area-preserving tearing (Grimm 2005, figure 3.9 / table D.3), on regular hexagonal discs.
 #pragma once
 
 #include "bench.hpp"

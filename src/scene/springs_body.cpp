@@ -1,4 +1,4 @@
-// The mass-spring family (seed 001) behind the surface contract.
+// The mass-spring family (Grimm 2005) behind the surface contract.
 //
 // Scene keys: "springs": {"method": one of the nine Table 2.1 methods (default
 // "dragnet_mass_spring"), "dt": s, "stiffness": N/m, "damping": N·s/m, "mass_damping": 1/s,
@@ -6,7 +6,7 @@
 // "gravity": [m/s²],
 // "tearing": {"mode": "off" | "area_preserving" | "deletion", "seed_threshold": N,
 // "edge_threshold": N, "inner_threshold": N}}.
-// A grab fixes its node (the interaction node of seed 001's methods) and moves it to the target over
+// A grab fixes its node (the interaction node of Grimm's (2005) methods) and moves it to the target over
 // the step's substeps; its reaction is the sum of the spring forces on that node.
 #include "body_factory.hpp"
 
@@ -15,6 +15,7 @@
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
 #include "pliant/models/springs/tearing.hpp"
+#include "pliant/scene/springs_body.hpp"
 
 #include <fmt/format.h>
 
@@ -123,14 +124,7 @@ class SpringsSceneBody final : public Body {
     events_.swap(incoming_);
     incoming_.clear();
     Stopwatch watch;
-    if (interaction_dirty_) {
-      interaction_nodes_.clear();
-      for (const Slot& s : slots_) {
-        if (s.active && s.node >= 0) interaction_nodes_.push_back(s.node);
-      }
-      stepper_.set_interaction(mesh_, interaction_nodes_);
-      interaction_dirty_ = false;
-    }
+    if (interaction_dirty_) refresh_interaction();
     // Substeps of the method's own time step cover the world step; handles move linearly across them.
     const int substeps = springs::method_is_dynamic(settings_.method.method)
                              ? std::max(1, static_cast<int>(std::lround(dt / settings_.method.dt)))
@@ -161,6 +155,7 @@ class SpringsSceneBody final : public Body {
   }
 
   std::span<const BodyEvent> events() const override { return events_; }
+  const springs::SpringMesh& mesh() const { return mesh_; }
 
   std::vector<SurfaceField> surface_fields() const override {
     SurfaceField d{"displacement", "m", std::vector<double>(mesh_.position.size())};
@@ -214,15 +209,38 @@ class SpringsSceneBody final : public Body {
     return BodyEvent::Kind::tear_delete;
   }
 
+  // Hands the held nodes to the stepper as its interaction nodes (and rebuilds its order).
+  void refresh_interaction() {
+    interaction_nodes_.clear();
+    for (const Slot& s : slots_) {
+      if (s.active && s.node >= 0) interaction_nodes_.push_back(s.node);
+    }
+    stepper_.set_interaction(mesh_, interaction_nodes_);
+    interaction_dirty_ = false;
+  }
+
+  // Runs the tearing mode once (after each substep) and keeps every index this body holds valid.
+  // Tearing happens between substeps of one world step, so the stepper's interaction nodes are
+  // refreshed here, before the next substep: deferring it to the next world step handed the
+  // remaining substeps node indices from before deletion compacted the arrays (out of bounds in the
+  // Dragnet pass when a held node had been removed or the node count had shrunk).
   void tear() {
     std::span<const springs::TearEvent> torn;
     if (settings_.tear_mode == TearMode::area_preserving) {
       if (tearing_.step(mesh_) == 0) return;
       torn = tearing_.events();
+      // A copy of a held node inherits its inv_mass 0; the grab holds only the original, so the copy
+      // takes the node's own fixedness (else it would hang in space forever, fixed by no one).
+      for (const springs::TearEvent& e : torn) {
+        if (e.new_node < 0) continue;
+        for (const Slot& s : slots_) {
+          if (s.active && s.node == e.node) mesh_.set_fixed(e.new_node, s.was_fixed);
+        }
+      }
     } else if (settings_.tear_mode == TearMode::deletion) {
       if (deletion_.step(mesh_) == 0) return;
       torn = deletion_.events();
-      // Deletion compacts the arrays: follow the held nodes to their new indices.
+      // Deletion compacts the arrays: follow the held nodes and pending forces to their new indices.
       const auto map = deletion_.node_map();
       if (!map.empty()) {
         for (Slot& s : slots_) {
@@ -235,14 +253,19 @@ class SpringsSceneBody final : public Body {
             events_.push_back({BodyEvent::Kind::grab_released, -1, where});
           }
         }
+        remapped_.assign(mesh_.position.size(), Vec3::Zero());
+        for (std::size_t i = 0; i < map.size() && i < external_.size(); ++i) {
+          if (map[i] >= 0) remapped_[static_cast<std::size_t>(map[i])] = external_[i];
+        }
+        external_.swap(remapped_);
       }
     } else {
       return;
     }
     for (const springs::TearEvent& e : torn) events_.push_back({kind_of(e.kind), e.node, e.position});
     ++topology_version_;
-    interaction_dirty_ = true;
     external_.resize(mesh_.position.size(), Vec3::Zero());
+    refresh_interaction();
   }
 
   std::string name_;
@@ -252,7 +275,7 @@ class SpringsSceneBody final : public Body {
   springs::Tearing tearing_;
   springs::DeletionTearing deletion_;
   springs::Loads loads_;
-  std::vector<Vec3> external_;
+  std::vector<Vec3> external_, remapped_;
   std::vector<Slot> slots_;
   std::vector<Index> interaction_nodes_;
   std::vector<BodyEvent> events_;
@@ -301,6 +324,17 @@ void check_time_step(const JsonReader& body, double world_step, const springs::S
 }
 
 }  // namespace
+
+}  // namespace pliant::scene::detail
+
+namespace pliant::scene {
+const springs::SpringMesh* springs_mesh(const Body& body) {
+  const auto* b = dynamic_cast<const detail::SpringsSceneBody*>(&body);
+  return b ? &b->mesh() : nullptr;
+}
+}  // namespace pliant::scene
+
+namespace pliant::scene::detail {
 
 std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
   SpringsSettings s;

@@ -48,7 +48,9 @@ void World::step() {
   const double t = time_ + dt_;
   Stopwatch watch;
   for (ScriptedGrab& g : grabs_) {
-    if (g.done || t < g.start) continue;
+    if (g.done) continue;
+    if (!g.id.valid()) follow_topology(g.body, g.point, g.rest_anchor, g.topology_version, g.placed);
+    if (t < g.start) continue;
     Body& b = body(g.body);
     if (!g.id.valid()) {
       g.anchor = point_on(b.surface_positions(), b.surface_triangles(), g.point);
@@ -100,25 +102,31 @@ const World::NodeCorners& World::node_corners(Index b) {
   return nc;
 }
 
-void World::apply_probe(ForceProbe& p, double t) {
-  Body& b = body(p.body);
-  if (!p.placed) {
-    p.rest_anchor = point_on(b.surface_rest_positions(), b.surface_triangles(), p.point);
-    p.topology_version = b.surface_topology_version();
-    p.placed = true;
+void World::follow_topology(Index body_index, SurfacePoint& point, Vec3& rest_anchor, std::uint64_t& version,
+                            bool& placed) {
+  Body& b = body(body_index);
+  if (!placed) {
+    rest_anchor = point_on(b.surface_rest_positions(), b.surface_triangles(), point);
+    version = b.surface_topology_version();
+    placed = true;
   }
-  if (p.topology_version != b.surface_topology_version()) {
+  if (version != b.surface_topology_version()) {
     // Triangles were renumbered (tearing): hold on at the surface node nearest the old rest position.
-    const NodeCorners& nc = node_corners(p.body);
+    const NodeCorners& nc = node_corners(body_index);
     const auto rest = b.surface_rest_positions();
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < nc.point.size(); ++i) {
       if (nc.point[i].triangle < 0) continue;
-      const double d = (rest[i] - p.rest_anchor).squaredNorm();
-      if (d < best) best = d, p.point = nc.point[i];
+      const double d = (rest[i] - rest_anchor).squaredNorm();
+      if (d < best) best = d, point = nc.point[i];
     }
-    p.topology_version = b.surface_topology_version();
+    version = b.surface_topology_version();
   }
+}
+
+void World::apply_probe(ForceProbe& p, double t) {
+  Body& b = body(p.body);
+  follow_topology(p.body, p.point, p.rest_anchor, p.topology_version, p.placed);
   if (t < p.start || t >= p.end) return;
   const double scale = p.ramp > 0.0 ? std::min(1.0, (t - p.start) / p.ramp) : 1.0;
   b.apply_force(p.point, scale * p.force);

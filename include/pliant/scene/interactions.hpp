@@ -33,6 +33,11 @@ struct ScriptedGrab {
   GrabId id;
   Vec3 anchor = Vec3::Zero();  ///< position at the moment of grabbing (unit: m)
   bool done = false;
+  // Where `point` sits in the rest shape and for which surface topology it was resolved: a grab that
+  // starts after tearing renumbered the triangles takes the surface node nearest this rest position.
+  Vec3 rest_anchor = Vec3::Zero();
+  std::uint64_t topology_version = 0;
+  bool placed = false;
 };
 
 /// Applies a force at a surface point while start ≤ t < end, ramped linearly over `ramp`.

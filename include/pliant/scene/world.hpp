@@ -94,6 +94,8 @@ class World {
   const NodeCorners& node_corners(Index body);
   void apply_tool(ScriptedTool& tool, double t);
   void apply_probe(ForceProbe& probe, double t);
+  void follow_topology(Index body, SurfacePoint& point, Vec3& rest_anchor, std::uint64_t& version,
+                       bool& placed);
   std::vector<WorldEvent> events_;
   Profile profile_;
 };

@@ -23,6 +23,7 @@ ChainMailStats ChainMail::pass(SpringMesh& mesh, std::span<const Index> interact
   ++pass_;
   heap_.clear();
   for (Index v : interaction_nodes) {
+    if (v < 0 || at(v) >= n) continue;  // stale index after tearing renumbered nodes: ignored
     node_stamp_[at(v)] = pass_;
     heap_.push_back({1e300, v});
   }

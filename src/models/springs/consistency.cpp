@@ -1,4 +1,4 @@
-// Consistency rules 1-5 of a torn membrane (Grimm 2005, seed 001 sections 3.2.1 and 3.3).
+// Consistency rules 1-5 of a torn membrane (Grimm 2005, sections 3.2.1 and 3.3).
 #include "pliant/models/springs/consistency.hpp"
 
 #include <algorithm>

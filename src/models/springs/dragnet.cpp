@@ -34,8 +34,13 @@ DragnetStats Dragnet::pass(SpringMesh& mesh, std::span<const Index> interaction_
   heap_.clear();
   queued_ = 0;
   DragnetStats stats;
-  for (Index n : interaction_nodes) node_stamp_[at(n)] = pass_;
-  for (Index n : interaction_nodes) queue_strings_of(mesh, n);
+  // A node index outside the mesh (a stale handle after tearing renumbered nodes) is ignored rather
+  // than read out of bounds.
+  const auto valid = [nodes](Index n) { return n >= 0 && at(n) < nodes; };
+  for (Index n : interaction_nodes)
+    if (valid(n)) node_stamp_[at(n)] = pass_;
+  for (Index n : interaction_nodes)
+    if (valid(n)) queue_strings_of(mesh, n);
   const double f = def_.factor;
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end());
@@ -44,7 +49,7 @@ DragnetStats Dragnet::pass(SpringMesh& mesh, std::span<const Index> interaction_
     const Index ia = item.pulling;
     const Index ra = mesh.other_end(item.spring, ia);
     // The reaction node must be one that has not moved in this pass ("der Knoten, der nicht bewegt
-    // wurde", seed 001 §2.3.1): interaction nodes and already corrected nodes stay put.
+    // wurde", Grimm 2005 §2.3.1): interaction nodes and already corrected nodes stay put.
     if (mesh.fixed(ra) || node_stamp_[at(ra)] == pass_) continue;
     const Vec3& p_ia = mesh.position[at(ia)];
     Vec3& p_ra = mesh.position[at(ra)];

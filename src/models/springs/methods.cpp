@@ -55,9 +55,24 @@ MethodStepper::MethodStepper(const MethodDef& def)
       chainmail_(def.chainmail) {}
 
 void MethodStepper::set_interaction(const SpringMesh& mesh, std::span<const Index> nodes) {
-  interaction_.assign(nodes.begin(), nodes.end());
-  order_ = breadth_first_order(mesh, nodes);
+  const Index n = mesh.node_count();
+  interaction_.clear();
+  for (Index v : nodes)
+    if (v >= 0 && v < n) interaction_.push_back(v);
+  order_ = breadth_first_order(mesh, interaction_);
   before_.assign(mesh.position.size(), Vec3::Zero());
+  topology_version_ = mesh.topology_version;
+}
+
+void MethodStepper::remap_interaction(const SpringMesh& mesh, std::span<const Index> node_map) {
+  std::vector<Index> moved;
+  moved.reserve(interaction_.size());
+  for (Index v : interaction_) {
+    const Index w =
+        v >= 0 && static_cast<std::size_t>(v) < node_map.size() ? node_map[static_cast<std::size_t>(v)] : -1;
+    if (w >= 0) moved.push_back(w);
+  }
+  set_interaction(mesh, moved);
 }
 
 void MethodStepper::correct(SpringMesh& mesh) {
@@ -90,22 +105,37 @@ void MethodStepper::step(SpringMesh& mesh, const Loads& user_loads) {
   Loads loads = user_loads;
   loads.mass_damping += def_.mass_damping;
   const std::size_t n = mesh.position.size();
-  if (order_.size() != n) set_interaction(mesh, std::vector<Index>(interaction_));  // topology changed
+  // Topology changed (tearing) since the order was built: rebuild it. Interaction nodes beyond the
+  // mesh are dropped here, so a caller that forgot remap_interaction never makes a pass read past
+  // the node arrays (the crash a deletion-torn grab used to cause inside Dragnet::pass).
+  if (order_.size() != n || topology_version_ != mesh.topology_version)
+    set_interaction(mesh, std::vector<Index>(interaction_));
   const Method m = def_.method;
   if (!method_is_dynamic(m)) {
     correct(mesh);
     return;
   }
-  if (m == Method::interaction_ordered || m == Method::lr_mass_spring)
-    interaction_ordered_step(mesh, order_, def_.dt, loads);
-  else
-    integrator_.step(mesh, loads);
-  if (m == Method::mass_spring || m == Method::interaction_ordered) return;
-  for (std::size_t i = 0; i < n; ++i) before_[i] = mesh.position[i];
-  correct(mesh);
-  const double inv_dt = 1.0 / def_.dt;
-  for (std::size_t i = 0; i < n; ++i)
-    if (mesh.inv_mass[i] != 0.0) mesh.velocity[i] += inv_dt * (mesh.position[i] - before_[i]);
+  const bool combined = m != Method::mass_spring && m != Method::interaction_ordered;
+  const auto integrate = [&] {
+    if (m == Method::interaction_ordered || m == Method::lr_mass_spring)
+      interaction_ordered_step(mesh, order_, def_.dt, loads);
+    else
+      integrator_.step(mesh, loads);
+  };
+  const auto correct_coupled = [&] {
+    if (def_.coupling == CorrectionCoupling::positions) {
+      correct(mesh);  // plastic: positions only, the velocities keep what the forces gave them
+      return;
+    }
+    for (std::size_t i = 0; i < n; ++i) before_[i] = mesh.position[i];
+    correct(mesh);
+    const double inv_dt = 1.0 / def_.dt;
+    for (std::size_t i = 0; i < n; ++i)
+      if (mesh.inv_mass[i] != 0.0) mesh.velocity[i] += inv_dt * (mesh.position[i] - before_[i]);
+  };
+  if (combined && def_.order == CorrectionOrder::before_integration) correct_coupled();
+  integrate();
+  if (combined && def_.order == CorrectionOrder::after_integration) correct_coupled();
 }
 
 }  // namespace pliant::springs

@@ -1,4 +1,4 @@
-// Table 2.1 membrane scenes and the settling loop (seed 001, section 2 convergence test).
+// Table 2.1 membrane scenes and the settling loop (Grimm 2005, section 2.3.5 convergence test).
 #include "pliant/models/springs/scenes.hpp"
 
 #include "pliant/core/timing.hpp"

@@ -158,14 +158,18 @@ int Tearing::step(SpringMesh& mesh) {
   }
   if (best_node < 0) return 0;
   last_ratio_ = best;
-  return tear(mesh, best_node, best_type);
+  const int torn = tear(mesh, best_node, best_type);
+  if (torn > 0) ++mesh.topology_version;
+  return torn;
 }
 
 int Tearing::tear_node(SpringMesh& mesh, Index node) {
   events_.clear();
   last_ratio_ = 0.0;
   if (node < 0 || node >= mesh.node_count()) return 0;
-  return tear(mesh, node, node_type(mesh, node));
+  const int torn = tear(mesh, node, node_type(mesh, node));
+  if (torn > 0) ++mesh.topology_version;
+  return torn;
 }
 
 Index Tearing::crack_spring(const SpringMesh& mesh, Index node, Index exclude) const {
@@ -514,6 +518,7 @@ int DeletionTearing::step(SpringMesh& mesh) {
     }
   }
   if (events_.empty()) return 0;
+  ++mesh.topology_version;
 
   // Nodes left without a triangle (rule 1) go with their remaining (free) springs: compact.
   bool any = false;

@@ -37,7 +37,8 @@ class ChainMail {
   const ChainMailDef& def() const { return def_; }
   void set_def(const ChainMailDef& def) { def_ = def; }
 
-  /// One pass from the moved interaction nodes (never moved by the pass, like fixed nodes).
+  /// One pass from the moved interaction nodes (never moved by the pass, like fixed nodes). Indices
+  /// outside the mesh are ignored.
   ChainMailStats pass(SpringMesh& mesh, std::span<const Index> interaction_nodes);
 
   /// Per-axis half-width of spring s's bounds (unit: m).

@@ -1,4 +1,4 @@
-// Mesh consistency of a torn membrane (seed 001 sections 3.2.1 and 3.3): the five rules every
+// Mesh consistency of a torn membrane (Grimm 2005, sections 3.2.1 and 3.3): the five rules every
 // tearing operation must keep, checked with a message naming the first violating element.
 //
 //  (1) every node belongs to at least one triangle;

@@ -1,4 +1,4 @@
-// Dragnet (Grimm, Wagner, Männer 2004; seed 001 chapter 3): a displacement-based correction that
+// Dragnet (Grimm, Wagner, Männer 2004; Grimm 2005, chapter 2.3): a displacement-based correction that
 // pulls over-long "strings" back to their maximum length, starting at the interaction nodes and
 // proceeding in order of largest violation first; each string is corrected at most once per pass.
 //
@@ -43,7 +43,8 @@ class Dragnet {
   const DragnetDef& def() const { return def_; }
   void set_def(const DragnetDef& def) { def_ = def; }
 
-  /// One pass from the given interaction nodes (which, like fixed nodes, are never moved).
+  /// One pass from the given interaction nodes (which, like fixed nodes, are never moved). Indices
+  /// outside the mesh are ignored.
   /// `corrections`, when not empty (spring_count() entries), is incremented per corrected string:
   /// a test hook for "each string at most once per pass".
   DragnetStats pass(SpringMesh& mesh, std::span<const Index> interaction_nodes,

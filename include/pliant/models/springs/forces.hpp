@@ -1,4 +1,4 @@
-// Mass-spring forces: Hooke springs with axial damping, gravity and external forces (seed 001,
+// Mass-spring forces: Hooke springs with axial damping, gravity and external forces (Grimm 2005,
 // eq. 2.6: F_i = S_i(x) - R_i(ẋ) + E_i), and the force Jacobian products implicit integrators need.
 #pragma once
 

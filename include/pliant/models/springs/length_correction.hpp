@@ -4,7 +4,7 @@
 // Graphics Interface 1995) limits the stretch of each spring after the integration step: a spring
 // longer than its maximum length is shortened to it, moving the free end if the other is fixed and
 // both ends equally otherwise (both fixed: skipped). The correction factor scales the shortening;
-// above 1 it over-corrects and seed 001 found the iteration unstable near 2.1.
+// above 1 it over-corrects and Grimm (2005) found the iteration unstable near 2.1.
 // Wagner et al. 2003 process springs in order of their distance from the interaction point and fix
 // the ends of every corrected spring for the rest of the pass, so a correction never undoes one made
 // nearer to the interaction.

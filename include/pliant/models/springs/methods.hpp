@@ -1,4 +1,4 @@
-// The nine interaction methods of seed 001's convergence comparison (Table 2.1) behind one stepper,
+// The nine interaction methods of Grimm's (2005) convergence comparison (Table 2.1) behind one stepper,
 // so scenes, tests and benchmarks drive them alike:
 //   mass_spring                    explicit Euler mass-spring
 //   interaction_ordered            Brown et al. 2001 node-by-node integration in BFS order
@@ -10,8 +10,12 @@
 //   length_correction_mass_spring  explicit Euler mass-spring + Provot correction
 //   dragnet_mass_spring            explicit Euler mass-spring + Dragnet
 // The interaction nodes are moved by the caller and must be fixed (inv_mass 0) for the dynamic
-// methods. In the combined methods the correction displacement Δ also changes the velocity by Δ/h,
-// so the integrator sees where the correction put the nodes.
+// methods. In the combined methods (lr_mass_spring, length_correction_mass_spring,
+// dragnet_mass_spring) the correction is by default purely a displacement: it moves positions and
+// leaves velocities alone, so it "takes energy out of the mass-spring system" (Grimm 2005 on Provot's
+// correction combined with a mass-spring simulation; Dragnet is described as plastic). The other
+// coupling, where a correction Δ also changes the velocity by Δ/h, keeps the momentum the correction
+// implies and settles much more slowly (see `pliant bench membrane_coupling`).
 #pragma once
 
 #include "pliant/models/springs/chainmail.hpp"
@@ -22,6 +26,7 @@
 #include "pliant/models/springs/spring_mesh.hpp"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -58,6 +63,18 @@ std::optional<Method> method_from_name(std::string_view name);
 /// True for methods that integrate dynamics (use dt, stiffness, damping, masses).
 bool method_is_dynamic(Method method);
 
+/// How a combined method's position correction (Provot, Dragnet) enters the dynamics.
+enum class CorrectionCoupling : std::uint8_t {
+  positions,   ///< positions only: the correction is plastic and removes energy (Grimm 2005)
+  velocities,  ///< the displacement Δ also changes the velocity by Δ/h (the correction keeps momentum)
+};
+
+/// Where the correction sits in a combined method's step.
+enum class CorrectionOrder : std::uint8_t {
+  after_integration,   ///< integrate, then correct what the step over-stretched
+  before_integration,  ///< correct from the moved interaction nodes first, then integrate
+};
+
 /// Plain settings of a method.
 struct MethodDef {
   Method method = Method::dragnet;
@@ -65,6 +82,8 @@ struct MethodDef {
   double mass_damping = 0.0;    ///< added to the loads' mass-proportional damping (unit: 1/s)
   double provot_factor = 1.0;   ///< Provot correction factor (dimensionless); unstable near 2.1
   double dragnet_factor = 1.0;  ///< Dragnet damping factor f in ]0, 1] (dimensionless)
+  CorrectionCoupling coupling = CorrectionCoupling::positions;  ///< combined methods only
+  CorrectionOrder order = CorrectionOrder::after_integration;   ///< combined methods only
   ChainMailDef chainmail = {};
 };
 
@@ -76,7 +95,17 @@ class MethodStepper {
   const MethodDef& def() const { return def_; }
 
   /// Declares the interaction nodes (moved by the caller). Computes the BFS order (allocates).
+  /// Indices outside the mesh are dropped.
   void set_interaction(const SpringMesh& mesh, std::span<const Index> nodes);
+  /// After a topology change that renumbered nodes (DeletionTearing::node_map(): old -> new index,
+  /// -1 removed), moves the interaction nodes to their new indices and drops removed ones. Tearing
+  /// that only appends nodes (area-preserving) keeps indices: step() then rebuilds the order itself.
+  void remap_interaction(const SpringMesh& mesh, std::span<const Index> node_map);
+  /// The interaction nodes the next step uses.
+  std::span<const Index> interaction() const { return interaction_; }
+  /// One step. When the mesh's topology_version changed since set_interaction, the breadth-first
+  /// order is rebuilt first; interaction nodes that no longer exist (a caller that renumbered nodes
+  /// without remap_interaction) are dropped instead of being read out of bounds.
   void step(SpringMesh& mesh, const Loads& loads = {});
 
  private:
@@ -89,6 +118,7 @@ class MethodStepper {
   SortedLengthCorrection wagner_;
   std::vector<Index> interaction_, order_;
   std::vector<Vec3> before_;
+  std::uint64_t topology_version_ = 0;  // mesh.topology_version the order was built for
 };
 
 }  // namespace pliant::springs

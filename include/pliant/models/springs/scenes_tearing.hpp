@@ -1,11 +1,11 @@
-// Tearing set-ups shared by tests, benchmarks and the scene layer (seed 001 section 3.3.4 and the
+// Tearing set-ups shared by tests, benchmarks and the scene layer (Grimm 2005, section 3.3.4 and the
 // EYESI applications): a cylinder tool moving through a membrane at the thesis' three resolutions, a
 // pressurised balloon that bursts from one hole, and a capsulorhexis (a flap pulled around a circle).
 //
 // Every scene is a TearingScene: a SpringMesh, a symplectic-Euler integrator, a tearing method, and
 // optional interactions given as DATA (a tool trajectory of times and positions, a grabbed node's
 // path, an internal pressure), so one recorded interaction can be replayed with deletion tearing and
-// with area-preserving tearing and compared (seed 001 figures 3.10-3.12).
+// with area-preserving tearing and compared (Grimm 2005, figures 3.10-3.12).
 #pragma once
 
 #include "pliant/core/result.hpp"
@@ -70,7 +70,7 @@ struct TearingScene {
   std::vector<Vec3> external_;
 };
 
-/// The cylinder-through-membrane scene (seed 001 figures 3.10-3.12).
+/// The cylinder-through-membrane scene (Grimm 2005, figures 3.10-3.12).
 struct CylinderSceneDef {
   Index rings = 9;  ///< hexagonal disc rings: 9, 33, 53 give the thesis' three meshes
   /// Adds the thesis' coarse-mesh handle (one node, two springs to the rim, fixed): 9 rings then give
@@ -96,7 +96,7 @@ Trajectory cylinder_tool_path(const CylinderSceneDef& def);
 /// Builds the cylinder scene (rim fixed); fails with the meshing message.
 Result<TearingScene> cylinder_scene(const CylinderSceneDef& def);
 
-/// The bursting balloon (seed 001 figure 3.8).
+/// The bursting balloon (Grimm 2005, figure 3.8).
 struct BalloonSceneDef {
   Index subdivisions = 3;   ///< icosphere subdivisions (642 nodes, 1280 triangles at 3)
   double radius = 0.1;      ///< rest radius (unit: m)

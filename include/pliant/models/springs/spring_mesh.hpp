@@ -3,9 +3,9 @@
 // Asset / def / state (DESIGN.md): the ASSET of a mass-spring body is its initial mesh (a TriMesh
 // membrane or a TetMesh volume) plus a SpringMeshDef; both are immutable and shareable. The
 // SpringMesh built from them is STATE, and unusually for Pliant its topology is state too: tearing
-// (Grimm 2005, seed 001 chapter 4) duplicates nodes and springs and moves springs and triangles from
+// (Grimm 2005, chapter 4) duplicates nodes and springs and moves springs and triangles from
 // one node to its copy while the simulation runs. All hot data is contiguous per-attribute arrays
-// (seed 001 Table 4.2: arrays beat a pointer-linked node graph by up to 7.8x below ~3500 nodes).
+// (Grimm 2005, Table 4.2: arrays beat a pointer-linked node graph by up to 7.8x below ~3500 nodes).
 //
 // Invariants every writer (builders, tearing, deletion) must keep; check_spring_mesh() tests them:
 //  (N1) every node array has node_count() entries, every spring array spring_count(), every
@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -124,6 +125,11 @@ struct SpringMesh {
   Incidence node_springs;    ///< node -> springs ending at it
   Incidence node_triangles;  ///< node -> triangles containing it
 
+  /// Incremented by every writer that adds, removes, renumbers or reconnects nodes, springs or
+  /// triangles (tearing), so holders of indices or orders derived from the topology (a
+  /// MethodStepper's breadth-first order, a renderer's buffers) know to rebuild them.
+  std::uint64_t topology_version = 0;
+
   Index node_count() const { return static_cast<Index>(position.size()); }
   Index spring_count() const { return static_cast<Index>(spring_nodes.size()); }
   Index triangle_count() const { return static_cast<Index>(tri_nodes.size()); }
@@ -166,7 +172,7 @@ Result<SpringMesh> build_spring_graph(const std::vector<Vec3>& positions, const 
 /// and debug checks after topology changes, not for the per-step path.
 Status check_spring_mesh(const SpringMesh& mesh);
 
-/// Mean rest length of the springs: the "mesh size" of seed 001's convergence tests (unit: m).
+/// Mean rest length of the springs: the "mesh size" of Grimm's (2005) convergence tests (unit: m).
 double mean_rest_length(const SpringMesh& mesh);
 
 }  // namespace pliant::springs

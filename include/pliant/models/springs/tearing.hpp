@@ -1,5 +1,5 @@
-// Membrane tearing on a SpringMesh: area-preserving tearing (Grimm 2005, seed 001 section 3.3) and
-// the reference method, tearing by deleting over-stretched springs (seed 001 section 3.2).
+// Membrane tearing on a SpringMesh: area-preserving tearing (Grimm 2005, section 3.3) and
+// the reference method, tearing by deleting over-stretched springs (Grimm 2005, section 3.2).
 //
 // Area-preserving tearing never deletes a triangle: it separates two triangles by duplicating a node
 // (and the crack spring) and moving one side of the node's triangle fan to the copy, so the total rest
@@ -66,7 +66,7 @@ struct TearEvent {
   Vec3 position = Vec3::Zero();  ///< where (the node's, or the spring midpoint's, current position) (unit: m)
 };
 
-/// Node types of area-preserving tearing (seed 001 definitions 3.2, 3.3, 3.8).
+/// Node types of area-preserving tearing (Grimm 2005, definitions 3.2, 3.3, 3.8).
 enum class NodeType : std::uint8_t { inner, edge, crack_seed };
 
 /// Plain settings of area-preserving tearing (C++20 aggregate). Thresholds are node stresses, so
@@ -130,7 +130,7 @@ class Tearing {
   std::vector<Index> walk_springs_, walk_tris_;  // fan walk: spring, triangle, spring, ...
 };
 
-/// Deletion tearing (seed 001 algorithm 3.1) with reusable scratch arrays. Springs and triangles are
+/// Deletion tearing (Grimm 2005, algorithm 3.1) with reusable scratch arrays. Springs and triangles are
 /// swap-removed (the last one takes the freed index), so spring and triangle indices change.
 class DeletionTearing {
  public:

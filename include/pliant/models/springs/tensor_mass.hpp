@@ -1,5 +1,5 @@
 // The tensor-mass model (Cotin, Delingette & Ayache, "Real-time elastic deformations of soft tissues
-// for surgery simulation", IEEE TVCG 5(1), 1999), one of the volume models seed 001 surveys: linear
+// for surgery simulation", IEEE TVCG 5(1), 1999), one of the volume models Grimm (2005) surveys: linear
 // elasticity on tetrahedra, written like a mass-spring system. Masses are lumped on nodes; the
 // stiffness lives in 3×3 tensors on nodes (K_ii, summed over the node's tets) and on edges (K_ij,
 // summed over the tets sharing the edge), so the elastic force on node i is
