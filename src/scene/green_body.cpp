@@ -168,10 +168,10 @@ class GreenSceneBody final : public Body {
 
   struct Slot {
     bool active = false;
-    green::Grab grab;            // handle node, its target, the patch with offsets
-    std::vector<Index> nodes;    // grab.node, then the patch nodes
+    green::Grab grab;                   // handle node, its target, the patch with offsets
+    std::vector<Index> nodes;           // grab.node, then the patch nodes
     Vec3 handle_offset = Vec3::Zero();  // handle node minus the picked point, at grab time (unit: m)
-    Vec3 target = Vec3::Zero();  // the picked point's target (unit: m)
+    Vec3 target = Vec3::Zero();         // the picked point's target (unit: m)
     std::uint32_t generation = 0;
     std::size_t index = 0;  // position in the body's grab list
   };

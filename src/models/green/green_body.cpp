@@ -162,13 +162,14 @@ void GreenBody::fit_rotation() {
   Vec3 sp = Vec3::Zero(), sq = Vec3::Zero();
   Mat3 spq = Mat3::Zero();
   const auto& rest = asset_->surface().positions;
-  for (std::size_t k = 0; k < held_node_.size(); ++k) {
-    const Vec3& p = rest[static_cast<std::size_t>(held_node_[k])];
-    const Vec3 q = state_.grabs[held_grab_[k]].target + held_offset_[k];
+  // One handle point per grab, soft or not (its handle node): a patch translates with its handle, so
+  // its nodes would only fit a rigid translation of the whole body (fixed nodes included) to it.
+  for (const Grab& g : state_.grabs) {
+    const Vec3& p = rest[static_cast<std::size_t>(g.node)];
     n += 1;
     sp += p;
-    sq += q;
-    spq += p * q.transpose();
+    sq += g.target;
+    spq += p * g.target.transpose();
   }
   const auto& elements = asset_->control_elements();
   for (std::size_t e = 0; e < elements.size(); ++e) {

@@ -254,7 +254,7 @@ put("grab_radius_negative.json", green(interactions__0__radius=-0.01),
     "/interactions/0/radius: expected a number >= 0, got -0.01")
 put("grab_radius_string.json", green(interactions__0__radius="2 cm"),
     '/interactions/0/radius: expected a number >= 0, got "2 cm"')
-put("grab_radius_on_springs.json", springs(interactions__0__radius=0.01),
+put("grab_radius_on_springs.json", springs(interactions__0__radius=0.01, bodies__0__springs__dt=0.0002),
     '/interactions/0/radius: body "sheet" (family springs) holds single nodes only')
 put("probe_missing_force.json",
     green(interactions=[{"type": "probe", "body": "block", "near": [0.02, 0.02, 0.04]}]),

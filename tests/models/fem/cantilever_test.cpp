@@ -119,10 +119,13 @@ TEST(Cantilever, FiveTetSplitLocksFarLessThanSixForNearlyIncompressibleMaterial)
   // still more than 25% too stiff.
   EXPECT_GT(ratio[1][10], 0.90);
   EXPECT_LT(ratio[0][10], 0.75);
-  // Observed order of convergence of the error between the last two meshes: the 5-tet split
-  // converges at least twice as fast.
+  // The 5-tet split on 1k nodes is already closer than the 6-tet split on 12k nodes.
+  EXPECT_GT(ratio[1][4], ratio[0][10]);
+  // Mean order of convergence of the error from the coarsest to the finest mesh (h falls 10×):
+  // the 5-tet split's is more than twice the 6-tet split's (measured 1.12 and 0.47; the 6-tet
+  // split is still far from its asymptotic rate at 12k nodes).
   const auto order = [&](int s) {
-    return std::log((1.0 - ratio[s][8]) / (1.0 - ratio[s][10])) / std::log(10.0 / 8.0);
+    return std::log((1.0 - ratio[s][1]) / (1.0 - ratio[s][10])) / std::log(10.0);
   };
   EXPECT_GT(order(1), 2.0 * order(0));
 }

@@ -291,6 +291,22 @@ TEST(SoftGrab, IncrementalHandleMovesEqualAFreshBody) {
               1e-9 * (1.0 + fresh.state().grab_forces[m].norm()));
 }
 
+// With rotation correction a soft grab is one handle point: one grab alone fits no rotation, so a
+// clamped body is bent, not carried off rigidly by its patch.
+TEST(SoftGrab, OneSoftGrabFitsNoRotation) {
+  const Block b;
+  Grab g = hold_in_place(patch_at(b, Vec3(0.05, 0.05, 0.05), 2.0), b.rest());
+  g.target += Vec3(0.01, 0.0, 0.0);
+  GreenBody corrected(b.asset, GreenDef{.rotation_correction = true}), linear(b.asset);
+  ASSERT_TRUE(corrected.set_grabs(std::vector<Grab>{g}).ok());
+  ASSERT_TRUE(linear.set_grabs(std::vector<Grab>{g}).ok());
+  corrected.update();
+  linear.update();
+  EXPECT_EQ(corrected.state().rotation, Mat3::Identity());
+  EXPECT_EQ(corrected.state().positions, linear.state().positions);
+  EXPECT_GT(corrected.state().grab_forces[0].norm(), 1.0);  // the clamp holds: the patch pulls
+}
+
 TEST(SoftGrab, BadPatchesAreReported) {
   const Block b;
   GreenBody body(b.asset);

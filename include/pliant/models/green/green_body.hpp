@@ -38,7 +38,7 @@ namespace pliant::green {
 /// Per-instance settings.
 struct GreenDef {
   /// Fit the average rotation of the handles and solve in the rotated frame (Nikitina et al. 2003,
-  /// appendix). Every node a grab holds counts as a handle point.
+  /// appendix). A grab counts as one handle point (its handle node), whatever its patch.
   /// Fixed nodes rotate with the body too, so use it for bodies held by grabs and control elements.
   bool rotation_correction = false;
   /// Handles needed before a rotation is fitted: fewer than 3 non-collinear points leave it undefined,
