@@ -57,7 +57,7 @@ struct ForceProbe {
   bool placed = false;
 };
 
-/// A rigid cylinder moved along a track (seed 001's tool through a membrane). Every surface node
+/// A rigid cylinder moved along a track (the tool through a membrane of Grimm 2005). Every surface node
 /// inside it is pushed out radially by a penalty force F = stiffness · depth, applied through
 /// Body::apply_force once per world step; the tool feels the opposite. A penalty is what every family
 /// accepts, but its stiffness adds to the body's: keep stiffness × (the body's compliance at a node)
