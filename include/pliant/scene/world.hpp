@@ -55,8 +55,8 @@ class World {
   /// mouse) can drive that handle instead of its keyframes.
   ScriptedGrab take_scripted_grab(std::size_t i);
 
-  /// The virtual ray of the seeds: the first body surface the ray hits (two-sided), for grabbing with
-  /// a mouse, a VR controller or a tool tip. Refits the picking trees to the current surfaces.
+  /// The virtual ray (Nikitina et al. 2003, Grimm 2005): the first body surface the ray hits (two-sided), for
+  /// grabbing with a mouse, a VR controller or a tool tip. Refits the picking trees to the current surfaces.
   std::optional<WorldHit> pick(const Ray& ray);
 
   /// Advances every body by one time step.
