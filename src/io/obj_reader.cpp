@@ -42,7 +42,6 @@ struct Obj {
   MeshBuilder builder{"OBJ"};
   std::vector<long long> refs;  // vertex references of all faces, 1-based
   std::vector<Face> faces;
-  long long texcoords = 0, normals = 0;
 
   Obj(std::string_view bytes, const std::string& name) : in(bytes, name, '#') {}
 
@@ -106,6 +105,17 @@ struct Obj {
     return v;
   }
 
+  // Checks the form of an ignored vt or vn reference: a non-zero integer.
+  void attribute_index(std::string_view t, const char* kind, std::string_view entry) {
+    long long v = 0;
+    if (!parse_index(t, v)) {
+      in.fail("face entry " + quoted_for_message(entry) + ": " + kind + " index " + quoted_for_message(t) +
+              " is not an integer (entries are v, v/vt, v//vn or v/vt/vn)");
+    }
+    if (v == 0)
+      in.fail("face entry " + quoted_for_message(entry) + ": " + kind + " index 0 (OBJ counts from 1)");
+  }
+
   void face() {
     const std::size_t line = in.line(), first = refs.size();
     const auto vertices = static_cast<long long>(builder.node_count());
@@ -120,20 +130,10 @@ struct Obj {
         in.fail("face entry " + quoted_for_message(t) +
                 " ends with '/' (entries are v, v/vt, v//vn or v/vt/vn)");
       }
-      if (!vt.empty()) {
-        const long long i = resolve(vt, texcoords, "texture coordinate", t);
-        if (i > texcoords) {
-          in.fail("face entry " + quoted_for_message(t) + " references texture coordinate " +
-                  std::to_string(i) + ", but " + std::to_string(texcoords) + " are defined before it");
-        }
-      }
-      if (s2 != std::string_view::npos) {
-        const long long i = resolve(rest.substr(s2 + 1), normals, "normal", t);
-        if (i > normals) {
-          in.fail("face entry " + quoted_for_message(t) + " references normal " + std::to_string(i) +
-                  ", but " + std::to_string(normals) + " are defined before it");
-        }
-      }
+      // Texture and normal references are ignored, so only their form is checked: exporters write
+      // "f 1/1 2/2 3/3" without any "vt" (a mesh SOFA ships does), and that surface is still sound.
+      if (!vt.empty()) attribute_index(vt, "texture coordinate", t);
+      if (s2 != std::string_view::npos) attribute_index(rest.substr(s2 + 1), "normal", t);
     }
     const std::size_t count = refs.size() - first;
     if (count < 3) in.fail("face has " + std::to_string(count) + " vertices (at least 3 are needed)");
@@ -153,15 +153,12 @@ struct Obj {
         vertex();
       } else if (key == "f" || key == "fo") {
         face();
-      } else if (key == "vt" || key == "vn") {
-        (key == "vt" ? texcoords : normals)++;
-        skip_statement();
       } else if (key == "l" || key == "p") {
         builder.skip_element(key == "l" ? "line" : "point");
         skip_statement();
-      } else if (is_one_of(key,
-                           {"vp", "o", "g", "s", "mg", "usemtl", "mtllib", "bevel", "c_interp", "d_interp",
-                            "lod", "shadow_obj", "trace_obj", "maplib", "usemap", "ctech", "stech"})) {
+      } else if (is_one_of(key, {"vt", "vn", "vp", "o", "g", "s", "mg", "usemtl", "mtllib", "bevel",
+                                 "c_interp", "d_interp", "lod", "shadow_obj", "trace_obj", "maplib", "usemap",
+                                 "ctech", "stech"})) {
         skip_statement();
       } else if (is_one_of(key, {"cstype", "deg", "bmat", "step", "curv", "curv2", "surf", "parm", "trim",
                                  "hole", "scrv", "sp", "end", "con"})) {

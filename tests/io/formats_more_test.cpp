@@ -159,8 +159,9 @@ TEST(ObjTokenizer, RejectsBadNumbersWithFileAndLine) {
   EXPECT_ERROR("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3.7\n", ".obj", "test.obj:4: face entry '3.7'");
   EXPECT_ERROR("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 0\n", ".obj", "vertex index 0 (OBJ counts from 1)");
   EXPECT_ERROR("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2\n", ".obj", "test.obj:4: face has 2 vertices");
-  EXPECT_ERROR("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2/1 3/1\n", ".obj",
-               "references texture coordinate 1, but 0");
+  EXPECT_ERROR("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/a 2/1 3/1\n", ".obj",
+               "test.obj:4: face entry '1/a': texture coordinate index 'a' is not an integer");
+  EXPECT_ERROR("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1//0 2 3\n", ".obj", "face entry '1//0': normal index 0");
   EXPECT_ERROR("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/ 2 3\n", ".obj", "ends with '/'");
   EXPECT_ERROR("v 0 0 0\nvv 1 0 0\n", ".obj", "test.obj:2: unknown OBJ statement 'vv'");
   EXPECT_ERROR("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n\nf 1 2 7\n", ".obj",
@@ -203,6 +204,12 @@ TEST(ObjTokenizer, ReadsFaceFormsNegativeIndicesPolygonsAndIgnoredStatements) {
 TEST(ObjTokenizer, ForwardReferencesAreResolvedAgainstTheWholeFile) {
   const MeshFile m = parse_ok("f 1 2 3\nv 0 0 0\nv 1 0 0\nv 0 1 0\n", ".obj");
   ASSERT_EQ(m.triangles.size(), 1u);
+}
+
+TEST(ObjTokenizer, IgnoredTextureAndNormalReferencesNeedNoDefinitions) {
+  // As some exporters write (one of SOFA's meshes): texture indices without any "vt".
+  const MeshFile m = parse_ok("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2/2 3/3\nf 1//7 3//7 2//7\n", ".obj");
+  EXPECT_EQ(m.triangles, (std::vector<Tri>{{0, 1, 2}, {0, 2, 1}}));
 }
 
 // ---- MEDIT ----

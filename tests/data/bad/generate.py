@@ -307,11 +307,11 @@ put("off_garbage.off", garbage, "not an OFF file")
 put("off_nan.off", OFF.replace("0 1 0", "0 1 nan") + "3 0 1 2\n3 0 1 3\n", "off_nan.off:5: vertex coordinate is nan")
 put("off_bad_index.off", OFF + "3 0 1 2\n3 0 1 4\n", "off_bad_index.off:8: face 1 references vertex 4, but there are 4 vertices")
 put("off_negative_count.off", "OFF\n-4 2 0\n", "off_negative_count.off:2: vertices count -4 is negative")
-put("off_huge_count.off", "OFF\n4 900000000 0\n0 0 0\n", "declares 900000000 faces")
+put("off_huge_count.off", OFF.replace("4 2 0", "4 900000000 0") + "3 0 1 2\n", "off_huge_count.off:2: declares 900000000 faces")
 put("off_huge_polygon.off", OFF + "2000000000 0 1 2\n", "declares 2000000000 face vertices")
 put("off_two_vertex_face.off", OFF + "2 0 1\n3 0 1 2\n", "off_two_vertex_face.off:7: face 0 has 2 vertices")
 put("off_binary.off", "OFF BINARY\n", "binary OFF is not supported")
-put("off_truncated.off", OFF + "3 0 1 2\n3 0 1", "unexpected end of file")
+put("off_truncated.off", OFF + "3 0 1 2\n3 0 1", "off_truncated.off:8: declares 3 face vertices, but only 4 bytes follow")
 
 # ---- PLY ----
 def ply_header(fmt, nv=4, nf=1, index_type="int"):
