@@ -172,7 +172,6 @@ class MeshBuilder {
 /// that the caller's finiteness check names it. False when the token is not a number.
 bool parse_double(std::string_view token, double& value);
 
-
 /// Checks a coordinate triple is finite; returns false otherwise.
 inline bool finite(const Vec3& p) { return p.allFinite(); }
 

@@ -13,9 +13,9 @@ struct DemoScene {
   std::string json;  ///< scene-file text (docs/scene-format.md)
 };
 
-/// The Nikitina et al. (2003) pipe (7872 nodes, Green's functions, Ecoflex 00-30 silicone) dragged by its free
-/// end with a 3 cm soft grab (a reaction of tens of newtons), and the
-/// Table 2.1 membrane of Grimm (2005) (1403 nodes, Dragnet mass-spring) pulled at its centre until it tears.
+/// The Nikitina et al. (2003) pipe (7872 nodes, Green's functions, Ecoflex 00-30 silicone) dragged by its
+/// free end with a 3 cm soft grab (a reaction of tens of newtons), and the Table 2.1 membrane of Grimm (2005)
+/// (1403 nodes, Dragnet mass-spring) pulled at its centre until it tears.
 std::vector<DemoScene> demo_scenes();
 
 }  // namespace pliant::scene
