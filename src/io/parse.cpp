@@ -6,7 +6,15 @@
 
 namespace pliant::io::detail {
 
-void throw_failure(std::string message) { throw ParseFailure{std::move(message)}; }
+// Messages are one line even when they echo file content (found by the VTU fuzzer: a newline inside
+// an attribute value): control characters become '?'.
+void throw_failure(std::string message) {
+  for (char& c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 32 || u == 127) c = '?';
+  }
+  throw ParseFailure{std::move(message)};
+}
 
 namespace {
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }

@@ -146,6 +146,9 @@ put("vtu_image_data.vtu", b'<?xml version="1.0"?>\n<VTKFile type="ImageData" ver
     "only UnstructuredGrid")
 put("vtu_unclosed.vtu", vtu(PTS, CELLS)[:300], "<Cells> needs DataArrays")
 put("vtu_inverted.vtu", vtu(PTS, CELLS.replace(">0 1 2 3<", ">1 0 2 3<")), "inverted")
+# Found by fuzzing: an attribute value echoed in the message must not break it over two lines.
+put("vtu_format_newline.vtu", vtu(PTS.replace('format="ascii"', 'format="asc\nii"'), CELLS),
+    "points: unknown format 'asc?ii'")
 
 # ---- STL ----
 def stl_binary(n_declared, n_actual, nan=False):
