@@ -10,7 +10,13 @@
 
 namespace pliant::io::detail {
 
-void throw_failure(std::string message) { throw ParseFailure{std::move(message)}; }
+// Messages are one line even when they echo file content (found by the VTU fuzzer: a newline inside
+// an attribute value): control characters become '?'.
+void throw_failure(std::string message) {
+  // The last guard of the one-line rule: whatever a reader echoed, the message stays one line (text
+  // already escaped by quoted_for_message has no control characters left, so it passes unchanged).
+  throw ParseFailure{escape_for_message(message, std::string::npos)};
+}
 
 namespace {
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }

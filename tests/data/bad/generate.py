@@ -153,6 +153,9 @@ put("vtu_image_data.vtu", b'<?xml version="1.0"?>\n<VTKFile type="ImageData" ver
     "only UnstructuredGrid")
 put("vtu_unclosed.vtu", vtu(PTS, CELLS)[:300], "<Cells> needs DataArrays")
 put("vtu_inverted.vtu", vtu(PTS, CELLS.replace(">0 1 2 3<", ">1 0 2 3<")), "inverted")
+# Found by fuzzing: an attribute value echoed in the message must not break it over two lines.
+put("vtu_format_newline.vtu", vtu(PTS.replace('format="ascii"', 'format="asc\nii"'), CELLS),
+    "points: unknown format 'asc?ii'")
 
 # ---- VTK legacy POLYDATA, VTK XML PolyData, zlib-compressed arrays, cells that are split ----
 POLY_HEAD = "# vtk DataFile Version 3.0\nbad\nASCII\nDATASET POLYDATA\n"
