@@ -1,6 +1,7 @@
 // `pliant`: the command-line entry point. Verbs register themselves (see cli.hpp).
 #include "cli.hpp"
 
+#include "pliant/core/escape.hpp"
 #include "pliant/core/threads.hpp"
 
 #include <fmt/format.h>
@@ -22,7 +23,9 @@ std::vector<std::pair<int, VerbSetup>>& registry() {
 }
 
 int report_user_error(const std::string& message) {
-  std::fprintf(stderr, "pliant: error: %s\n", message.c_str());
+  // One line whatever the user typed: a file name or option value with a newline or an escape
+  // character is echoed escaped (\n, \x1b), like the bytes of a file.
+  std::fprintf(stderr, "pliant: error: %s\n", pliant::escape_for_message(message, std::string::npos).c_str());
   return 2;
 }
 

@@ -155,7 +155,7 @@ void setup_info(CLI::App& app) {
   auto args = std::make_shared<InfoArgs>();
   auto* cmd = app.add_subcommand(
       "info",
-      "Describe a mesh (.msh .node .ele .vtk .vtu .mesh .obj .stl .off .ply) or asset file: "
+      "Describe a mesh (.msh .node .ele .vtk .vtu .vtp .mesh .obj .stl .off .ply) or asset file: "
       "counts, size, quality, problems.");
   cmd->add_option("file", args->path, "The file to describe")->required();
   cmd->add_flag("--json", args->json, "Print the description as JSON");

@@ -316,7 +316,7 @@ void setup_mesh(CLI::App& app) {
   auto surface = std::make_shared<SurfaceArgs>();
   mesh->add_option("input", surface->input, "Closed surface to fill with tetrahedra (.obj, .stl, .msh, ...)");
   mesh->add_option("-o,--output", surface->output,
-                   "Output file: .vtu (tets), .obj or .stl (boundary surface)");
+                   "Output file: .vtu or .mesh (tets), .obj .stl .off or .ply (boundary surface)");
   mesh->add_option("--size", surface->size, "Largest tet edge length inside (m); 0 = follow the surface")
       ->capture_default_str();
   mesh->add_flag("--remesh", surface->remesh, "Remesh the surface at --size first (keeps sharp edges)");

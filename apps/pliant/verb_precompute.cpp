@@ -202,11 +202,11 @@ void run_precompute(const PrecomputeArgs& args) {
 
 void setup_precompute(CLI::App& app) {
   auto args = std::make_shared<PrecomputeArgs>();
-  auto* cmd =
-      app.add_subcommand("precompute",
-                         "Precompute the surface Green's function of a linear FEM body into a .green asset.\n"
-                         "MESH is a tet mesh file (.msh .vtu .vtk .node/.ele) or box:LX,LY,LZ,NX,NY,NZ or "
-                         "tube:RIN,ROUT,LEN,AROUND,ALONG,THROUGH.");
+  auto* cmd = app.add_subcommand(
+      "precompute",
+      "Precompute the surface Green's function of a linear FEM body into a .green asset.\n"
+      "MESH is a tet mesh file (.msh .vtu .vtk .mesh .node/.ele) or box:LX,LY,LZ,NX,NY,NZ or "
+      "tube:RIN,ROUT,LEN,AROUND,ALONG,THROUGH.");
   cmd->add_option("mesh", args->mesh, "Tet mesh file or procedural spec")->required();
   cmd->add_option("--fix", args->fix, "Fixed nodes (region syntax: xmin, x<0.1, box:..., nodes:...)");
   cmd->add_option("--control", args->controls, "Nodes of a control element (repeatable; region syntax)");

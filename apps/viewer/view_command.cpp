@@ -25,12 +25,13 @@
 namespace pliant::viewer {
 
 void add_view_options(CLI::App& app, ViewCommand& c, WithoutFile without_file) {
-  app.add_option("file", c.file,
-                 without_file == WithoutFile::demo_scenes
-                     ? "scene (.json) or mesh file (.msh .vtu .vtk .node/.ele .mesh .obj .stl .off .ply); "
-                       "default: the demo scenes"
-                     : "scene (.json) or mesh file (.msh .vtu .vtk .node/.ele .mesh .obj .stl .off .ply); "
-                       "default: a sphere");
+  app.add_option(
+      "file", c.file,
+      without_file == WithoutFile::demo_scenes
+          ? "scene (.json) or mesh file (.msh .vtu .vtp .vtk .node/.ele .mesh .obj .stl .off .ply); "
+            "default: the demo scenes"
+          : "scene (.json) or mesh file (.msh .vtu .vtp .vtk .node/.ele .mesh .obj .stl .off .ply); "
+            "default: a sphere");
   if (without_file == WithoutFile::demo_scenes)
     app.add_option("--scene", c.scene, "demo scene shown first (name or number; switch in the panel)");
   app.add_flag("--scripted", c.scripted,

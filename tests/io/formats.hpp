@@ -4,10 +4,14 @@
 #pragma once
 
 #include "pliant/core/types.hpp"
+#include "pliant/io/mesh_file.hpp"
+
+#include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -341,6 +345,23 @@ inline std::string vtu(const Sample& s, VtuMode mode, bool header64, bool float3
   }
   o += "</VTKFile>\n";
   return o;
+}
+
+/// Parses `bytes` as a file of extension `ext`, expecting success (a test failure otherwise).
+inline MeshFile parse_ok(const std::string& bytes, const std::string& ext) {
+  auto r = parse_mesh(bytes, "test" + ext, ext);
+  EXPECT_TRUE(r.ok()) << r.message();
+  return r.ok() ? std::move(r).value() : MeshFile{};
+}
+
+/// Parses `bytes` as a file of extension `ext`, expecting a one-line error; returns the message.
+inline std::string parse_error(const std::string& bytes, const std::string& ext) {
+  auto r = parse_mesh(bytes, "test" + ext, ext);
+  EXPECT_FALSE(r.ok()) << "accepted: " << bytes.substr(0, 200);
+  if (r.ok()) return "";
+  EXPECT_EQ(r.message().find('\n'), std::string::npos) << "message must be one line: " << r.message();
+  EXPECT_EQ(r.message().find('\r'), std::string::npos) << "message must be one line: " << r.message();
+  return r.message();
 }
 
 }  // namespace pliant::io::testing

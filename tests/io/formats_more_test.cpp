@@ -18,20 +18,8 @@ using testing::cube_sample;
 using testing::num;
 using testing::Sample;
 
-MeshFile parse_ok(const std::string& bytes, const std::string& ext) {
-  auto r = parse_mesh(bytes, "test" + ext, ext);
-  EXPECT_TRUE(r.ok()) << r.message();
-  return r.ok() ? std::move(r).value() : MeshFile{};
-}
-
-std::string parse_error(const std::string& bytes, const std::string& ext) {
-  auto r = parse_mesh(bytes, "test" + ext, ext);
-  EXPECT_FALSE(r.ok()) << "accepted: " << bytes.substr(0, 200);
-  if (r.ok()) return "";
-  EXPECT_EQ(r.message().find('\n'), std::string::npos) << "message must be one line: " << r.message();
-  EXPECT_EQ(r.message().find('\r'), std::string::npos) << "message must be one line: " << r.message();
-  return r.message();
-}
+using testing::parse_error;
+using testing::parse_ok;
 
 #define EXPECT_ERROR(bytes, ext, part)                                            \
   do {                                                                            \

@@ -27,19 +27,8 @@ void expect_same(const Sample& s, const MeshFile& m, bool float32 = false) {
   EXPECT_EQ(m.triangles, s.triangles);
 }
 
-MeshFile parse_ok(const std::string& bytes, const std::string& ext) {
-  auto r = parse_mesh(bytes, "test" + ext, ext);
-  EXPECT_TRUE(r.ok()) << r.message();
-  return r.ok() ? std::move(r).value() : MeshFile{};
-}
-
-std::string parse_error(const std::string& bytes, const std::string& ext) {
-  auto r = parse_mesh(bytes, "test" + ext, ext);
-  EXPECT_FALSE(r.ok());
-  if (r.ok()) return "";
-  EXPECT_EQ(r.message().find('\n'), std::string::npos) << "message must be one line: " << r.message();
-  return r.message();
-}
+using testing::parse_error;
+using testing::parse_ok;
 
 TEST(MshReader, Version22AsciiAndBinary) {
   const Sample s = cube_sample();
