@@ -11,8 +11,8 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pliant::io::testing {
