@@ -92,16 +92,7 @@ Status write_off(const std::filesystem::path& path, const TriMesh& mesh) {
   std::string out = "OFF\n# written by Pliant\n" + std::to_string(mesh.positions.size()) + ' ' +
                     std::to_string(mesh.triangles.size()) + " 0\n";
   out.reserve(out.size() + 60 * mesh.positions.size() + 24 * mesh.triangles.size());
-  for (const Vec3& p : mesh.positions) {
-    for (int k = 0; k < 3; ++k) {
-      if (k) out += ' ';
-      detail::append_shortest(out, p[k]);
-    }
-    out += '\n';
-  }
-  for (const Tri& t : mesh.triangles) {
-    out += "3 " + std::to_string(t[0]) + ' ' + std::to_string(t[1]) + ' ' + std::to_string(t[2]) + '\n';
-  }
+  detail::append_ascii_nodes_and_triangles(out, mesh.positions, mesh.triangles);
   return write_file_atomically(path, out);
 }
 

@@ -386,16 +386,7 @@ Status write_ply(const std::filesystem::path& path, const TriMesh& mesh, PlyEnco
       std::to_string(mesh.triangles.size()) + "\nproperty list uchar int vertex_indices\nend_header\n";
   out.reserve(out.size() + 60 * mesh.positions.size() + 24 * mesh.triangles.size());
   if (encoding == PlyEncoding::ascii) {
-    for (const Vec3& p : mesh.positions) {
-      for (int k = 0; k < 3; ++k) {
-        if (k) out += ' ';
-        detail::append_shortest(out, p[k]);
-      }
-      out += '\n';
-    }
-    for (const Tri& t : mesh.triangles) {
-      out += "3 " + std::to_string(t[0]) + ' ' + std::to_string(t[1]) + ' ' + std::to_string(t[2]) + '\n';
-    }
+    detail::append_ascii_nodes_and_triangles(out, mesh.positions, mesh.triangles);
   } else {
     const bool big = encoding == PlyEncoding::binary_big_endian;
     for (const Vec3& p : mesh.positions) {

@@ -20,6 +20,21 @@ inline void append_shortest(std::string& out, double v) {
   out.append(buf, r.ptr);
 }
 
+/// Appends "x y z" per node and "3 a b c" per triangle, one per line: the ASCII body OFF and PLY share.
+inline void append_ascii_nodes_and_triangles(std::string& out, const std::vector<Vec3>& positions,
+                                             const std::vector<Tri>& triangles) {
+  for (const Vec3& p : positions) {
+    for (int k = 0; k < 3; ++k) {
+      if (k) out += ' ';
+      append_shortest(out, p[k]);
+    }
+    out += '\n';
+  }
+  for (const Tri& t : triangles) {
+    out += "3 " + std::to_string(t[0]) + ' ' + std::to_string(t[1]) + ' ' + std::to_string(t[2]) + '\n';
+  }
+}
+
 /// Checks a writer's input: finite coordinates and every cell index in [0, positions.size()).
 /// `kind` names the cells in the message ("triangle", "tetrahedron").
 template <class Cell>
