@@ -85,8 +85,9 @@ struct Obj {
     return ec == std::errc() && ptr == t.data() + t.size() && !t.empty();
   }
 
-  // Resolves a reference to a 1-based index: `count` elements of `kind` are defined so far.
-  long long resolve(std::string_view t, long long count, const char* kind, std::string_view entry) {
+  // A reference's number after a form check: a non-zero integer (vt and vn references, which are
+  // ignored, get only this check).
+  long long checked_index(std::string_view t, const char* kind, std::string_view entry) {
     long long v = 0;
     if (!parse_index(t, v)) {
       in.fail("face entry " + quoted_for_message(entry) + ": " + kind + " index " + quoted_for_message(t) +
@@ -94,6 +95,12 @@ struct Obj {
     }
     if (v == 0)
       in.fail("face entry " + quoted_for_message(entry) + ": " + kind + " index 0 (OBJ counts from 1)");
+    return v;
+  }
+
+  // Resolves a reference to a 1-based index: `count` elements of `kind` are defined so far.
+  long long resolve(std::string_view t, long long count, const char* kind, std::string_view entry) {
+    long long v = checked_index(t, kind, entry);
     if (v < 0) {
       if (-v > count) {
         in.fail("face entry " + quoted_for_message(entry) + ": relative " + kind + " index " +
@@ -103,17 +110,6 @@ struct Obj {
       v = count + 1 + v;
     }
     return v;
-  }
-
-  // Checks the form of an ignored vt or vn reference: a non-zero integer.
-  void attribute_index(std::string_view t, const char* kind, std::string_view entry) {
-    long long v = 0;
-    if (!parse_index(t, v)) {
-      in.fail("face entry " + quoted_for_message(entry) + ": " + kind + " index " + quoted_for_message(t) +
-              " is not an integer (entries are v, v/vt, v//vn or v/vt/vn)");
-    }
-    if (v == 0)
-      in.fail("face entry " + quoted_for_message(entry) + ": " + kind + " index 0 (OBJ counts from 1)");
   }
 
   void face() {
@@ -132,8 +128,8 @@ struct Obj {
       }
       // Texture and normal references are ignored, so only their form is checked: exporters write
       // "f 1/1 2/2 3/3" without any "vt" (a mesh SOFA ships does), and that surface is still sound.
-      if (!vt.empty()) attribute_index(vt, "texture coordinate", t);
-      if (s2 != std::string_view::npos) attribute_index(rest.substr(s2 + 1), "normal", t);
+      if (!vt.empty()) checked_index(vt, "texture coordinate", t);
+      if (s2 != std::string_view::npos) checked_index(rest.substr(s2 + 1), "normal", t);
     }
     const std::size_t count = refs.size() - first;
     if (count < 3) in.fail("face has " + std::to_string(count) + " vertices (at least 3 are needed)");

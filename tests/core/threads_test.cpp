@@ -1,6 +1,8 @@
 // The thread policy: who decides the solver team size and the BLAS thread count (core/threads.hpp).
 #include "pliant/core/threads.hpp"
 
+#include "scoped_env.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -10,29 +12,7 @@
 namespace pliant {
 namespace {
 
-// Sets (or unsets) an environment variable for one scope and restores it.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using pliant::testing::ScopedEnv;
 
 TEST(ThreadPolicy, CoresDecideWhenNothingIsSet) {
   const ThreadPolicy p = decide_threads({.requested = 0, .omp_env = {}, .blas_env = {}, .cores = 6});

@@ -4,6 +4,8 @@
 #include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <dlfcn.h>
+#include "scoped_env.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -14,28 +16,7 @@
 namespace pliant::fem {
 namespace {
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using pliant::testing::ScopedEnv;
 
 // A 1D Laplacian with a diagonal shift: SPD, enough to run a CHOLMOD factorisation.
 SparseMatrix laplacian(Eigen::Index n) {

@@ -1,0 +1,34 @@
+// Test helper: sets (or unsets) an environment variable for one scope and restores it after.
+#pragma once
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+namespace pliant::testing {
+
+class ScopedEnv {
+ public:
+  /// value nullptr unsets the variable.
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace pliant::testing
