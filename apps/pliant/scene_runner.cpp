@@ -25,24 +25,6 @@ struct StageStats {
   double max = 0.0;
 };
 
-std::string event_kind_name(scene::BodyEvent::Kind k) {
-  switch (k) {
-    case scene::BodyEvent::Kind::tear_hole:
-      return "tear_hole";
-    case scene::BodyEvent::Kind::tear_propagate:
-      return "tear_propagate";
-    case scene::BodyEvent::Kind::tear_branch:
-      return "tear_branch";
-    case scene::BodyEvent::Kind::tear_through:
-      return "tear_through";
-    case scene::BodyEvent::Kind::tear_delete:
-      return "tear_delete";
-    case scene::BodyEvent::Kind::grab_released:
-      return "grab_released";
-  }
-  return "unknown";
-}
-
 // Body names become file names: keep them to a portable set.
 void check_file_name(const std::string& name) {
   const bool ok =
@@ -77,7 +59,8 @@ class FrameWriter {
         for (int k = 0; k < 3; ++k) u.values[3 * i + static_cast<std::size_t>(k)] = d[k];
       }
       fields.push_back(std::move(u));
-      for (scene::SurfaceField& f : body.surface_fields()) fields.push_back({f.name, 1, std::move(f.value)});
+      for (scene::SurfaceField& f : scene::copy_fields(body))
+        fields.push_back({f.name, 1, std::move(f.value)});
       const std::string file = fmt::format("{}_{:05d}.vtu", body.name(), frame);
       unwrap(io::write_vtu(dir_ / file, mesh, fields));
       series_[b].push_back({world_.time(), file});
@@ -120,10 +103,10 @@ class PngWriter {
       BodyShot& out = shot.bodies[b];
       out.positions.assign(body.surface_positions().begin(), body.surface_positions().end());
       out.triangles.assign(body.surface_triangles().begin(), body.surface_triangles().end());
-      for (scene::SurfaceField& sf : body.surface_fields()) {
-        if (sf.name != field_) continue;
-        out.values = std::move(sf.value);
-        if (unit_.empty()) unit_ = sf.unit;
+      if (const int f = scene::find_field(body, field_); f >= 0) {
+        out.values.resize(out.positions.size());
+        body.fill_field(static_cast<std::size_t>(f), out.values);
+        if (unit_.empty()) unit_ = body.fields()[static_cast<std::size_t>(f)].unit;
       }
       for (double v : out.values)
         if (std::isfinite(v)) {
@@ -263,15 +246,15 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
       }
     }
     for (const scene::WorldEvent& e : world.events()) {
-      const std::string kind = event_kind_name(e.event.kind);
+      const std::string kind(e.brief.kind);
       ++events[kind];
       if (event_log.size() < kMaxLoggedEvents) {
-        const Vec3& p = e.event.position;
+        const Vec3& p = e.brief.position;
         event_log.push_back({{"step", s},
                              {"time_s", e.time},
                              {"body", world.body(e.body).name()},
                              {"kind", kind},
-                             {"node", e.event.node},
+                             {"node", e.brief.node},
                              {"position_m", {p.x(), p.y(), p.z()}}});
       }
     }

@@ -15,8 +15,6 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <Eigen/LU>
-
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -48,24 +46,14 @@ void run(const HapticArgs& args) {
   if (!grab.valid())
     fail(fmt::format("{}: the device's grab point cannot be held (a fixed node?)", args.scene));
 
-  scene::SnapshotBuffer buffer;
-  auto publish = [&](std::uint64_t step, const Vec3& target) {
-    scene::HapticSnapshot snap;
-    snap.step = step;
-    snap.time = world.time();
-    snap.contact.position = target;
-    snap.contact.force = body.grab_reaction(grab);
-    // The tool feels −C⁻¹ per metre it moves, C the body's compliance at the grab (m/N).
-    const Mat3 c = body.grab_compliance(grab);
-    Eigen::FullPivLU<Mat3> lu(c);
-    snap.contact.stiffness = lu.isInvertible() ? Mat3(-lu.inverse()) : Mat3::Zero();
-    buffer.publish(snap);
-  };
-  publish(0, anchor);
+  // The World publishes the contact (target, reaction, stiffness) after every step; the device
+  // thread only reads its snapshots.
+  world.bind_haptic_grab(0, device.body, grab, anchor);
 
   const auto track = device.track;
   scene::HapticLoop loop(
-      buffer, [anchor, track](double t) -> Vec3 { return anchor + scene::offset_at(track, t); }, args.rate);
+      world.haptics(), [anchor, track](double t) -> Vec3 { return anchor + scene::offset_at(track, t); },
+      args.rate);
   using Clock = std::chrono::steady_clock;
   const auto period =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / args.sim_hz));
@@ -77,9 +65,9 @@ void run(const HapticArgs& args) {
   while (Clock::now() - start < std::chrono::duration<double>(args.seconds)) {
     const Vec3 target = loop.device_position();
     Stopwatch w;
-    body.move_grab(grab, target);
+    world.move_haptic_grab(0, target);
     world.step();
-    publish(++steps, target);
+    ++steps;
     const double ms = w.ms();
     step_ms_total += ms;
     step_ms_max = std::max(step_ms_max, ms);

@@ -34,7 +34,7 @@
 namespace pliant::cli {
 namespace {
 
-// Real soft natural rubber (E = 1.2 MPa); see fem::material_preset.
+// Real soft natural rubber (E = 1.2 MPa); see materials::material_preset.
 constexpr const char* kDefaultMaterial = "rubber";
 
 struct PrecomputeArgs {
@@ -137,18 +137,18 @@ void run_precompute(const PrecomputeArgs& args) {
   if (args.fix.empty() && args.controls.empty())
     fail("precompute: --fix REGION (or --control REGION) is required");
   const TetMesh mesh = load_mesh(args.mesh);
-  fem::Material material;
+  materials::Material material;
   std::string material_name;
   if (!args.material.empty()) {
     if (args.youngs != 0 || args.poisson != -2) fail("precompute: give --material or --E/--nu, not both");
-    material = unwrap(fem::material_preset(args.material));
+    material = unwrap(materials::material_preset(args.material));
     material_name = args.material;
   } else if (args.youngs != 0 || args.poisson != -2) {
     if (args.youngs == 0 || args.poisson == -2) fail("precompute: --E and --nu go together");
-    material = unwrap(fem::material_from_young_poisson(args.youngs, args.poisson));
+    material = unwrap(materials::material_from_young_poisson(args.youngs, args.poisson));
     material_name = "custom";
   } else {
-    material = unwrap(fem::material_preset(kDefaultMaterial));
+    material = unwrap(materials::material_preset(kDefaultMaterial));
     material_name = std::string(kDefaultMaterial) + " (the default)";
   }
   std::vector<Index> fixed;
@@ -211,8 +211,9 @@ void setup_precompute(CLI::App& app) {
   cmd->add_option("--fix", args->fix, "Fixed nodes (region syntax: xmin, x<0.1, box:..., nodes:...)");
   cmd->add_option("--control", args->controls, "Nodes of a control element (repeatable; region syntax)");
   std::string presets;
-  for (const std::string& n : fem::material_preset_names()) presets += (presets.empty() ? "" : ", ") + n;
-  const fem::Material fallback = fem::material_preset(kDefaultMaterial).value();
+  for (const std::string& n : materials::material_preset_names())
+    presets += (presets.empty() ? "" : ", ") + n;
+  const materials::Material fallback = materials::material_preset(kDefaultMaterial).value();
   cmd->add_option(
       "--material", args->material,
       fmt::format("Material preset, one of: {}. Default: {} (E = {:.3g} MPa, nu = {:.3g})", presets,

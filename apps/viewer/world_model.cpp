@@ -1,10 +1,7 @@
 #include "world_model.hpp"
 
-#include "pliant/models/fem/material.hpp"
-#include "pliant/models/green/green_body.hpp"
-#include "pliant/models/springs/methods.hpp"
-#include "pliant/models/springs/spring_mesh.hpp"
-#include "pliant/models/springs/tearing.hpp"
+#include "panels/family_panel.hpp"
+
 #include "pliant/scene/scene_file.hpp"
 
 #include <imgui.h>
@@ -34,58 +31,6 @@ Result<std::unique_ptr<scene::World>> build_scene_world(const json& doc, const s
   } catch (const std::exception& e) {  // out of memory on a huge edit: an error line, not a crash
     return Error{file.string() + ": rebuilding the scene failed: " + e.what()};
   }
-}
-
-double number_at(const json& object, const char* key, double fallback) {
-  if (!object.is_object()) return fallback;
-  const auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<double>() : fallback;
-}
-
-std::string string_at(const json& object, const char* key, const std::string& fallback) {
-  if (!object.is_object()) return fallback;
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-
-// Slider values while the user drags them, by JSON pointer: a slider shows the scene's value when
-// idle and this while active, and the edit is committed (one rebuild) when the mouse lets go.
-std::map<std::string, double>& scratch() {
-  static std::map<std::string, double> values;
-  return values;
-}
-
-// A double slider bound to the scene JSON value at `pointer`; true (with `out`) when an edit ends.
-bool slider(const char* label, const std::string& pointer, double current, double lo, double hi,
-            const char* format, bool logarithmic, double& out) {
-  const auto it = scratch().find(pointer);
-  double v = it != scratch().end() ? it->second : current;
-  ImGui::PushID(pointer.c_str());
-  ImGui::SliderScalar(label, ImGuiDataType_Double, &v, &lo, &hi, format,
-                      ImGuiSliderFlags_AlwaysClamp | (logarithmic ? ImGuiSliderFlags_Logarithmic : 0));
-  ImGui::PopID();
-  if (ImGui::IsItemActive()) scratch()[pointer] = v;
-  if (ImGui::IsItemDeactivatedAfterEdit()) {
-    out = v;
-    scratch().erase(pointer);
-    return true;
-  }
-  return false;
-}
-
-std::string items_of(const std::vector<std::string>& names) {
-  std::string items;
-  for (const std::string& n : names) items += n + '\0';
-  return items;
-}
-
-bool is_dragnet(springs::Method m) {
-  return m == springs::Method::dragnet || m == springs::Method::dragnet_mass_spring;
-}
-
-bool uses_provot(springs::Method m) {
-  return m == springs::Method::provot || m == springs::Method::lr_mass_spring ||
-         m == springs::Method::length_correction_mass_spring;
 }
 
 }  // namespace
@@ -144,20 +89,21 @@ ViewerSurface WorldViewerModel::surface(std::size_t index) const {
 std::vector<std::string> WorldViewerModel::field_names() const {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < world_->body_count(); ++i)
-    for (const scene::SurfaceField& f : world_->body(static_cast<Index>(i)).surface_fields())
-      if (std::find(names.begin(), names.end(), f.name) == names.end()) names.push_back(f.name);
+    for (const scene::FieldInfo& f : world_->body(static_cast<Index>(i)).fields())
+      if (std::find(names.begin(), names.end(), f.name) == names.end()) names.emplace_back(f.name);
   return names;
 }
 
 bool WorldViewerModel::field(std::size_t index, std::string_view name, std::vector<double>& values,
                              std::string& unit) const {
-  for (scene::SurfaceField& f : world_->body(static_cast<Index>(index)).surface_fields())
-    if (f.name == name) {
-      values = std::move(f.value);
-      unit = f.unit;
-      return true;
-    }
-  return false;
+  // Filled into the caller's buffer (kept between frames): no allocation per frame.
+  const scene::Body& b = world_->body(static_cast<Index>(index));
+  const int f = scene::find_field(b, name);
+  if (f < 0) return false;
+  values.resize(b.surface_positions().size());
+  b.fill_field(static_cast<std::size_t>(f), values);
+  unit = b.fields()[static_cast<std::size_t>(f)].unit;
+  return true;
 }
 
 bool WorldViewerModel::grab(std::size_t index, Index triangle, double u, double v) {
@@ -327,162 +273,14 @@ void WorldViewerModel::body_panel(std::size_t index) {
       body = &doc_["bodies"][index];
     if (body == nullptr) {
       ImGui::TextDisabled("parameters are editable for scenes opened from JSON");
-    } else if (family == "green") {
-      green_panel(index, *body);
-    } else if (family == "springs") {
-      springs_panel(index, *body);
+    } else if (const FamilyPanel panel = family_panel(family)) {
+      panel({*body, "/bodies/" + std::to_string(index),
+             [this](const json::json_pointer& p, json v) { edit(p, std::move(v)); },
+             [this](const json::json_pointer& p) { erase(p); }});
     }
     ImGui::TreePop();
   }
   ImGui::PopID();
-}
-
-void WorldViewerModel::green_panel(std::size_t index, const json& body) {
-  const std::string base = "/bodies/" + std::to_string(index);
-  const json material = body.value("material", json::object());
-  const std::string preset = string_at(material, "preset", "");
-  // The constants in force, whichever way the scene gives them.
-  Result<fem::Material> m = Error{""};
-  if (!preset.empty()) {
-    m = fem::material_preset(preset);
-  } else if (material.contains("E")) {
-    m = fem::material_from_young_poisson(number_at(material, "E", 1e6), number_at(material, "nu", 0.3));
-  } else {
-    m = fem::material_from_lame(number_at(material, "lambda", 1e6), number_at(material, "mu", 1e6));
-  }
-  if (!m.ok()) m = fem::material_from_young_poisson(1e6, 0.3);
-  const double E = m->youngs_modulus(), nu = m->poisson_ratio();
-  const double density = number_at(material, "density", m->density);
-  // Any edit drops the body's "cache" key: experiments in the viewer must not overwrite the scene's
-  // precomputed asset file.
-  const auto set_material = [&](json value) {
-    if (body.contains("green") && body["green"].contains("cache"))
-      doc_[json::json_pointer(base + "/green")].erase("cache");
-    edit(json::json_pointer(base + "/material"), std::move(value));
-  };
-
-  const std::vector<std::string> presets = fem::material_preset_names();
-  std::vector<std::string> items = {"custom (E, nu)"};
-  items.insert(items.end(), presets.begin(), presets.end());
-  int current = 0;
-  for (std::size_t i = 0; i < presets.size(); ++i)
-    if (presets[i] == preset) current = static_cast<int>(i) + 1;
-  if (ImGui::Combo("material", &current, items_of(items).c_str())) {
-    if (current == 0) {
-      set_material({{"E", E}, {"nu", nu}, {"density", density}});
-    } else {
-      set_material({{"preset", presets[static_cast<std::size_t>(current - 1)]}});
-    }
-  }
-  double v = 0;
-  if (preset.empty()) {
-    if (slider("E (Pa)", base + "/material/E", E, 1e2, 1e12, "%.4g", true, v))
-      set_material({{"E", v}, {"nu", nu}, {"density", density}});
-    if (slider("nu", base + "/material/nu", nu, -0.9, 0.49, "%.3f", false, v))
-      set_material({{"E", E}, {"nu", v}, {"density", density}});
-  } else {
-    ImGui::TextDisabled("E = %.4g Pa, nu = %.3f", E, nu);
-  }
-  if (slider("density (kg/m3)", base + "/material/density", density, 1.0, 3e4, "%.4g", true, v)) {
-    json next = material;
-    next["density"] = v;
-    set_material(std::move(next));
-  }
-  const json green = body.value("green", json::object());
-  bool rotation = green.is_object()
-                      ? green.value("rotation_correction", green::GreenDef{}.rotation_correction)
-                      : green::GreenDef{}.rotation_correction;
-  if (ImGui::Checkbox("rotation correction", &rotation))
-    edit(json::json_pointer(base + "/green/rotation_correction"), rotation);
-}
-
-void WorldViewerModel::springs_panel(std::size_t index, const json& body) {
-  const std::string base = "/bodies/" + std::to_string(index) + "/springs";
-  const json s = body.value("springs", json::object());
-  const springs::SpringMeshDef mesh_defaults;
-  const springs::MethodDef method_defaults;
-  const springs::TearingDef tear_defaults;
-  const auto at = [&](const std::string& key) { return json::json_pointer(base + "/" + key); };
-
-  std::vector<std::string> names;
-  for (springs::Method m : springs::all_methods) names.emplace_back(springs::method_name(m));
-  const std::string method_text = string_at(s, "method", "dragnet_mass_spring");
-  const springs::Method method =
-      springs::method_from_name(method_text).value_or(springs::Method::dragnet_mass_spring);
-  int current = static_cast<int>(
-      std::find(names.begin(), names.end(), std::string(springs::method_name(method))) - names.begin());
-  if (ImGui::Combo("method", &current, items_of(names).c_str()))
-    edit(at("method"), names[static_cast<std::size_t>(current)]);
-  // Dragnet on/off: the explicit mass-spring integrator with or without Grimm's Dragnet correction.
-  bool dragnet = is_dragnet(method);
-  if (ImGui::Checkbox("Dragnet", &dragnet))
-    edit(at("method"), dragnet ? "dragnet_mass_spring" : "mass_spring");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("dragnet_mass_spring when on, mass_spring when off");
-
-  const json tearing = s.value("tearing", json::object());
-  const std::vector<std::string> modes = {"off", "area_preserving", "deletion"};
-  const std::string mode = string_at(tearing, "mode", "off");
-  int mode_index = static_cast<int>(std::find(modes.begin(), modes.end(), mode) - modes.begin());
-  if (mode_index >= static_cast<int>(modes.size())) mode_index = 0;
-  if (ImGui::Combo("tearing", &mode_index, items_of(modes).c_str()))
-    edit(at("tearing/mode"), modes[static_cast<std::size_t>(mode_index)]);
-
-  double v = 0;
-  if (springs::method_is_dynamic(method)) {
-    if (slider("stiffness (N/m)", base + "/stiffness", number_at(s, "stiffness", mesh_defaults.stiffness),
-               0.1, 1e6, "%.4g", true, v))
-      edit(at("stiffness"), v);
-    if (slider("damping (N s/m)", base + "/damping", number_at(s, "damping", mesh_defaults.damping), 0.0,
-               100.0, "%.4g", true, v))
-      edit(at("damping"), v);
-    if (slider("mass density", base + "/mass_density",
-               number_at(s, "mass_density", mesh_defaults.mass_density), 1e-4, 1e4, "%.4g", true, v))
-      edit(at("mass_density"), v);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("kg/m2 for membranes, kg/m3 for volume meshes");
-    if (slider("mass damping (1/s)", base + "/mass_damping", number_at(s, "mass_damping", 0.0), 0.0, 1e4,
-               "%.4g", true, v))
-      edit(at("mass_damping"), v);
-    // The explicit-Euler substep: without "dt" the scene picks a stable one from the mesh; a "dt"
-    // above the stability limit is refused by the rebuild (its message says why).
-    bool auto_dt = !s.contains("dt");
-    if (ImGui::Checkbox("stable integrator step", &auto_dt)) {
-      if (auto_dt) {
-        erase(at("dt"));
-      } else {
-        edit(at("dt"), method_defaults.dt);
-      }
-    }
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("explicit Euler substep chosen from stiffness, masses and damping");
-    if (!auto_dt && slider("integrator dt (s)", base + "/dt", number_at(s, "dt", method_defaults.dt), 1e-6,
-                           1e-1, "%.3g", true, v))
-      edit(at("dt"), v);
-  }
-  if (slider("max stretch", base + "/max_stretch", number_at(s, "max_stretch", mesh_defaults.max_stretch),
-             1.0, 3.0, "%.3f", false, v))
-    edit(at("max_stretch"), v);
-  if (is_dragnet(method) &&
-      slider("Dragnet factor", base + "/dragnet_factor",
-             number_at(s, "dragnet_factor", method_defaults.dragnet_factor), 0.01, 1.0, "%.3f", false, v))
-    edit(at("dragnet_factor"), v);
-  if (uses_provot(method) &&
-      slider("Provot factor", base + "/provot_factor",
-             number_at(s, "provot_factor", method_defaults.provot_factor), 0.01, 2.0, "%.3f", false, v))
-    edit(at("provot_factor"), v);
-  if (mode != "off") {
-    if (slider("seed threshold (N)", base + "/tearing/seed_threshold",
-               number_at(tearing, "seed_threshold", tear_defaults.seed_threshold), 1e-4, 1e4, "%.4g", true,
-               v))
-      edit(at("tearing/seed_threshold"), v);
-    if (slider("edge threshold (N)", base + "/tearing/edge_threshold",
-               number_at(tearing, "edge_threshold", tear_defaults.edge_threshold), 1e-4, 1e4, "%.4g", true,
-               v))
-      edit(at("tearing/edge_threshold"), v);
-    if (slider("inner threshold (N)", base + "/tearing/inner_threshold",
-               number_at(tearing, "inner_threshold", tear_defaults.inner_threshold), 1e-4, 1e4, "%.4g", true,
-               v))
-      edit(at("tearing/inner_threshold"), v);
-  }
 }
 
 void WorldViewerModel::timings_panel() {

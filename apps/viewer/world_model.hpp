@@ -104,8 +104,6 @@ class WorldViewerModel : public ViewerModel {
   void start_rebuild();
   void land(Built built, nlohmann::json doc, double ms);
   void body_panel(std::size_t index);
-  void green_panel(std::size_t index, const nlohmann::json& body);
-  void springs_panel(std::size_t index, const nlohmann::json& body);
   void timings_panel();
 
   struct Rebuild {

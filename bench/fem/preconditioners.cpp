@@ -41,7 +41,7 @@ Beam make_beam(Index n) {
   def.split = meshing::CellSplit::six;  // the split of the recorded figures (docs/benchmarks.md)
   beam.mesh = meshing::box_mesh(def).value();
   const TetMesh& mesh = beam.mesh;
-  const Material steel = material_preset("steel").value();
+  const materials::Material steel = materials::material_preset("steel").value();
   auto assembler = StiffnessAssembler::build(mesh).value();
   SparseMatrix K;
   assembler.assemble(mesh, steel, K);  // warm-up: pattern and first touch

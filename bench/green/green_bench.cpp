@@ -16,8 +16,8 @@
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/meshing/tube.hpp"
+#include "pliant/models/fem/pcg_deformer.hpp"
 #include "pliant/models/green/green_body.hpp"
-#include "pliant/models/green/pcg_deformer.hpp"
 
 #include <fmt/format.h>
 
@@ -91,7 +91,7 @@ nlohmann::json run_green_busy(const Context& context) {
   std::vector<Index> fixed;
   for (std::size_t i = 0; i < mesh.node_count(); ++i)
     if (mesh.positions[i].z() < 1e-9) fixed.push_back(static_cast<Index>(i));
-  const auto material = fem::material_preset("rubber").value();
+  const auto material = materials::material_preset("rubber").value();
   const ThreadPolicy policy = thread_policy();
   auto precompute = [&] {
     const Stopwatch clock;
@@ -140,7 +140,7 @@ nlohmann::json run_green(const Context& context) {
   const double budget = context.quick ? 0.05 : 0.5;
   // The paper's stiff rubber: the figures of docs/benchmarks.md were recorded with it (timings of
   // the Green's updates do not depend on the material; PCG iteration counts do, through ν).
-  const auto material = fem::material_preset("nikitina2003_rubber").value();
+  const auto material = materials::material_preset("nikitina2003_rubber").value();
   nlohmann::json out;
   out["models"] = nlohmann::json::array();
   out["threads"] = solver_threads();
@@ -172,7 +172,7 @@ nlohmann::json run_green(const Context& context) {
       fem::PcgSettings settings;
       settings.relative_tolerance = tol;
       settings.record_history = false;
-      auto pcg = green::PcgDeformer::build(mesh, material, fixed, settings).value();
+      auto pcg = fem::PcgDeformer::build(mesh, material, fixed, settings).value();
       pcg.set_force(tip, Vec3(1.0, 0.0, 0.0));
       const double us = mean_us([&] { pcg.solve_frame(false); }, context.quick ? 0.02 : 0.3, 1);
       row[tol > 1e-4 ? "pcg_frame_ms_1e3" : "pcg_frame_ms_1e6"] = us / 1000.0;

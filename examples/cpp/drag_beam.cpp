@@ -7,8 +7,8 @@
 // Pliant through find_package(pliant) (tests/install/consumer).
 #include <pliant/core/region.hpp>
 #include <pliant/io/surface_writers.hpp>
+#include <pliant/materials/material.hpp>
 #include <pliant/meshing/box.hpp>
-#include <pliant/models/fem/material.hpp>
 #include <pliant/models/green/green_asset.hpp>
 #include <pliant/models/green/green_body.hpp>
 
@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   if (!mesh.ok()) return std::fprintf(stderr, "%s\n", mesh.message().c_str()), 1;
 
   // Rubber from the presets (E, ν, density in SI units); clamp the face x = 0.
-  Result<fem::Material> rubber = fem::material_preset("rubber");
+  Result<materials::Material> rubber = materials::material_preset("rubber");
   Result<Region> clamp = parse_region("xmin");
   if (!rubber.ok() || !clamp.ok()) return 1;
   const std::vector<Index> fixed = select_nodes(mesh->positions, *clamp);

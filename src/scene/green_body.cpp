@@ -4,13 +4,16 @@
 // "green": {"rotation_correction": bool, "cache": "file.green", "threads": N, "max_memory_gb": GiB}. With
 // "cache", a matching asset file is loaded (memory-mapped) instead of precomputing; a stale or damaged one is
 // rebuilt and rewritten atomically.
-#include "body_factory.hpp"
+#include "family_registry.hpp"
+#include "material_json.hpp"
+
+#include "pliant/scene/green_scene_body.hpp"
 
 #include "pliant/core/hash.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/atomic_file.hpp"
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 #include "pliant/models/green/green_asset.hpp"
 #include "pliant/models/green/green_body.hpp"
 #include "pliant/models/green/green_file.hpp"
@@ -55,7 +58,7 @@ class GreenSceneBody final : public Body {
       }
     }
     if (node < 0) return {};
-    const auto x = body_.state().positions;
+    const auto& x = body_.state().positions;
     const Vec3 point = point_on(x, asset_->surface().triangles, p);
     if (radius < 0.0) radius = default_radius(node);
     std::vector<Index> nodes = green::surface_patch(*asset_, x, node, point, radius);
@@ -95,7 +98,7 @@ class GreenSceneBody final : public Body {
     Slot& s = slots_[static_cast<std::size_t>(id.slot)];
     s.active = false;
     rebuild_grabs();
-    incoming_.push_back({BodyEvent::Kind::grab_released, s.grab.node, s.target});
+    incoming_.push(GrabReleased{id, s.grab.node, s.target});
   }
 
   Vec3 grab_reaction(GrabId id) const override {
@@ -140,14 +143,18 @@ class GreenSceneBody final : public Body {
     for (const auto& s : body_.state().profile.stages) profile.record(s.name, s.ms);
   }
 
-  std::span<const BodyEvent> events() const override { return events_; }
+  const EventLog& events() const override { return events_; }
 
-  std::vector<SurfaceField> surface_fields() const override {
-    const auto x = body_.state().positions;
+  std::span<const FieldInfo> fields() const override {
+    static constexpr FieldInfo kFields[] = {{"displacement", "m"}};
+    return kFields;
+  }
+
+  void fill_field(std::size_t index, std::span<double> out) const override {
+    const auto& x = body_.state().positions;
     const auto& x0 = asset_->surface().positions;
-    SurfaceField d{"displacement", "m", std::vector<double>(x.size())};
-    for (std::size_t i = 0; i < x.size(); ++i) d.value[i] = (x[i] - x0[i]).norm();
-    return {std::move(d)};
+    if (index != 0 || out.size() != x.size()) return;
+    for (std::size_t i = 0; i < x.size(); ++i) out[i] = (x[i] - x0[i]).norm();
   }
 
   std::uint64_t state_hash() const override {
@@ -205,41 +212,16 @@ class GreenSceneBody final : public Body {
   std::shared_ptr<const green::GreenAsset> asset_;
   std::vector<Slot> slots_;
   std::vector<std::pair<Index, Vec3>> pending_;
-  std::vector<BodyEvent> events_;
-  std::vector<BodyEvent> incoming_;
+  EventLog events_;    // published at the last step
+  EventLog incoming_;  // collected since (releases between steps)
 };
-
-fem::Material read_material(const JsonReader& m) {
-  m.expect_object({"preset", "E", "nu", "lambda", "mu", "density"});
-  const double density = m.positive_or("density", 1000.0);
-  Result<fem::Material> mat = Error{""};
-  if (m.has("preset")) {
-    if (m.has("E") || m.has("nu") || m.has("lambda") || m.has("mu")) {
-      m.fail("give either \"preset\" or elastic constants, not both");
-    }
-    mat = fem::material_preset(m.at("preset").string());
-    if (!mat.ok()) m.at("preset").fail(mat.message());
-    if (m.has("density")) mat->density = density;
-    return *mat;
-  }
-  if (m.has("E") || m.has("nu")) {
-    mat = fem::material_from_young_poisson(m.at("E").positive(), m.at("nu").number_in(-1.0, 0.5, true, true),
-                                           density);
-  } else if (m.has("lambda") || m.has("mu")) {
-    mat = fem::material_from_lame(m.at("lambda").number(), m.at("mu").positive(), density);
-  } else {
-    m.fail("expected \"preset\", \"E\" and \"nu\", or \"lambda\" and \"mu\"");
-  }
-  if (!mat.ok()) m.fail(mat.message());
-  return *mat;
-}
 
 }  // namespace
 
 std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
   if (!in.volume) body.at("mesh").fail("the green family needs a volume (tetrahedral) mesh");
   const TetMesh& mesh = *in.volume;
-  const fem::Material material = read_material(body.at("material"));
+  const materials::Material material = read_material(body.at("material"));
   green::GreenDef def;
   std::string cache;
   green::GreenBuildSettings settings;
@@ -307,4 +289,26 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
   return std::make_unique<GreenSceneBody>(in.name, std::move(asset), def);
 }
 
+FamilyEntry green_family() {
+  return {
+      .name = "green",
+      .summary =
+          "linear FEM with precomputed Green's functions and exact haptic compliance (Nikitina et al. 2003)",
+      .keys = {"material", "green"},
+      .why_fixed = "a Green body must be held somewhere",
+      .example_body = R"({"mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [10, 2, 2]},
+                              "fixed": ["xmin"], "material": {"preset": "rubber"}})",
+      .make = &make_green_body};
+}
+
 }  // namespace pliant::scene::detail
+
+namespace pliant::scene {
+
+std::unique_ptr<Body> make_green_scene_body(std::string name, std::shared_ptr<const green::GreenAsset> asset,
+                                            green::GreenDef def) {
+  if (!asset) return nullptr;
+  return std::make_unique<detail::GreenSceneBody>(std::move(name), std::move(asset), def);
+}
+
+}  // namespace pliant::scene

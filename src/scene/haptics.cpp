@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include <pthread.h>
 #include <sched.h>
@@ -28,8 +29,7 @@ HapticLoop::~HapticLoop() {
 }
 
 void HapticLoop::start() {
-  periods_ms_.clear();
-  periods_ms_.reserve(1 << 16);
+  periods_ = {};
   max_force_jump_ = 0.0;
   max_force_ = 0.0;
   running_ = true;
@@ -39,6 +39,28 @@ void HapticLoop::start() {
   sched_param param{};
   param.sched_priority = sched_get_priority_min(SCHED_FIFO) + 10;
   realtime_ = pthread_setschedparam(thread_.native_handle(), SCHED_FIFO, &param) == 0;
+}
+
+void PeriodHistogram::add(double ms) {
+  ++count_;
+  max_ = std::max(max_, ms);
+  const double x = std::log(std::max(ms, kMinMs) / kMinMs) / std::log(kMaxMs / kMinMs);
+  const auto bin = static_cast<std::size_t>(std::clamp(x, 0.0, 1.0) * (kBins - 1) + 0.5);
+  ++bins_[bin];
+}
+
+double PeriodHistogram::quantile(double q) const {
+  if (count_ == 0) return 0.0;
+  const auto rank = static_cast<std::uint64_t>(std::clamp(q, 0.0, 1.0) * static_cast<double>(count_ - 1));
+  std::uint64_t seen = 0;
+  for (std::size_t b = 0; b < kBins; ++b) {
+    seen += bins_[b];
+    if (seen > rank) {
+      const double value = kMinMs * std::pow(kMaxMs / kMinMs, static_cast<double>(b) / (kBins - 1));
+      return std::min(value, max_);
+    }
+  }
+  return max_;
 }
 
 Vec3 HapticLoop::device_position() const {
@@ -68,9 +90,9 @@ void HapticLoop::run() {
     const Vec3 x = trajectory_(t);
     for (int k = 0; k < 3; ++k) device_[k].store(x[k], std::memory_order_relaxed);
     const HapticSnapshot& snap = buffer_.read();
-    const Vec3 f = haptic_force(snap.contact, x);
+    const Vec3 f = haptic_force(snap.contacts[0], x);
     if (!first) {
-      periods_ms_.push_back(std::chrono::duration<double, std::milli>(now - last).count());
+      periods_.add(std::chrono::duration<double, std::milli>(now - last).count());
       max_force_jump_ = std::max(max_force_jump_, (f - last_force).norm());
     }
     max_force_ = std::max(max_force_, f.norm());
@@ -87,18 +109,13 @@ HapticStats HapticLoop::stop() {
   running_ = false;
   if (thread_.joinable()) thread_.join();
   HapticStats s;
-  s.samples = periods_ms_.size() + (periods_ms_.empty() ? 0 : 1);
+  s.samples = periods_.count() + (periods_.count() == 0 ? 0 : 1);
   s.seconds = seconds_;
-  s.achieved_hz = s.seconds > 0 ? static_cast<double>(periods_ms_.size()) / s.seconds : 0.0;
-  if (!periods_ms_.empty()) {
-    std::vector<double> p = periods_ms_;
-    std::sort(p.begin(), p.end());
-    auto at = [&](double q) {
-      return p[std::min(p.size() - 1, static_cast<std::size_t>(q * (p.size() - 1) + 0.5))];
-    };
-    s.period_p50_ms = at(0.5);
-    s.period_p99_ms = at(0.99);
-    s.period_max_ms = p.back();
+  s.achieved_hz = s.seconds > 0 ? static_cast<double>(periods_.count()) / s.seconds : 0.0;
+  if (periods_.count() > 0) {
+    s.period_p50_ms = periods_.quantile(0.5);
+    s.period_p99_ms = periods_.quantile(0.99);
+    s.period_max_ms = periods_.max();
   }
   s.max_force_jump = max_force_jump_;
   s.max_force = max_force_;

@@ -1,6 +1,6 @@
 #include "pliant/scene/scene_file.hpp"
 
-#include "body_factory.hpp"
+#include "family_registry.hpp"
 #include "json_reader.hpp"
 
 #include "pliant/core/escape.hpp"
@@ -22,20 +22,9 @@
 #include <sstream>
 
 namespace pliant::scene {
-namespace detail {
-std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs inputs);
-std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs inputs);
-}  // namespace detail
-
 namespace {
 using detail::BodyInputs;
 using detail::JsonReader;
-
-// The families a scene can instantiate, with the body keys each adds to the shared ones.
-const detail::FamilyEntry kFamilies[] = {
-    {"green", &detail::make_green_body, {"material", "green"}},
-    {"springs", &detail::make_springs_body, {"springs"}},
-};
 
 constexpr long long kMaxIndex = std::numeric_limits<Index>::max();
 
@@ -365,8 +354,8 @@ std::string read_color_field(const JsonReader& r, const World& world) {
   const std::string field = r.string();
   std::vector<std::string> names;
   for (std::size_t i = 0; i < world.body_count(); ++i) {
-    for (const SurfaceField& f : world.body(static_cast<Index>(i)).surface_fields()) {
-      if (std::find(names.begin(), names.end(), f.name) == names.end()) names.push_back(f.name);
+    for (const FieldInfo& f : world.body(static_cast<Index>(i)).fields()) {
+      if (std::find(names.begin(), names.end(), f.name) == names.end()) names.emplace_back(f.name);
     }
   }
   if (std::find(names.begin(), names.end(), field) != names.end()) return field;
@@ -434,11 +423,14 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
     for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
       const JsonReader& b = bodies[bi];
       const JsonReader fam = b.at("family");
-      const detail::FamilyEntry* entry = nullptr;
-      for (const auto& f : kFamilies) {
-        if (fam.json().is_string() && fam.json().get<std::string>() == f.family) entry = &f;
+      const detail::FamilyEntry* entry =
+          fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
+      if (!entry) {
+        std::string names;
+        for (const detail::FamilyEntry* f : detail::family_entries())
+          names += (names.empty() ? "\"" : ", \"") + std::string(f->name) + "\"";
+        fam.fail_expected("one of " + names);
       }
-      if (!entry) fam.fail_expected("one of \"green\", \"springs\"");
       std::vector<std::string_view> keys = {"name", "family", "mesh", "fixed"};
       keys.insert(keys.end(), entry->keys.begin(), entry->keys.end());
       b.expect_object(keys);
@@ -454,8 +446,8 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       in.max_threads = limits.max_threads;
       in.write_files = limits.write_files;
       read_mesh(b.at("mesh"), in.directory, in, limits.max_mesh_elements);
-      if (std::string_view(entry->family) == "green" && !b.has("fixed"))
-        b.fail("missing required key \"fixed\" (a Green body must be held somewhere)");
+      if (!entry->why_fixed.empty() && !b.has("fixed"))
+        b.fail("missing required key \"fixed\" (" + std::string(entry->why_fixed) + ")");
       if (auto fixed = b.find("fixed")) {
         const std::vector<Vec3>& nodes = in.volume ? in.volume->positions : in.surface->positions;
         for (const JsonReader& r : fixed->elements()) {

@@ -8,7 +8,7 @@
 // "edge_threshold": N, "inner_threshold": N}}.
 // A grab fixes its node (the interaction node of Grimm's (2005) methods) and moves it to the target over
 // the step's substeps; its reaction is the sum of the spring forces on that node.
-#include "body_factory.hpp"
+#include "family_registry.hpp"
 
 #include "pliant/core/hash.hpp"
 #include "pliant/models/springs/forces.hpp"
@@ -89,8 +89,7 @@ class SpringsSceneBody final : public Body {
     if (s.node >= 0) {
       mesh_.set_fixed(s.node, s.was_fixed);
       mesh_.velocity[static_cast<std::size_t>(s.node)].setZero();
-      incoming_.push_back(
-          {BodyEvent::Kind::grab_released, s.node, mesh_.position[static_cast<std::size_t>(s.node)]});
+      incoming_.push(GrabReleased{id, s.node, mesh_.position[static_cast<std::size_t>(s.node)]});
     }
     interaction_dirty_ = true;
   }
@@ -154,17 +153,20 @@ class SpringsSceneBody final : public Body {
     profile.record("springs.tear", tear_ms);
   }
 
-  std::span<const BodyEvent> events() const override { return events_; }
+  const EventLog& events() const override { return events_; }
   const springs::SpringMesh& mesh() const { return mesh_; }
 
-  std::vector<SurfaceField> surface_fields() const override {
-    SurfaceField d{"displacement", "m", std::vector<double>(mesh_.position.size())};
-    SurfaceField s{"stress", "N", std::vector<double>(mesh_.position.size())};
-    for (std::size_t i = 0; i < mesh_.position.size(); ++i) {
-      d.value[i] = (mesh_.position[i] - mesh_.rest_position[i]).norm();
-      s.value[i] = springs::node_stress(mesh_, static_cast<Index>(i));
+  std::span<const FieldInfo> fields() const override {
+    static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"stress", "N"}};
+    return kFields;
+  }
+
+  void fill_field(std::size_t index, std::span<double> out) const override {
+    if (index > 1 || out.size() != mesh_.position.size()) return;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i] = index == 0 ? (mesh_.position[i] - mesh_.rest_position[i]).norm()
+                          : springs::node_stress(mesh_, static_cast<Index>(i));
     }
-    return {std::move(d), std::move(s)};
   }
 
   std::uint64_t state_hash() const override {
@@ -191,22 +193,6 @@ class SpringsSceneBody final : public Body {
     return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
            slots_[static_cast<std::size_t>(id.slot)].active &&
            slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
-  }
-
-  static BodyEvent::Kind kind_of(springs::TearKind k) {
-    switch (k) {
-      case springs::TearKind::hole:
-        return BodyEvent::Kind::tear_hole;
-      case springs::TearKind::propagate:
-        return BodyEvent::Kind::tear_propagate;
-      case springs::TearKind::branch:
-        return BodyEvent::Kind::tear_branch;
-      case springs::TearKind::tear_through:
-        return BodyEvent::Kind::tear_through;
-      case springs::TearKind::deletion:
-        break;
-    }
-    return BodyEvent::Kind::tear_delete;
   }
 
   // Hands the held nodes to the stepper as its interaction nodes (and rebuilds its order).
@@ -243,14 +229,15 @@ class SpringsSceneBody final : public Body {
       // Deletion compacts the arrays: follow the held nodes and pending forces to their new indices.
       const auto map = deletion_.node_map();
       if (!map.empty()) {
-        for (Slot& s : slots_) {
+        for (std::size_t k = 0; k < slots_.size(); ++k) {
+          Slot& s = slots_[k];
           if (s.node < 0) continue;
           const Vec3 where = s.target;
           s.node = map[static_cast<std::size_t>(s.node)];
           if (s.node < 0 && s.active) {
             // The held node was deleted with its last triangle: the grab lets go.
             s.active = false;
-            events_.push_back({BodyEvent::Kind::grab_released, -1, where});
+            events_.push(GrabReleased{{static_cast<std::int32_t>(k), s.generation}, -1, where});
           }
         }
         remapped_.assign(mesh_.position.size(), Vec3::Zero());
@@ -262,7 +249,7 @@ class SpringsSceneBody final : public Body {
     } else {
       return;
     }
-    for (const springs::TearEvent& e : torn) events_.push_back({kind_of(e.kind), e.node, e.position});
+    for (const springs::TearEvent& e : torn) events_.push(e);
     ++topology_version_;
     external_.resize(mesh_.position.size(), Vec3::Zero());
     refresh_interaction();
@@ -278,8 +265,8 @@ class SpringsSceneBody final : public Body {
   std::vector<Vec3> external_, remapped_;
   std::vector<Slot> slots_;
   std::vector<Index> interaction_nodes_;
-  std::vector<BodyEvent> events_;
-  std::vector<BodyEvent> incoming_;
+  EventLog events_;    // published at the last step
+  EventLog incoming_;  // collected since (releases between steps)
   std::uint64_t topology_version_ = 0;
   bool interaction_dirty_ = true;
 };
@@ -389,6 +376,19 @@ std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
   }
   if (springs::method_is_dynamic(s.method.method)) check_time_step(body, in.time_step, *mesh, s.method);
   return std::make_unique<SpringsSceneBody>(in.name, std::move(*mesh), s);
+}
+
+FamilyEntry springs_family() {
+  return {
+      .name = "springs",
+      .summary =
+          "mass-spring tissue with Dragnet, ChainMail, length correction and membrane tearing (Grimm 2005)",
+      .keys = {"springs"},
+      .why_fixed = {},
+      .example_body = R"({"mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [6, 6]},
+                              "fixed": ["xmin"], "springs": {"method": "dragnet_mass_spring",
+                              "mass_damping": 5.0}})",
+      .make = &make_springs_body};
 }
 
 }  // namespace pliant::scene::detail

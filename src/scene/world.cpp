@@ -2,6 +2,8 @@
 
 #include "pliant/core/hash.hpp"
 
+#include <Eigen/LU>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -23,7 +25,6 @@ Vec3 offset_at(const std::vector<Keyframe>& track, double t) {
 }
 
 Index World::add_body(std::unique_ptr<Body> body) {
-  body_stage_names_.push_back("body:" + body->name());
   bodies_.push_back(std::move(body));
   body_profiles_.emplace_back();
   return static_cast<Index>(bodies_.size() - 1);
@@ -65,22 +66,71 @@ void World::step() {
   }
   for (ForceProbe& p : probes_) apply_probe(p, t);
   for (ScriptedTool& tool : tools_) apply_tool(tool, t);
-  profile_.record("interactions", watch.ms());
+  profile_.record("apply_interactions", watch.ms());
 
-  for (std::size_t i = 0; i < bodies_.size(); ++i) {
-    watch.reset();
-    bodies_[i]->step(dt_, body_profiles_[i]);
-    profile_.record(body_stage_names_[i], watch.ms());
-  }
+  watch.reset();
+  for (std::size_t i = 0; i < bodies_.size(); ++i) bodies_[i]->step(dt_, body_profiles_[i]);
+  profile_.record("solve", watch.ms());
 
   watch.reset();
   time_ = t;
   ++steps_;
   events_.clear();
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
-    for (const BodyEvent& e : bodies_[i]->events()) events_.push_back({static_cast<Index>(i), time_, e});
+    bodies_[i]->events().for_each([&](const EventEntry& e) {
+      events_.push_back({static_cast<Index>(i), time_, e.category, e.brief});
+    });
   }
-  profile_.record("events", watch.ms());
+  profile_.record("emit_events", watch.ms());
+
+  if (std::any_of(std::begin(haptic_), std::end(haptic_),
+                  [](const HapticBinding& h) { return h.body >= 0; })) {
+    watch.reset();
+    publish_haptics();
+    profile_.record("publish_haptics", watch.ms());
+  }
+}
+
+bool World::bind_haptic_grab(int contact, Index body_index, GrabId grab, const Vec3& target) {
+  if (contact < 0 || contact >= kMaxHapticContacts || body_index < 0 ||
+      static_cast<std::size_t>(body_index) >= bodies_.size() || !grab.valid())
+    return false;
+  haptic_[contact] = {body_index, grab, target};
+  body(body_index).move_grab(grab, target);
+  publish_haptics();
+  return true;
+}
+
+void World::move_haptic_grab(int contact, const Vec3& target) {
+  if (contact < 0 || contact >= kMaxHapticContacts || haptic_[contact].body < 0) return;
+  haptic_[contact].target = target;
+  body(haptic_[contact].body).move_grab(haptic_[contact].grab, target);
+}
+
+void World::unbind_haptic_grab(int contact) {
+  if (contact < 0 || contact >= kMaxHapticContacts) return;
+  haptic_[contact] = {};
+  publish_haptics();
+}
+
+void World::publish_haptics() {
+  HapticSnapshot snap;
+  snap.step = steps_;
+  snap.time = time_;
+  for (int c = 0; c < kMaxHapticContacts; ++c) {
+    const HapticBinding& h = haptic_[c];
+    HapticContact& out = snap.contacts[c];
+    out.active = h.body >= 0;
+    if (!out.active) continue;
+    const Body& b = body(h.body);
+    out.position = h.target;
+    out.force = b.grab_reaction(h.grab);
+    // The tool feels −C⁻¹ per metre it moves, C the body's compliance at the grab (m/N).
+    const Mat3 compliance = b.grab_compliance(h.grab);
+    const Eigen::FullPivLU<Mat3> lu(compliance);
+    out.stiffness = lu.isInvertible() ? Mat3(-lu.inverse()) : Mat3::Zero();
+  }
+  haptics_.publish(snap);
 }
 
 const World::NodeCorners& World::node_corners(Index b) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #if PLIANT_VIEWER_HAS_SCENE
 #include "world_model.hpp"
 #endif
@@ -64,8 +66,12 @@ class RecordingBody : public scene::Body {
   Vec3 grab_reaction(scene::GrabId) const override { return Vec3(1, 2, 3); }
   void apply_force(const scene::SurfacePoint&, const Vec3&) override {}
   void step(double, Profile&) override { ++steps; }
-  std::vector<scene::SurfaceField> surface_fields() const override {
-    return {{"stress", "Pa", std::vector<double>(mesh_.positions.size(), 7.0)}};
+  std::span<const scene::FieldInfo> fields() const override {
+    static constexpr scene::FieldInfo kFields[] = {{"stress", "Pa"}};
+    return kFields;
+  }
+  void fill_field(std::size_t index, std::span<double> out) const override {
+    if (index == 0) std::fill(out.begin(), out.end(), 7.0);
   }
   std::uint64_t state_hash() const override { return static_cast<std::uint64_t>(steps); }
 

@@ -11,9 +11,9 @@ HapticSnapshot make_snapshot(std::uint64_t k) {
   HapticSnapshot s;
   s.step = k;
   s.time = static_cast<double>(k);
-  s.contact.position = Vec3::Constant(static_cast<double>(k));
-  s.contact.force = Vec3::Constant(-static_cast<double>(k));
-  s.contact.stiffness = Mat3::Identity() * static_cast<double>(k);
+  s.contacts[0].position = Vec3::Constant(static_cast<double>(k));
+  s.contacts[0].force = Vec3::Constant(-static_cast<double>(k));
+  s.contacts[0].stiffness = Mat3::Identity() * static_cast<double>(k);
   return s;
 }
 
@@ -31,9 +31,9 @@ TEST(SnapshotBuffer, ReaderSeesOnlyCompleteMonotonicSnapshots) {
     const HapticSnapshot& s = buffer.read();
     const double k = static_cast<double>(s.step);
     ASSERT_EQ(s.time, k);
-    ASSERT_EQ(s.contact.position, Vec3::Constant(k));
-    ASSERT_EQ(s.contact.force, Vec3::Constant(-k));
-    ASSERT_EQ(s.contact.stiffness, Mat3::Identity() * k);
+    ASSERT_EQ(s.contacts[0].position, Vec3::Constant(k));
+    ASSERT_EQ(s.contacts[0].force, Vec3::Constant(-k));
+    ASSERT_EQ(s.contacts[0].stiffness, Mat3::Identity() * k);
     ASSERT_GE(s.step, previous);
     previous = s.step;
     ++reads;
@@ -57,7 +57,7 @@ TEST(Haptics, ForceIsLinearAboutTheStepState) {
 TEST(Haptics, LoopSamplesTrajectoryAndStopsCleanly) {
   SnapshotBuffer buffer;
   HapticSnapshot s;
-  s.contact.stiffness = -Mat3::Identity() * 50.0;
+  s.contacts[0].stiffness = -Mat3::Identity() * 50.0;
   buffer.publish(s);
   HapticLoop loop(
       buffer, [](double t) { return Vec3(0.01 * t, 0.0, 0.0); }, 1000.0);

@@ -45,7 +45,8 @@ TEST(SoftGrabScene, RadiusZeroIsTheLibrarysSingleNodeGrab) {
   for (std::size_t i = 0; i < mesh.node_count(); ++i)
     if (mesh.positions[i].z() == 0.0) fixed.push_back(static_cast<Index>(i));
   auto asset = std::make_shared<const green::GreenAsset>(
-      green::build_green_asset(mesh, fem::material_from_young_poisson(2e5, 0.45).value(), fixed).value());
+      green::build_green_asset(mesh, materials::material_from_young_poisson(2e5, 0.45).value(), fixed)
+          .value());
   const Index node = body.grab_nodes(id)[0];
   EXPECT_EQ(asset->surface().positions[static_cast<std::size_t>(node)], Vec3(0.02, 0.02, 0.04));
   green::GreenBody direct(asset);

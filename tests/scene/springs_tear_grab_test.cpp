@@ -99,9 +99,9 @@ TEST_P(SpringsTearGrab, StaysConsistentAndReleasesGrabsOfRemovedNodes) {
     const Status rules_ok = springs::check_consistency(*mesh, rules);
     ASSERT_TRUE(rules_ok.ok()) << where << ": " << rules_ok.message();
     for (const WorldEvent& e : w.events()) {
-      if (e.event.kind == BodyEvent::Kind::grab_released) {
+      if (e.category == GrabReleased::category) {
         ++releases;
-        EXPECT_EQ(e.event.node, -1) << where << ": a grab let go while its node still exists";
+        EXPECT_EQ(e.brief.node, -1) << where << ": a grab let go while its node still exists";
       } else {
         ++tears;
       }

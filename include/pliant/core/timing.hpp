@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace pliant {
@@ -34,14 +35,14 @@ struct Profile {
 
   /// Records `ms` under `name`, reusing the slot when the name is already present (no allocation
   /// after the first step).
-  void record(const std::string& name, double ms) {
+  void record(std::string_view name, double ms) {
     for (Stage& s : stages) {
       if (s.name == name) {
         s.ms = ms;
         return;
       }
     }
-    stages.push_back({name, ms});
+    stages.push_back({std::string(name), ms});
   }
   double total_ms() const {
     double t = 0;

@@ -4,6 +4,8 @@
 
 #include "pliant/core/timing.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/scene/events.hpp"
+#include "pliant/scene/grab_id.hpp"
 
 #include <cstdint>
 #include <span>
@@ -24,33 +26,17 @@ struct SurfacePoint {
   double v = 0.0;
 };
 
-/// Handle of a grab held by a body ({slot, generation}: a released handle never aliases a new grab).
-struct GrabId {
-  std::int32_t slot = -1;
-  std::uint32_t generation = 0;
-  bool valid() const { return slot >= 0; }
-  friend bool operator==(const GrabId&, const GrabId&) = default;
+/// A per-surface-node scalar field a body offers for colour maps and output, named once.
+struct FieldInfo {
+  std::string_view name;  ///< e.g. "displacement", "stress" (static storage)
+  std::string_view unit;  ///< e.g. "m", "Pa", "N"
 };
 
-/// What a body emits during a step; read after the step, valid until the next one.
-struct BodyEvent {
-  enum class Kind : std::uint8_t {
-    tear_hole,
-    tear_propagate,
-    tear_branch,
-    tear_through,
-    tear_delete,
-    grab_released
-  };
-  Kind kind;
-  Index node = -1;  ///< surface node involved, if any
-  Vec3 position;    ///< where it happened (unit: m)
-};
-
-/// A per-surface-node scalar field for colour maps and output (e.g. displacement magnitude).
+/// A field's values copied out (for writers that keep them; the viewer and the haptic loop use
+/// Body::fill_field into their own buffers instead).
 struct SurfaceField {
-  std::string name;           ///< e.g. "displacement", "stress"
-  std::string unit;           ///< e.g. "m", "Pa", "N"
+  std::string name;
+  std::string unit;
   std::vector<double> value;  ///< one value per surface node
 };
 
@@ -63,7 +49,8 @@ class Body {
   /// The family's name: "green", "springs", ...
   virtual std::string_view family() const = 0;
 
-  /// Current surface positions (unit: m), one per surface node.
+  /// Current surface positions (unit: m), one per surface node: nodes on the surface triangles only,
+  /// never a volume's interior nodes.
   virtual std::span<const Vec3> surface_positions() const = 0;
   /// Rest surface positions (unit: m).
   virtual std::span<const Vec3> surface_rest_positions() const = 0;
@@ -104,13 +91,30 @@ class Body {
   /// Advances by dt (unit: s), recording its named stages in `profile`. Never throws.
   virtual void step(double dt, Profile& profile) = 0;
 
-  /// Events of the last step.
-  virtual std::span<const BodyEvent> events() const { return {}; }
-  /// Fields available for colour maps and output files.
-  virtual std::vector<SurfaceField> surface_fields() const = 0;
+  /// Events of the last step, typed per category (events.hpp); valid until the next step.
+  virtual const EventLog& events() const;
+  /// The fields this body offers, fixed for its lifetime.
+  virtual std::span<const FieldInfo> fields() const = 0;
+  /// Writes field `index` (into fields()) for every surface node into `out`, whose size must be
+  /// surface_positions().size(); allocates nothing. An index out of range, or a wrong size, writes
+  /// nothing.
+  virtual void fill_field(std::size_t index, std::span<double> out) const = 0;
   /// Stable hash of the state, for determinism tests.
   virtual std::uint64_t state_hash() const = 0;
 };
+
+/// Every field of a body, copied out (allocates: for output writers, not per frame).
+std::vector<SurfaceField> copy_fields(const Body& body);
+
+/// The index of the field named `name` in body.fields(), or -1.
+int find_field(const Body& body, std::string_view name);
+
+/// An optional capability of a body (capabilities.hpp: Cuttable, ImpactTarget), or nullptr:
+/// interactions query it and never ask which family they touch.
+template <class Capability>
+Capability* capability(Body& body) {
+  return dynamic_cast<Capability*>(&body);
+}
 
 /// The position of a surface point on the given positions.
 inline Vec3 point_on(std::span<const Vec3> positions, std::span<const Tri> triangles, const SurfacePoint& p) {

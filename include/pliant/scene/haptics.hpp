@@ -20,15 +20,20 @@ namespace pliant::scene {
 
 /// What the device thread needs of the last completed step, for one contact.
 struct HapticContact {
+  bool active = false;            ///< a grab is bound to this contact
   Vec3 position = Vec3::Zero();   ///< grab target used by the last step (unit: m)
   Vec3 force = Vec3::Zero();      ///< force on the device at that position (unit: N)
   Mat3 stiffness = Mat3::Zero();  ///< ∂force/∂position at the contact (unit: N/m), symmetric ≤ 0
 };
 
+/// Most grabs a World publishes to haptic devices at once.
+inline constexpr int kMaxHapticContacts = 4;
+
 struct HapticSnapshot {
   std::uint64_t step = 0;  ///< simulation step that produced it
   double time = 0.0;       ///< simulation time (unit: s)
-  HapticContact contact;
+  /// Contact c is World::bind_haptic_grab(c, ...)'s grab; HapticLoop renders contact 0.
+  HapticContact contacts[kMaxHapticContacts];
 };
 
 /// Single-writer, single-reader snapshot exchange: the simulation publishes, the device thread reads
@@ -65,6 +70,24 @@ struct HapticStats {
   bool realtime = false;        ///< the loop thread got SCHED_FIFO priority (needs CAP_SYS_NICE)
 };
 
+/// Sample periods of a haptic run, for percentiles without storing samples: log-spaced bins from
+/// 1 µs to 1 s (0.7 % wide), so a run of any length allocates nothing.
+class PeriodHistogram {
+ public:
+  void add(double ms);
+  std::uint64_t count() const { return count_; }
+  double max() const { return max_; }  ///< exact (unit: ms)
+  /// The q-quantile (q in [0, 1]) to the bin's resolution (unit: ms); 0 without samples.
+  double quantile(double q) const;
+
+ private:
+  static constexpr std::size_t kBins = 2048;
+  static constexpr double kMinMs = 1e-3, kMaxMs = 1e3;
+  std::uint64_t bins_[kBins] = {};
+  std::uint64_t count_ = 0;
+  double max_ = 0.0;
+};
+
 /// Runs the device loop on its own thread at `rate_hz` until stop().
 class HapticLoop {
  public:
@@ -87,7 +110,7 @@ class HapticLoop {
   double rate_hz_;
   std::atomic<bool> running_{false};
   std::thread thread_;
-  std::vector<double> periods_ms_;
+  PeriodHistogram periods_;
   double max_force_jump_ = 0.0;
   double max_force_ = 0.0;
   double seconds_ = 0.0;

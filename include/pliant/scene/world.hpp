@@ -1,16 +1,19 @@
 // World: bodies of any family, scripted interactions, and the staged step.
 //
 // One step runs these named stages, each timed into profile():
-//   interactions  scripted grabs and probes move their handles (surface contract only)
-//   body:<name>   each body's own step (its internal stages are in body_profile(i))
-//   events        body events gathered into events(), stamped with body and time
-// Events are valid until the next step. The same world and thread count give a bit-identical
-// state_hash() (tests/scene/determinism_test.cpp).
+//   apply_interactions  scripted grabs, probes and tools move their handles (surface contract only)
+//   solve               every body's own step, in order (each body's internal stages, e.g.
+//                       "springs.solve", are in body_profile(i))
+//   emit_events         body events gathered into events(), stamped with body and time
+//   publish_haptics     the haptic snapshot of the bound grabs (haptics()), when any are bound
+// Events are valid until the next step. The same world gives a bit-identical state_hash() for any
+// thread count (tests/scene/determinism_test.cpp).
 #pragma once
 
 #include "pliant/core/surface_picker.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/scene/body.hpp"
+#include "pliant/scene/haptics.hpp"
 #include "pliant/scene/interactions.hpp"
 
 #include <cstdint>
@@ -22,10 +25,12 @@
 
 namespace pliant::scene {
 
+/// One event of the last step, in its generic form (typed arrays: body(i).events().get<E>()).
 struct WorldEvent {
   Index body = 0;
-  double time = 0.0;  ///< simulation time at the end of the step that emitted it (unit: s)
-  BodyEvent event;
+  double time = 0.0;          ///< simulation time at the end of the step that emitted it (unit: s)
+  std::string_view category;  ///< e.g. "grab", "tear"
+  EventBrief brief;           ///< kind, node, position
 };
 
 /// What a ray hits first among a world's bodies.
@@ -73,12 +78,23 @@ class World {
   /// Hash of every body's state and the world clock.
   std::uint64_t state_hash() const;
 
+  /// Binds a grab to haptic contact `contact` (< kMaxHapticContacts): after every step the World
+  /// publishes its target, reaction and contact stiffness into haptics(). The grab's target is then
+  /// moved with move_haptic_grab. Returns false for a contact index out of range or an invalid grab.
+  bool bind_haptic_grab(int contact, Index body, GrabId grab, const Vec3& target);
+  /// Moves a bound grab's target for the next step (unit: m): typically the device position.
+  void move_haptic_grab(int contact, const Vec3& target);
+  /// Unbinds a contact (its grab stays held; release it on the body).
+  void unbind_haptic_grab(int contact);
+  /// The double-buffered snapshots a haptic device thread reads (HapticLoop); published after each
+  /// step and by bind_haptic_grab, never during a step.
+  SnapshotBuffer& haptics() { return haptics_; }
+
  private:
   double dt_;
   double time_ = 0.0;
   std::uint64_t steps_ = 0;
   std::vector<std::unique_ptr<Body>> bodies_;
-  std::vector<std::string> body_stage_names_;
   std::vector<Profile> body_profiles_;
   std::vector<ScriptedGrab> grabs_;
   std::vector<ForceProbe> probes_;
@@ -98,6 +114,14 @@ class World {
                        bool& placed);
   std::vector<WorldEvent> events_;
   Profile profile_;
+  struct HapticBinding {
+    Index body = -1;
+    GrabId grab;
+    Vec3 target = Vec3::Zero();
+  };
+  HapticBinding haptic_[kMaxHapticContacts];
+  SnapshotBuffer haptics_;
+  void publish_haptics();
 };
 
 }  // namespace pliant::scene

@@ -91,7 +91,8 @@ Result<StiffnessAssembler> StiffnessAssembler::build(const TetMesh& mesh) {
   return A;
 }
 
-void StiffnessAssembler::assemble(const TetMesh& mesh, const Material& material, SparseMatrix& K) const {
+void StiffnessAssembler::assemble(const TetMesh& mesh, const materials::Material& material,
+                                  SparseMatrix& K) const {
   if (static_cast<Index>(mesh.node_count()) != node_count_) {
     K.resize(0, 0);
     return;
@@ -99,7 +100,7 @@ void StiffnessAssembler::assemble(const TetMesh& mesh, const Material& material,
   assemble_impl(mesh, &material, false, K);
 }
 
-void StiffnessAssembler::assemble(const TetMesh& mesh, std::span<const Material> per_tet,
+void StiffnessAssembler::assemble(const TetMesh& mesh, std::span<const materials::Material> per_tet,
                                   SparseMatrix& K) const {
   if (per_tet.size() != mesh.tet_count() || static_cast<Index>(mesh.node_count()) != node_count_) {
     K.resize(0, 0);  // wrong input: an empty matrix that any solver rejects, not a read out of bounds
@@ -108,8 +109,8 @@ void StiffnessAssembler::assemble(const TetMesh& mesh, std::span<const Material>
   assemble_impl(mesh, per_tet.data(), true, K);
 }
 
-void StiffnessAssembler::assemble_impl(const TetMesh& mesh, const Material* materials, bool per_tet,
-                                       SparseMatrix& K) const {
+void StiffnessAssembler::assemble_impl(const TetMesh& mesh, const materials::Material* materials,
+                                       bool per_tet, SparseMatrix& K) const {
   const Index n = node_count_;
   const Index size = 3 * n;
   const Index nnz = 9 * block_offsets_[n];
@@ -147,7 +148,7 @@ void StiffnessAssembler::assemble_impl(const TetMesh& mesh, const Material* mate
       const Tet& tet = mesh.tets[t];
       const TetGradients g = tet_gradients(mesh.positions[tet[0]], mesh.positions[tet[1]],
                                            mesh.positions[tet[2]], mesh.positions[tet[3]]);
-      const Material& m = per_tet ? materials[t] : materials[0];
+      const materials::Material& m = per_tet ? materials[t] : materials[0];
       const int la = incident_local_[i];
       for (int lb = 0; lb < 4; ++lb) {
         const Mat3 block = tet_stiffness_block(g, m, lb, la);  // rows of node b, columns of node a
@@ -159,14 +160,14 @@ void StiffnessAssembler::assemble_impl(const TetMesh& mesh, const Material* mate
   }
 }
 
-SparseMatrix assemble_stiffness(const TetMesh& mesh, const Material& material) {
+SparseMatrix assemble_stiffness(const TetMesh& mesh, const materials::Material& material) {
   auto assembler = StiffnessAssembler::build(mesh);
   SparseMatrix K;
   if (assembler) assembler->assemble(mesh, material, K);
   return K;
 }
 
-SparseMatrix assemble_stiffness(const TetMesh& mesh, std::span<const Material> per_tet) {
+SparseMatrix assemble_stiffness(const TetMesh& mesh, std::span<const materials::Material> per_tet) {
   auto assembler = StiffnessAssembler::build(mesh);
   SparseMatrix K;
   if (assembler && per_tet.size() == mesh.tet_count()) assembler->assemble(mesh, per_tet, K);

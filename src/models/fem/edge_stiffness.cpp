@@ -26,7 +26,7 @@ std::size_t EdgeStiffness::memory_bytes() const {
 
 namespace {
 
-EdgeStiffness build(const TetMesh& mesh, const Material* materials, bool per_tet) {
+EdgeStiffness build(const TetMesh& mesh, const materials::Material* materials, bool per_tet) {
   EdgeStiffness S;
   S.node_count = static_cast<Index>(mesh.node_count());
   S.edges = unique_edges(mesh.tets);
@@ -36,7 +36,7 @@ EdgeStiffness build(const TetMesh& mesh, const Material* materials, bool per_tet
     const Tet& tet = mesh.tets[t];
     const TetGradients g = tet_gradients(mesh.positions[tet[0]], mesh.positions[tet[1]],
                                          mesh.positions[tet[2]], mesh.positions[tet[3]]);
-    const Material& m = per_tet ? materials[t] : materials[0];
+    const materials::Material& m = per_tet ? materials[t] : materials[0];
     for (int a = 0; a < 4; ++a) {
       S.diagonal[tet[a]] += tet_stiffness_block(g, m, a, a);
       for (int b = a + 1; b < 4; ++b) {
@@ -56,11 +56,11 @@ EdgeStiffness build(const TetMesh& mesh, const Material* materials, bool per_tet
 
 }  // namespace
 
-EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, const Material& material) {
+EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, const materials::Material& material) {
   return build(mesh, &material, false);
 }
 
-EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, std::span<const Material> per_tet) {
+EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, std::span<const materials::Material> per_tet) {
   return build(mesh, per_tet.data(), true);
 }
 

@@ -35,7 +35,7 @@ StrainOperator strain_operator(const TetGradients& g) {
   return B;
 }
 
-Mat3 tet_stiffness_block(const TetGradients& g, const Material& m, int a, int b) {
+Mat3 tet_stiffness_block(const TetGradients& g, const materials::Material& m, int a, int b) {
   const Vec3& ga = g.grad[a];
   const Vec3& gb = g.grad[b];
   // (Δᵀ D Δ)_ab expanded: λ ∇N_a ∇N_bᵀ (volumetric) + μ (∇N_b ∇N_aᵀ + (∇N_a·∇N_b) I) (deviatoric).
@@ -44,7 +44,7 @@ Mat3 tet_stiffness_block(const TetGradients& g, const Material& m, int a, int b)
   return g.volume * K;
 }
 
-Mat12 tet_stiffness(const TetGradients& g, const Material& m) {
+Mat12 tet_stiffness(const TetGradients& g, const materials::Material& m) {
   Mat12 K;
   for (int a = 0; a < 4; ++a) {
     K.block<3, 3>(3 * a, 3 * a) = tet_stiffness_block(g, m, a, a);
@@ -57,18 +57,21 @@ Mat12 tet_stiffness(const TetGradients& g, const Material& m) {
   return K;
 }
 
-Mat12 tet_stiffness(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3, const Material& m) {
+Mat12 tet_stiffness(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3,
+                    const materials::Material& m) {
   return tet_stiffness(tet_gradients(x0, x1, x2, x3), m);
 }
 
-Mat12 tet_stiffness_reference(const TetGradients& g, const Material& m) {
+Mat12 tet_stiffness_reference(const TetGradients& g, const materials::Material& m) {
   const StrainOperator B = strain_operator(g);
-  return B.transpose() * elasticity_matrix(m) * B * g.volume;
+  return B.transpose() * materials::elasticity_matrix(m) * B * g.volume;
 }
 
 Vec6 tet_strain(const TetGradients& g, const Vec12& u) { return strain_operator(g) * u; }
 
-Vec6 tet_stress(const Vec6& strain, const Material& m) { return elasticity_matrix(m) * strain; }
+Vec6 tet_stress(const Vec6& strain, const materials::Material& m) {
+  return materials::elasticity_matrix(m) * strain;
+}
 
 double von_mises(const Vec6& s) {
   const double dxy = s[0] - s[1], dyz = s[1] - s[2], dzx = s[2] - s[0];

@@ -99,12 +99,12 @@ std::vector<Index> sorted_unique(std::span<const Index> v) {
 
 }  // namespace
 
-Result<GreenAsset> build_green_asset(const TetMesh& mesh, const fem::Material& material,
+Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Material& material,
                                      std::span<const Index> fixed_nodes,
                                      std::span<const ControlElementSpec> controls,
                                      const GreenBuildSettings& settings) {
   Stopwatch clock;
-  if (Status s = fem::validate(material); !s) return Error{"green: " + s.message()};
+  if (Status s = materials::validate(material); !s) return Error{"green: " + s.message()};
   auto assembler = fem::StiffnessAssembler::build(mesh);
   if (!assembler) return Error{"green: " + assembler.message()};
   const Index nodes = static_cast<Index>(mesh.node_count());

@@ -349,8 +349,9 @@ Result<GreenAsset> load_green_file(const std::filesystem::path& path) {
   return read_green(bytes, mapping, name);
 }
 
-Status check_green_matches(const GreenAsset& asset, std::uint64_t mesh_hash, const fem::Material& material,
-                           std::uint64_t constraint_hash, const std::string& name) {
+Status check_green_matches(const GreenAsset& asset, std::uint64_t mesh_hash,
+                           const materials::Material& material, std::uint64_t constraint_hash,
+                           const std::string& name) {
   if (asset.mesh_hash != mesh_hash) return Error{name + ": stale: built for a different mesh"};
   if (asset.material.lambda != material.lambda || asset.material.mu != material.mu)
     return Error{name + ": stale: built for a different material (E " +

@@ -71,6 +71,28 @@ const char* tear_kind_name(TearKind kind) {
   return "unknown";
 }
 
+EventBrief TearEvent::brief() const {
+  // The names event listings use (summary.json): the category's prefix, then the kind.
+  std::string_view kind_name = "tear_delete";
+  switch (kind) {
+    case TearKind::hole:
+      kind_name = "tear_hole";
+      break;
+    case TearKind::propagate:
+      kind_name = "tear_propagate";
+      break;
+    case TearKind::branch:
+      kind_name = "tear_branch";
+      break;
+    case TearKind::tear_through:
+      kind_name = "tear_through";
+      break;
+    case TearKind::deletion:
+      break;
+  }
+  return {kind_name, node, position};
+}
+
 double node_stress(const SpringMesh& mesh, Index node) {
   double sum = 0.0;
   for (Index s : mesh.node_springs.of(node)) {

@@ -8,7 +8,7 @@
 
 namespace pliant::springs {
 
-Result<TensorMass> TensorMass::build(const SpringMesh& mesh, const fem::Material& material) {
+Result<TensorMass> TensorMass::build(const SpringMesh& mesh, const materials::Material& material) {
   if (mesh.tets.empty()) return Error{"tensor-mass: the mesh has no tetrahedra (build it from a TetMesh)"};
   TensorMass tm;
   tm.node_.assign(mesh.position.size(), Mat3::Zero());

@@ -13,6 +13,7 @@
 #include <random>
 
 namespace pliant::fem {
+using namespace pliant::materials;  // the materials the elements are tested with
 namespace {
 
 using test::box;

@@ -16,6 +16,7 @@
 #include <string>
 
 namespace pliant::fem {
+using namespace pliant::materials;  // the materials the elements are tested with
 namespace {
 
 struct BeamResult {

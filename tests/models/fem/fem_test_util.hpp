@@ -2,8 +2,8 @@
 #pragma once
 
 #include "pliant/core/tet_mesh.hpp"
+#include "pliant/materials/material.hpp"
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/material.hpp"
 
 #include <gtest/gtest.h>
 
@@ -45,6 +45,6 @@ inline std::vector<Index> nodes_at(const TetMesh& mesh, int axis, double value, 
   return out;
 }
 
-inline Material steel() { return material_preset("steel").value(); }
+inline materials::Material steel() { return materials::material_preset("steel").value(); }
 
 }  // namespace pliant::fem::test

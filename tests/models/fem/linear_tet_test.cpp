@@ -6,6 +6,7 @@
 #include <random>
 
 namespace pliant::fem {
+using namespace pliant::materials;  // the materials the elements are tested with
 namespace {
 
 std::array<Vec3, 4> random_tet(std::mt19937& rng) {

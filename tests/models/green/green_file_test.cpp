@@ -15,7 +15,7 @@ namespace {
 
 struct Built {
   TetMesh mesh;
-  fem::Material material;
+  materials::Material material;
   std::vector<Index> fixed;
   std::vector<ControlElementSpec> controls;
   GreenAsset asset;
@@ -27,7 +27,7 @@ Built build() {
   def.size = Vec3(0.6, 0.2, 0.2);
   def.cells = {6, 2, 2};
   b.mesh = meshing::box_mesh(def).value();
-  b.material = fem::material_from_young_poisson(2e5, 0.35).value();
+  b.material = materials::material_from_young_poisson(2e5, 0.35).value();
   ControlElementSpec end;
   for (std::size_t i = 0; i < b.mesh.node_count(); ++i) {
     if (b.mesh.positions[i].x() < 1e-9) b.fixed.push_back(static_cast<Index>(i));
@@ -154,7 +154,7 @@ TEST(GreenFile, StaleAssetsAreDetected) {
   auto s1 = check_green_matches(b.asset, mesh_hash(moved), b.material, ch, "a.green");
   ASSERT_FALSE(s1.ok());
   EXPECT_NE(s1.message().find("stale"), std::string::npos);
-  const auto other = fem::material_from_young_poisson(3e5, 0.35).value();
+  const auto other = materials::material_from_young_poisson(3e5, 0.35).value();
   EXPECT_FALSE(check_green_matches(b.asset, mh, other, ch, "a.green").ok());
   std::vector<Index> fewer = b.fixed;
   fewer.pop_back();

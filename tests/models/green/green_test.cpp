@@ -25,7 +25,7 @@ TetMesh beam() {
   return meshing::box_mesh(def).value();
 }
 
-fem::Material rubbery() { return fem::material_from_young_poisson(1e5, 0.3).value(); }
+materials::Material rubbery() { return materials::material_from_young_poisson(1e5, 0.3).value(); }
 
 std::vector<Index> nodes_where(const TetMesh& mesh, auto predicate) {
   std::vector<Index> out;
@@ -40,7 +40,7 @@ struct Direct {
   Eigen::VectorXd u;
   std::map<Index, Vec3> reaction;
 };
-Direct direct_solve(const TetMesh& mesh, const fem::Material& material,
+Direct direct_solve(const TetMesh& mesh, const materials::Material& material,
                     const std::map<Index, Vec3>& prescribed, const std::map<Index, Vec3>& forces) {
   const fem::SparseMatrix K = fem::assemble_stiffness(mesh, material);
   std::vector<Index> fixed;
@@ -72,7 +72,7 @@ double surface_relative_error(const GreenAsset& asset, const std::vector<Vec3>& 
 
 struct Fixture {
   TetMesh mesh = beam();
-  fem::Material material = rubbery();
+  materials::Material material = rubbery();
   std::vector<Index> fixed = nodes_where(mesh, [](const Vec3& x) { return x.x() < 1e-9; });
   std::shared_ptr<const GreenAsset> asset =
       std::make_shared<GreenAsset>(build_green_asset(mesh, material, fixed).value());
@@ -270,7 +270,7 @@ TEST(Green, GrabSetErrorsAreReported) {
 // Beam held only by two control elements, one at each end.
 struct ControlFixture {
   TetMesh mesh = beam();
-  fem::Material material = rubbery();
+  materials::Material material = rubbery();
   std::vector<ControlElementSpec> controls = {
       {nodes_where(mesh, [](const Vec3& x) { return x.x() < 1e-9; })},
       {nodes_where(mesh, [](const Vec3& x) { return x.x() > 1 - 1e-9; })}};
@@ -348,7 +348,7 @@ TEST(Green, CommonRigidMotionOfAllHandlesIsReproducedWithRotationCorrection) {
 
 TEST(Green, BuildErrorsAreOneLine) {
   const TetMesh mesh = beam();
-  const fem::Material m = rubbery();
+  const materials::Material m = rubbery();
   auto none = build_green_asset(mesh, m, {});
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.message().find('\n'), std::string::npos);
@@ -365,7 +365,7 @@ TEST(Green, BuildErrorsAreOneLine) {
 
 TEST(Green, ThreadCountDoesNotChangeTheBlock) {
   const TetMesh mesh = beam();
-  const fem::Material m = rubbery();
+  const materials::Material m = rubbery();
   const auto fixed = nodes_where(mesh, [](const Vec3& x) { return x.x() < 1e-9; });
   GreenBuildSettings one, two;
   one.threads = 1;

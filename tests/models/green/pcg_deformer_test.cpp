@@ -1,5 +1,5 @@
-// The per-frame PCG baseline reaches the precomputed Green's answer to its tolerance.
-#include "pliant/models/green/pcg_deformer.hpp"
+// The per-frame PCG baseline (fem::PcgDeformer) reaches the precomputed Green answer to its tolerance.
+#include "pliant/models/fem/pcg_deformer.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/green/green_body.hpp"
 
@@ -13,13 +13,13 @@ TEST(PcgDeformer, MatchesGreenAndWarmStartSavesIterations) {
   def.size = Vec3(1.0, 0.2, 0.2);
   def.cells = {10, 2, 2};
   const TetMesh mesh = meshing::box_mesh(def).value();
-  const auto material = fem::material_from_young_poisson(1e5, 0.3).value();
+  const auto material = materials::material_from_young_poisson(1e5, 0.3).value();
   std::vector<Index> fixed;
   for (std::size_t i = 0; i < mesh.node_count(); ++i)
     if (mesh.positions[i].x() < 1e-9) fixed.push_back(static_cast<Index>(i));
   fem::PcgSettings settings;
   settings.relative_tolerance = 1e-10;
-  auto pcg = PcgDeformer::build(mesh, material, fixed, settings).value();
+  auto pcg = fem::PcgDeformer::build(mesh, material, fixed, settings).value();
   auto asset = std::make_shared<GreenAsset>(build_green_asset(mesh, material, fixed).value());
   GreenBody body(asset);
   const Index tip = static_cast<Index>(mesh.node_count() - 1);  // x = 1 corner, on the surface
@@ -44,7 +44,7 @@ TEST(PcgDeformer, MatchesGreenAndWarmStartSavesIterations) {
   pcg.set_force(tip, f * 1.01);
   const int warm_iterations = pcg.solve_frame(true).iterations;
   EXPECT_LT(warm_iterations, cold_iterations);
-  auto bad = PcgDeformer::build(mesh, material, std::vector<Index>{});
+  auto bad = fem::PcgDeformer::build(mesh, material, std::vector<Index>{});
   EXPECT_FALSE(bad.ok());
 }
 

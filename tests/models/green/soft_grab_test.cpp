@@ -21,7 +21,7 @@ namespace {
 // A block 0.1 × 0.1 × 0.05 m of 10 × 10 × 5 cells (1 cm), clamped at z = 0, soft silicone-like.
 struct Block {
   TetMesh mesh;
-  fem::Material material = fem::material_from_young_poisson(2e5, 0.45).value();
+  materials::Material material = materials::material_from_young_poisson(2e5, 0.45).value();
   std::vector<Index> fixed;
   std::shared_ptr<const GreenAsset> asset;
   Block() {

@@ -16,14 +16,14 @@ namespace {
 struct Beam {
   TetMesh tets;
   SpringMesh mesh;
-  fem::Material material;
+  materials::Material material;
 };
 
 Beam beam() {
   Beam s;
   s.tets = *meshing::box_mesh({.size = Vec3(0.12, 0.04, 0.04), .cells = {3, 2, 2}});
   s.mesh = *build_spring_mesh(s.tets, {.mass_density = 1000.0});
-  s.material = *fem::material_from_young_poisson(2e4, 0.3, 1000.0);
+  s.material = *materials::material_from_young_poisson(2e4, 0.3, 1000.0);
   return s;
 }
 
@@ -125,7 +125,7 @@ TEST(TensorMass, SettlesOnTheStaticFemSolutionUnderGravity) {
 TEST(TensorMass, RefusesMeshesWithoutTets) {
   auto graph = build_spring_graph({Vec3::Zero(), Vec3(1, 0, 0)}, {Edge{0, 1}}, {.node_mass = 1.0});
   ASSERT_TRUE(graph.ok());
-  auto tm = TensorMass::build(*graph, *fem::material_from_young_poisson(1e4, 0.3));
+  auto tm = TensorMass::build(*graph, *materials::material_from_young_poisson(1e4, 0.3));
   ASSERT_FALSE(tm.ok());
   EXPECT_NE(tm.message().find("no tetrahedra"), std::string::npos);
 }

@@ -14,7 +14,7 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/types.hpp"
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 
 #include <Eigen/SparseCore>
 
@@ -41,16 +41,17 @@ class StiffnessAssembler {
   /// `mesh` must have the topology the plan was built from (positions may move). K for one
   /// material everywhere; a mesh with another node count gives an empty matrix. `K` is resized and its
   /// pattern reused when already built by this assembler (no reallocation on repeated calls).
-  void assemble(const TetMesh& mesh, const Material& material, SparseMatrix& K) const;
+  void assemble(const TetMesh& mesh, const materials::Material& material, SparseMatrix& K) const;
   /// K with one material per tet; `per_tet.size() != mesh.tet_count()` gives an empty matrix.
-  void assemble(const TetMesh& mesh, std::span<const Material> per_tet, SparseMatrix& K) const;
+  void assemble(const TetMesh& mesh, std::span<const materials::Material> per_tet, SparseMatrix& K) const;
 
   /// Unique mesh edges (e[0] < e[1], sorted), the off-diagonal block structure.
   const std::vector<Edge>& edges() const { return edges_; }
   Index node_count() const { return node_count_; }
 
  private:
-  void assemble_impl(const TetMesh& mesh, const Material* materials, bool per_tet, SparseMatrix& K) const;
+  void assemble_impl(const TetMesh& mesh, const materials::Material* materials, bool per_tet,
+                     SparseMatrix& K) const;
 
   Index node_count_ = 0;
   std::vector<Edge> edges_;
@@ -64,9 +65,9 @@ class StiffnessAssembler {
 
 /// K for one material (unit: N/m). Runs check_fem_mesh and returns an empty (0×0) matrix when the
 /// mesh fails it; use StiffnessAssembler::build to get the message and a reusable plan.
-SparseMatrix assemble_stiffness(const TetMesh& mesh, const Material& material);
+SparseMatrix assemble_stiffness(const TetMesh& mesh, const materials::Material& material);
 /// K with one material per tet; empty as above, or when `per_tet.size() != mesh.tet_count()`.
-SparseMatrix assemble_stiffness(const TetMesh& mesh, std::span<const Material> per_tet);
+SparseMatrix assemble_stiffness(const TetMesh& mesh, std::span<const materials::Material> per_tet);
 
 /// Nodal forces f = K u of a displacement field, both 3·#nodes (unit: N, m).
 Eigen::VectorXd nodal_forces(const SparseMatrix& K, const Eigen::VectorXd& displacement);

@@ -9,7 +9,7 @@
 
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/types.hpp"
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 
 #include <Eigen/Core>
 
@@ -35,8 +35,8 @@ struct EdgeStiffness {
 
 /// Builds the edge store directly from the elements (independently of assembly.hpp, so the two can
 /// check each other). Precondition: `check_fem_mesh(mesh)` succeeded.
-EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, const Material& material);
+EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, const materials::Material& material);
 /// Same with one material per tet.
-EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, std::span<const Material> per_tet);
+EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, std::span<const materials::Material> per_tet);
 
 }  // namespace pliant::fem

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "pliant/core/types.hpp"
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 
 #include <Eigen/Core>
 
@@ -40,22 +40,23 @@ StrainOperator strain_operator(const TetGradients& g);
 
 /// Element stiffness K_tet = Δᵀ D Δ V (unit: N/m), written block-wise without forming Δ:
 /// K_ab = V (λ ∇N_a ∇N_bᵀ + μ ∇N_b ∇N_aᵀ + μ (∇N_a·∇N_b) I).
-Mat12 tet_stiffness(const TetGradients& g, const Material& material);
+Mat12 tet_stiffness(const TetGradients& g, const materials::Material& material);
 /// Convenience overload from the four rest positions (unit: m).
-Mat12 tet_stiffness(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3, const Material& material);
+Mat12 tet_stiffness(const Vec3& x0, const Vec3& x1, const Vec3& x2, const Vec3& x3,
+                    const materials::Material& material);
 
 /// Element stiffness as the literal product Δᵀ D Δ V. Slower; kept as the independent reference
 /// that tests compare `tet_stiffness` against.
-Mat12 tet_stiffness_reference(const TetGradients& g, const Material& material);
+Mat12 tet_stiffness_reference(const TetGradients& g, const materials::Material& material);
 
 /// One 3×3 block K_ab (a, b in 0..3) of the element stiffness (unit: N/m).
-Mat3 tet_stiffness_block(const TetGradients& g, const Material& material, int a, int b);
+Mat3 tet_stiffness_block(const TetGradients& g, const materials::Material& material, int a, int b);
 
 /// Constant strain of the element for nodal displacements u_e (dimensionless, Voigt order above).
 Vec6 tet_strain(const TetGradients& g, const Vec12& element_displacement);
 
 /// Stress σ = D ε (unit: Pa), Voigt order (σxx, σyy, σzz, σxy, σxz, σyz).
-Vec6 tet_stress(const Vec6& strain, const Material& material);
+Vec6 tet_stress(const Vec6& strain, const materials::Material& material);
 
 /// Von Mises equivalent stress of a Voigt stress (unit: Pa).
 double von_mises(const Vec6& stress);

@@ -19,7 +19,7 @@
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -85,7 +85,7 @@ class GreenAsset {
   // Provenance, checked when loading (see green_file.hpp).
   std::uint64_t mesh_hash = 0;        ///< hash of rest positions and tets (mesh_hash())
   std::uint64_t constraint_hash = 0;  ///< hash of fixed nodes and control elements
-  fem::Material material;             ///< the material it was built for
+  materials::Material material;       ///< the material it was built for
   Index volume_node_count = 0;        ///< nodes of the volume mesh
   Index tet_count = 0;                ///< tets of the volume mesh
   double precompute_seconds = 0;      ///< wall time of the build (unit: s)
@@ -122,7 +122,7 @@ std::size_t estimate_build_bytes(const TetMesh& mesh, std::size_t surface_nodes,
 /// solves for every free surface DOF and every control basis motion. Fails with one line on a bad
 /// mesh, an out-of-range node, constraints that leave a rigid motion free, or a control element
 /// sharing nodes with the fixed set or another element.
-Result<GreenAsset> build_green_asset(const TetMesh& mesh, const fem::Material& material,
+Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Material& material,
                                      std::span<const Index> fixed_nodes,
                                      std::span<const ControlElementSpec> controls = {},
                                      const GreenBuildSettings& settings = {});

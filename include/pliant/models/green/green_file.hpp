@@ -17,7 +17,7 @@
 #pragma once
 
 #include "pliant/core/result.hpp"
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 #include "pliant/models/green/green_asset.hpp"
 
 #include <cstddef>
@@ -39,7 +39,7 @@ struct GreenFileHeader {
   std::uint32_t value_bytes = 0;  ///< bytes per stored Green's value (4: float)
   std::uint64_t mesh_hash = 0;
   std::uint64_t constraint_hash = 0;
-  fem::Material material;
+  materials::Material material;
   std::uint64_t volume_nodes = 0;
   std::uint64_t tets = 0;
   std::uint64_t surface_nodes = 0;
@@ -71,7 +71,8 @@ Result<GreenAsset> load_green_file(const std::filesystem::path& path);
 
 /// Fails with "NAME: stale: ..." when the asset was built for another mesh, material or constraint
 /// set than the given ones.
-Status check_green_matches(const GreenAsset& asset, std::uint64_t mesh_hash, const fem::Material& material,
-                           std::uint64_t constraint_hash, const std::string& name);
+Status check_green_matches(const GreenAsset& asset, std::uint64_t mesh_hash,
+                           const materials::Material& material, std::uint64_t constraint_hash,
+                           const std::string& name);
 
 }  // namespace pliant::green

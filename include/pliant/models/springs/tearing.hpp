@@ -36,11 +36,13 @@
 // allocates only while its scratch arrays and the mesh grow (warm-up); Tearing::step never throws.
 #pragma once
 
+#include "pliant/core/event_brief.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace pliant::springs {
@@ -57,13 +59,16 @@ enum class TearKind : std::uint8_t {
 /// Name of a kind ("hole", "propagate", "branch", "tear_through", "deletion").
 const char* tear_kind_name(TearKind kind);
 
-/// One tear, readable after the step.
+/// One tear, readable after the step (and, through a springs scene body, an event of category "tear").
 struct TearEvent {
+  static constexpr std::string_view category = "tear";
   Index node = -1;  ///< the node that tore (deletion: the spring's first end after compaction, -1 if removed)
   Index new_node = -1;  ///< the copy made of it (-1 for deletion)
   Index spring = -1;    ///< the crack spring (deletion: -1, the spring no longer exists)
   TearKind kind = TearKind::hole;
   Vec3 position = Vec3::Zero();  ///< where (the node's, or the spring midpoint's, current position) (unit: m)
+  /// Kind ("tear_hole", "tear_propagate", "tear_branch", "tear_through", "tear_delete"), node, position.
+  EventBrief brief() const;
 };
 
 /// Node types of area-preserving tearing (Grimm 2005, definitions 3.2, 3.3, 3.8).

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "pliant/core/result.hpp"
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 #include "pliant/models/springs/forces.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
 
@@ -27,7 +27,7 @@ class TensorMass {
  public:
   /// Builds the node and edge tensors from the mesh's tets at their rest positions. Fails when the
   /// mesh has no tets, a tet is inverted or flat, or a tet edge has no spring.
-  static Result<TensorMass> build(const SpringMesh& mesh, const fem::Material& material);
+  static Result<TensorMass> build(const SpringMesh& mesh, const materials::Material& material);
 
   /// K_ii of node i (unit: N/m).
   const Mat3& node_tensor(Index node) const { return node_[static_cast<std::size_t>(node)]; }

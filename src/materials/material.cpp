@@ -1,11 +1,11 @@
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
-namespace pliant::fem {
+namespace pliant::materials {
 
 double Material::youngs_modulus() const { return mu * (3.0 * lambda + 2.0 * mu) / (lambda + mu); }
 double Material::poisson_ratio() const { return lambda / (2.0 * (lambda + mu)); }
@@ -167,4 +167,4 @@ Eigen::Matrix<double, 6, 6> elasticity_matrix(const Material& m) {
   return D;
 }
 
-}  // namespace pliant::fem
+}  // namespace pliant::materials

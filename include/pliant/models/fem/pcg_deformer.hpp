@@ -3,29 +3,29 @@
 //
 // This is the baseline Nikitina et al. (2003) compare their precomputed Green's functions with: per-frame CG
 // reached a visually converged answer (relative residual ~1e-3) at ~200 nodes in real time but needed ~1 s at
-// ~3000 nodes. Keeping it beside GreenBody lets the benchmark reproduce that comparison on today's
+// ~3000 nodes. Keeping it in fem lets the benchmark reproduce that comparison on today's
 // hardware, and gives a fallback for meshes whose surface block would not fit in memory.
 #pragma once
 
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/materials/material.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/material.hpp"
 #include "pliant/models/fem/pcg.hpp"
 
 #include <Eigen/Core>
 
 #include <span>
 
-namespace pliant::green {
+namespace pliant::fem {
 
 class PcgDeformer {
  public:
   /// Assembles K, eliminates the fixed nodes (all components) and sets up the PCG solver. Fails on a
   /// bad mesh, out-of-range nodes or constraints that leave a rigid motion free.
-  static Result<PcgDeformer> build(const TetMesh& mesh, const fem::Material& material,
+  static Result<PcgDeformer> build(const TetMesh& mesh, const materials::Material& material,
                                    std::span<const Index> fixed_nodes, const fem::PcgSettings& settings = {});
 
   /// Sets the external force on a volume node (unit: N).
@@ -51,4 +51,4 @@ class PcgDeformer {
   fem::PcgReport report_;
 };
 
-}  // namespace pliant::green
+}  // namespace pliant::fem

@@ -1,11 +1,11 @@
-#include "pliant/models/fem/material.hpp"
+#include "pliant/materials/material.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-namespace pliant::fem {
+namespace pliant::materials {
 namespace {
 
 TEST(Material, YoungPoissonRoundTrip) {
@@ -127,4 +127,4 @@ TEST(Material, ElasticityMatrixGivesHookesLaw) {
 }
 
 }  // namespace
-}  // namespace pliant::fem
+}  // namespace pliant::materials

@@ -1,7 +1,7 @@
 // Per-frame warm-started PCG baseline (Nikitina et al.'s (2003) comparison); see pcg_deformer.hpp.
-#include "pliant/models/green/pcg_deformer.hpp"
+#include "pliant/models/fem/pcg_deformer.hpp"
 
-namespace pliant::green {
+namespace pliant::fem {
 
 PcgDeformer::PcgDeformer(fem::DofMap dofs, fem::PcgSolver solver, Index nodes)
     : dofs_(std::move(dofs)), solver_(std::move(solver)) {
@@ -11,9 +11,9 @@ PcgDeformer::PcgDeformer(fem::DofMap dofs, fem::PcgSolver solver, Index nodes)
   x_.setZero(dofs_.free_size());
 }
 
-Result<PcgDeformer> PcgDeformer::build(const TetMesh& mesh, const fem::Material& material,
+Result<PcgDeformer> PcgDeformer::build(const TetMesh& mesh, const materials::Material& material,
                                        std::span<const Index> fixed_nodes, const fem::PcgSettings& settings) {
-  if (Status s = fem::validate(material); !s) return Error{"green: " + s.message()};
+  if (Status s = materials::validate(material); !s) return Error{"green: " + s.message()};
   auto assembler = fem::StiffnessAssembler::build(mesh);
   if (!assembler) return Error{"green: " + assembler.message()};
   auto dofs = fem::DofMap::from_fixed_nodes(mesh, fixed_nodes);
@@ -35,4 +35,4 @@ const fem::PcgReport& PcgDeformer::solve_frame(bool warm_start) {
   return report_;
 }
 
-}  // namespace pliant::green
+}  // namespace pliant::fem

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pliant::fem {
+namespace pliant::materials {
 
 /// An isotropic linear-elastic material. Build it with `material_from_young_poisson`,
 /// `material_from_lame` or `material_preset`, which reject impossible values; the fields are public
@@ -64,4 +64,4 @@ std::vector<std::string> material_preset_names();
 /// (εxx, εyy, εzz, 2εxy, 2εxz, 2εyz) (unit: Pa).
 Eigen::Matrix<double, 6, 6> elasticity_matrix(const Material& material);
 
-}  // namespace pliant::fem
+}  // namespace pliant::materials

@@ -1,0 +1,30 @@
+#include "pliant/scene/body.hpp"
+
+namespace pliant::scene {
+
+const EventLog& Body::events() const {
+  static const EventLog none;
+  return none;
+}
+
+std::vector<SurfaceField> copy_fields(const Body& body) {
+  std::vector<SurfaceField> out;
+  const auto infos = body.fields();
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    SurfaceField f{std::string(infos[i].name), std::string(infos[i].unit),
+                   std::vector<double>(body.surface_positions().size())};
+    body.fill_field(i, f.value);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+int find_field(const Body& body, std::string_view name) {
+  const auto infos = body.fields();
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    if (infos[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+}  // namespace pliant::scene
