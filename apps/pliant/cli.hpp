@@ -42,8 +42,9 @@ inline void unwrap(const Status& status) {
 using VerbSetup = void (*)(CLI::App& app);
 
 /// `pliant info FILE` for a file type that is not a mesh (for example ".green" assets): a handler
-/// registered for the extension prints the description (or JSON when `json` is set) and returns.
-using InfoHandler = void (*)(const std::string& path, bool json);
+/// registered for the extension returns the description (JSON when `json` is set), which `pliant info`
+/// prints or writes to its -o file.
+using InfoHandler = std::string (*)(const std::string& path, bool json);
 struct InfoRegistrar {
   InfoRegistrar(const char* extension, InfoHandler handler);
 };

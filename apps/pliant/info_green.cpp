@@ -13,7 +13,7 @@
 namespace pliant::cli {
 namespace {
 
-void info_green(const std::string& path, bool json) {
+std::string info_green(const std::string& path, bool json) {
   const green::GreenAsset asset = unwrap(green::load_green_file(path));
   std::size_t control_nodes = 0;
   for (const auto& e : asset.control_elements()) control_nodes += e.volume_nodes.size();
@@ -41,23 +41,24 @@ void info_green(const std::string& path, bool json) {
                         {"precompute_s", asset.precompute_seconds},
                         {"mesh_hash", fmt::format("{:016x}", asset.mesh_hash)},
                         {"constraint_hash", fmt::format("{:016x}", asset.constraint_hash)}};
-    fmt::print("{}\n", j.dump(2));
-    return;
+    return j.dump(2) + "\n";
   }
-  fmt::print("{}: Pliant Green's function asset, format version {}, float32, checksum ok\n", path,
-             green::kGreenFormatVersion);
-  fmt::print("  volume mesh      {} nodes, {} tets (hash {:016x})\n", asset.volume_node_count,
-             asset.tet_count, asset.mesh_hash);
-  fmt::print("  surface          {} nodes ({} constrained), {} triangles\n", ns, constrained,
-             asset.surface().triangles.size());
-  fmt::print("  constraints      {} control elements ({} nodes) (hash {:016x})\n",
-             asset.control_elements().size(), control_nodes, asset.constraint_hash);
-  fmt::print("  material         E = {:.6g} Pa, nu = {:.4g} (lambda {:.6g} Pa, mu {:.6g} Pa)\n",
-             asset.material.youngs_modulus(), asset.material.poisson_ratio(), asset.material.lambda,
-             asset.material.mu);
-  fmt::print("  Green's block    {:.1f} MiB packed (4.5 Ns^2 floats); file {:.1f} MiB\n",
-             block_bytes / 1048576.0, static_cast<double>(file_bytes) / 1048576.0);
-  fmt::print("  precomputed in   {:.2f} s\n", asset.precompute_seconds);
+  std::string out;
+  out += fmt::format("{}: Pliant Green's function asset, format version {}, float32, checksum ok\n", path,
+                     green::kGreenFormatVersion);
+  out += fmt::format("  volume mesh      {} nodes, {} tets (hash {:016x})\n", asset.volume_node_count,
+                     asset.tet_count, asset.mesh_hash);
+  out += fmt::format("  surface          {} nodes ({} constrained), {} triangles\n", ns, constrained,
+                     asset.surface().triangles.size());
+  out += fmt::format("  constraints      {} control elements ({} nodes) (hash {:016x})\n",
+                     asset.control_elements().size(), control_nodes, asset.constraint_hash);
+  out += fmt::format("  material         E = {:.6g} Pa, nu = {:.4g} (lambda {:.6g} Pa, mu {:.6g} Pa)\n",
+                     asset.material.youngs_modulus(), asset.material.poisson_ratio(), asset.material.lambda,
+                     asset.material.mu);
+  out += fmt::format("  Green's block    {:.1f} MiB packed (4.5 Ns^2 floats); file {:.1f} MiB\n",
+                     block_bytes / 1048576.0, static_cast<double>(file_bytes) / 1048576.0);
+  out += fmt::format("  precomputed in   {:.2f} s\n", asset.precompute_seconds);
+  return out;
 }
 
 }  // namespace

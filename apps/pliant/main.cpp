@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -67,6 +68,20 @@ int main(int argc, char** argv) {
   if (argc < 2) {  // a bare `pliant`: what it can do, not "a subcommand is required"
     std::fputs(app.help().c_str(), stdout);
     return 0;
+  }
+  // The first word that is no option is the verb (pliant itself takes only --help and --version).
+  // CLI11 would answer a misspelt one with "A subcommand is required"; name it and the real ones.
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (!word.empty() && word[0] == '-') continue;
+    std::string verbs;
+    bool known = false;
+    for (const CLI::App* verb : app.get_subcommands([](CLI::App*) { return true; })) {
+      verbs += (verbs.empty() ? "" : ", ") + verb->get_name();
+      known = known || verb->get_name() == word;
+    }
+    if (!known) return report_user_error("unknown verb \"" + word + "\"; the verbs are: " + verbs);
+    break;
   }
   try {
     app.parse(argc, argv);

@@ -1,5 +1,6 @@
-// `pliant bench NAME|all [--json PATH] [--quick]`: runs registered benchmarks (bench/).
+// `pliant bench NAME|all [-o PATH] [--quick]`: runs registered benchmarks (bench/).
 #include "cli.hpp"
+#include "option_checks.hpp"
 
 #if PLIANT_HAS_BENCH
 #include "bench.hpp"
@@ -60,15 +61,19 @@ void setup_bench(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   std::string names;
   for (const auto& e : bench::registered()) names += "\n  " + e.name + ": " + e.description;
-  auto* cmd = app.add_subcommand("bench", "Run a benchmark, print its table and write JSON." + names);
+  auto* cmd =
+      app.add_subcommand("bench", "Run a benchmark, print its table and, with -o, write JSON." + names);
   cmd->add_option("name", args->name, "Benchmark name, or 'all'")->required();
-  cmd->add_option("--json", args->json, "Write results to this JSON file (a directory for 'all')");
-  cmd->add_flag("--quick", args->quick, "Smoke run: smallest sizes, few repetitions");
-  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--busy", args->busy,
-                "Also time runs with two busy background threads (benchmarks that support it: green)");
+  // -o names the output as in every verb; --json is the older spelling, kept for scripts.
+  cmd->add_option("-o,--output,--json", args->json,
+                  "Write the results to this JSON file (a directory for 'all'; default: print only)");
+  cmd->add_flag("--quick", args->quick, "Smoke run: smallest sizes, few repetitions (default: full sizes)");
+  add_number(*cmd, "--threads", args->threads, "Worker threads (0 = all cores)", whole(0))
+      ->capture_default_str();
+  cmd->add_flag(
+      "--busy", args->busy,
+      "Also time runs with two busy background threads (benchmarks that support it: green; default: "
+      "an idle machine only)");
   cmd->callback([args] { run_bench(*args); });
 }
 

@@ -6,6 +6,7 @@
 // 60 Hz on the main thread, taking the device position as the grab target. Reports the achieved
 // rate, period jitter (p50, p99, max) and the largest force jump between samples.
 #include "cli.hpp"
+#include "option_checks.hpp"
 
 #if PLIANT_HAS_SCENE
 #include "pliant/scene/haptics.hpp"
@@ -110,16 +111,11 @@ void setup_haptics(CLI::App& app) {
   auto* cmd = app.add_subcommand("haptics",
                                  "Run the haptic loop on a scene's first scripted grab; report its timing.");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
-  cmd->add_option("--rate", args->rate, "Haptic rate (Hz)")
-      ->capture_default_str()
-      ->check(CLI::Range(1.0, 100000.0));
-  cmd->add_option("--seconds", args->seconds, "Run time (s)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.01, 3600.0));
-  cmd->add_option("--sim-rate", args->sim_hz, "Simulation step rate (Hz)")
-      ->capture_default_str()
-      ->check(CLI::Range(1.0, 10000.0));
-  cmd->add_flag("--json", args->json, "Print the report as JSON");
+  add_number(*cmd, "--rate", args->rate, "Haptic rate (Hz)", between(1.0, 100000.0))->capture_default_str();
+  add_number(*cmd, "--seconds", args->seconds, "Run time (s)", between(0.01, 3600.0))->capture_default_str();
+  add_number(*cmd, "--sim-rate", args->sim_hz, "Simulation step rate (Hz)", between(1.0, 10000.0))
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "Print the report as JSON (default: text)");
   cmd->callback([args] { run(*args); });
 }
 

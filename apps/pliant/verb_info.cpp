@@ -1,16 +1,19 @@
-// `pliant info FILE [--json]`: what a mesh file holds and whether it can be simulated.
+// `pliant info FILE [--json] [-o OUT]`: what a mesh file holds and whether it can be simulated.
 //
 // Prints the format, counts (nodes, tetrahedra, triangles, unique edges), bounding box, volume,
 // surface area, tetrahedron quality statistics and the validation findings. An error-severity
 // finding (inverted or degenerate tet, ...) prints the report first and then fails with the first
 // error as the one-line message, so scripts can gate on the exit status. Extensions with a
-// registered handler (PLIANT_REGISTER_INFO, e.g. ".green") are passed to it instead.
+// registered handler (PLIANT_REGISTER_INFO, e.g. ".green") are passed to it instead. The report goes
+// to stdout, or with -o to a file (written atomically; an error-severity finding still fails after
+// the report is written).
 #include "cli.hpp"
 
 #include "pliant/core/quality.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/core/validate.hpp"
 #if PLIANT_HAS_IO
+#include "pliant/io/atomic_file.hpp"
 #include "pliant/io/mesh_file.hpp"
 #endif
 
@@ -28,8 +31,23 @@ namespace {
 
 struct InfoArgs {
   std::string path;
+  std::string output;  // empty: stdout
   bool json = false;
 };
+
+// The report on stdout, or in the -o file.
+void emit(const InfoArgs& args, const std::string& report) {
+  if (args.output.empty()) {
+    std::fputs(report.c_str(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+#if PLIANT_HAS_IO
+  unwrap(io::write_file_atomically(args.output, report));
+#else
+  fail("-o: this build of pliant has no io module to write files");
+#endif
+}
 
 #if PLIANT_HAS_IO
 nlohmann::json stats_json(const QualityStats& s) {
@@ -97,42 +115,46 @@ void describe_mesh(const InfoArgs& args) {
   }
   j["validation"] = {{"errors", report.errors}, {"warnings", report.warnings}, {"findings", findings}};
 
+  std::string out;
   if (args.json) {
-    fmt::print("{}\n", j.dump(2));
+    out = j.dump(2) + "\n";
   } else {
-    fmt::print("{}\n  format          {}\n", args.path, file.format);
-    fmt::print("  nodes           {}\n  tetrahedra      {}\n  triangles       {}\n  edges           {}\n",
-               j["nodes"].get<std::size_t>(), j["tets"].get<std::size_t>(), j["triangles"].get<std::size_t>(),
-               j["edges"].get<std::size_t>());
-    if (!file.edges.empty()) fmt::print("  line elements   {}\n", file.edges.size());
-    if (!file.skipped.empty()) fmt::print("  not read        {}\n", file.skipped_summary());
-    for (const std::string& notice : file.notices) fmt::print("  notice          {}\n", notice);
-    fmt::print("  bounding box    [{:.6g}, {:.6g}, {:.6g}] .. [{:.6g}, {:.6g}, {:.6g}]\n", lo.x(), lo.y(),
-               lo.z(), hi.x(), hi.y(), hi.z());
-    if (!j["volume"].is_null()) fmt::print("  volume          {:.9g}\n", j["volume"].get<double>());
-    fmt::print("  surface area    {:.9g}{}\n", j["surface_area"].get<double>(),
-               volume_mesh
-                   ? fmt::format(" ({} boundary triangles)", j["boundary_triangles"].get<std::size_t>())
-                   : "");
+    out += fmt::format("{}\n  format          {}\n", args.path, file.format);
+    out += fmt::format(
+        "  nodes           {}\n  tetrahedra      {}\n  triangles       {}\n  edges           {}\n",
+        j["nodes"].get<std::size_t>(), j["tets"].get<std::size_t>(), j["triangles"].get<std::size_t>(),
+        j["edges"].get<std::size_t>());
+    if (!file.edges.empty()) out += fmt::format("  line elements   {}\n", file.edges.size());
+    if (!file.skipped.empty()) out += fmt::format("  not read        {}\n", file.skipped_summary());
+    for (const std::string& notice : file.notices) out += fmt::format("  notice          {}\n", notice);
+    out += fmt::format("  bounding box    [{:.6g}, {:.6g}, {:.6g}] .. [{:.6g}, {:.6g}, {:.6g}]\n", lo.x(),
+                       lo.y(), lo.z(), hi.x(), hi.y(), hi.z());
+    if (!j["volume"].is_null()) out += fmt::format("  volume          {:.9g}\n", j["volume"].get<double>());
+    out += fmt::format(
+        "  surface area    {:.9g}{}\n", j["surface_area"].get<double>(),
+        volume_mesh ? fmt::format(" ({} boundary triangles)", j["boundary_triangles"].get<std::size_t>())
+                    : "");
     if (volume_mesh) {
       const auto& q = j["quality"];
       const auto row = [&](const char* name, const char* key) {
-        fmt::print("  {:<15} min {:.4g}  mean {:.4g}  max {:.4g}\n", name, q[key]["min"].get<double>(),
-                   q[key]["mean"].get<double>(), q[key]["max"].get<double>());
+        out +=
+            fmt::format("  {:<15} min {:.4g}  mean {:.4g}  max {:.4g}\n", name, q[key]["min"].get<double>(),
+                        q[key]["mean"].get<double>(), q[key]["max"].get<double>());
       };
-      fmt::print("quality\n");
+      out += fmt::format("quality\n");
       row("radius ratio", "radius_ratio");
       row("min dihedral°", "min_dihedral_deg");
       row("max dihedral°", "max_dihedral_deg");
       row("aspect", "aspect");
       std::string hist;
       for (const auto& n : q["radius_ratio_histogram"]) hist += fmt::format(" {}", n.get<long long>());
-      fmt::print("  ratio histogram{}  (bins of 0.1 from 0)\n", hist);
+      out += fmt::format("  ratio histogram{}  (bins of 0.1 from 0)\n", hist);
     }
-    fmt::print("validation        {} errors, {} warnings\n", report.errors, report.warnings);
-    for (const Finding& f : report.findings) fmt::print("  {}: {}\n", to_string(f.severity), f.message);
+    out += fmt::format("validation        {} errors, {} warnings\n", report.errors, report.warnings);
+    for (const Finding& f : report.findings)
+      out += fmt::format("  {}: {}\n", to_string(f.severity), f.message);
   }
-  std::fflush(stdout);
+  emit(args, out);
   if (!report.ok()) fail(args.path + ": " + report.first_error());
 }
 #endif
@@ -141,7 +163,7 @@ void run_info(const InfoArgs& args) {
   std::string ext = std::filesystem::path(args.path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
   if (const InfoHandler handler = find_info_handler(ext)) {
-    handler(args.path, args.json);
+    emit(args, handler(args.path, args.json));
     return;
   }
 #if PLIANT_HAS_IO
@@ -158,7 +180,8 @@ void setup_info(CLI::App& app) {
       "Describe a mesh (.msh .node .ele .vtk .vtu .vtp .mesh .obj .stl .off .ply) or asset file: "
       "counts, size, quality, problems.");
   cmd->add_option("file", args->path, "The file to describe")->required();
-  cmd->add_flag("--json", args->json, "Print the description as JSON");
+  cmd->add_option("-o,--output", args->output, "Write the description to this file (default: stdout)");
+  cmd->add_flag("--json", args->json, "Describe in JSON (default: text)");
   cmd->callback([args] { run_info(*args); });
 }
 

@@ -2,6 +2,7 @@
 // closed surfaces (OBJ, STL, ...) filled with tetrahedra. The output format follows the extension:
 // .vtu (tets or triangles), .obj and .stl (triangles; for a tet mesh, its boundary surface).
 #include "cli.hpp"
+#include "option_checks.hpp"
 
 #if PLIANT_HAS_MESHING
 #include "pliant/core/geometry.hpp"
@@ -40,17 +41,9 @@
 namespace pliant::cli {
 namespace {
 
-// ---- option checks: the message names the option, as the user typed it ----
+// Single-value ranges are checked as the options parse (option_checks.hpp); what remains here
+// relates options to each other.
 
-void require_finite(const char* option, double v) {
-  if (!std::isfinite(v)) fail(fmt::format("{}: must be a finite number (got {})", option, v));
-}
-void require_positive(const char* option, double v) {
-  if (!(std::isfinite(v) && v > 0)) fail(fmt::format("{}: must be a finite number > 0 (got {})", option, v));
-}
-void require_at_least(const char* option, long long v, long long lo) {
-  if (v < lo) fail(fmt::format("{}: must be at least {} (got {})", option, lo, v));
-}
 Vec3 to_vec3(const std::array<double, 3>& a) { return Vec3(a[0], a[1], a[2]); }
 
 std::string lower_extension(const std::string& path) {
@@ -120,12 +113,6 @@ struct BoxArgs {
 };
 
 void run_box(const BoxArgs& a) {
-  for (int k = 0; k < 3; ++k) {
-    require_finite("--origin", a.origin[k]);
-    require_positive("--size", a.size[k]);
-    require_at_least("--cells", a.cells[k], 1);
-  }
-  if (a.split != 5 && a.split != 6) fail(fmt::format("--split: must be 5 or 6 (got {})", a.split));
   require_output_extension(a.output);
   const meshing::BoxDef def{.origin = to_vec3(a.origin),
                             .size = to_vec3(a.size),
@@ -142,16 +129,10 @@ struct TubeArgs {
 };
 
 void run_tube(const TubeArgs& a) {
-  require_positive("--inner-radius", a.def.inner_radius);
-  require_positive("--outer-radius", a.def.outer_radius);
-  require_positive("--length", a.def.length);
   if (a.def.inner_radius >= a.def.outer_radius) {
     fail(fmt::format("--inner-radius: must be less than --outer-radius (got {} ≥ {})", a.def.inner_radius,
                      a.def.outer_radius));
   }
-  require_at_least("--segments-around", a.def.segments_around, 3);
-  require_at_least("--segments-along", a.def.segments_along, 1);
-  require_at_least("--segments-through", a.def.segments_through, 1);
   require_output_extension(a.output);
   write_tets(a.output, unwrap(meshing::tube_mesh(a.def)));
   const double analytic =
@@ -168,9 +149,6 @@ struct BallArgs {
 };
 
 void run_ball(const BallArgs& a) {
-  for (double c : a.center) require_finite("--center", c);
-  require_positive("--radius", a.def.radius);
-  require_at_least("--resolution", a.def.resolution, 2);
   if (a.def.resolution % 2 != 0) fail(fmt::format("--resolution: must be even (got {})", a.def.resolution));
   require_output_extension(a.output);
   meshing::BallDef def = a.def;
@@ -186,8 +164,6 @@ struct DiscArgs {
 };
 
 void run_disc(const DiscArgs& a) {
-  require_positive("--radius", a.def.radius);
-  require_at_least("--boundary-nodes", a.def.boundary_nodes, 6);
   const auto [lo, hi] = meshing::disc_membrane_node_range(a.def.boundary_nodes);
   if (a.def.nodes < lo || a.def.nodes > hi) {
     fail(fmt::format("--nodes: must be between {} and {} for --boundary-nodes {} (got {})", lo, hi,
@@ -205,10 +181,6 @@ struct RectArgs {
 };
 
 void run_rect(const RectArgs& a) {
-  for (int k = 0; k < 2; ++k) {
-    require_positive("--size", a.size[k]);
-    require_at_least("--cells", a.cells[k], 1);
-  }
   require_output_extension(a.output);
   const meshing::RectMembraneDef def{.size = Vec2(a.size[0], a.size[1]),
                                      .cells_x = a.cells[0],
@@ -223,8 +195,6 @@ struct HexDiscArgs {
 };
 
 void run_hexdisc(const HexDiscArgs& a) {
-  require_positive("--radius", a.def.radius);
-  require_at_least("--rings", a.def.rings, 1);
   require_output_extension(a.output);
   write_triangles(a.output, unwrap(meshing::hex_disc(a.def)));
 }
@@ -235,10 +205,6 @@ struct IcosphereArgs {
 };
 
 void run_icosphere(const IcosphereArgs& a) {
-  require_positive("--radius", a.def.radius);
-  if (a.def.subdivisions < 0 || a.def.subdivisions > 10) {
-    fail(fmt::format("--subdivisions: must be between 0 and 10 (got {})", a.def.subdivisions));
-  }
   require_output_extension(a.output);
   write_triangles(a.output, unwrap(meshing::icosphere(a.def)));
 }
@@ -249,6 +215,7 @@ struct SurfaceArgs {
   std::string input, output;
   double size = 0.0;
   bool remesh = false;
+  bool keep_surface = false;
   double feature_angle = 40.0;
   int threads = 1;
 };
@@ -265,10 +232,12 @@ void run_surface(const SurfaceArgs& a) {
                      kShapes));
   if (a.output.empty()) fail("mesh: -o OUTPUT is required");
 #if PLIANT_HAS_MESHING_GMSH
-  if (!(std::isfinite(a.size) && a.size >= 0))
-    fail(fmt::format("--size: must be a finite number ≥ 0 (got {})", a.size));
+  if (a.remesh && a.keep_surface) fail("--remesh and --keep-surface contradict each other: give one");
   if (a.remesh && a.size <= 0) fail("--remesh: needs --size H > 0, the edge length of the new surface");
-  require_at_least("--threads", a.threads, 1);
+  // --size H asks for tets of edge H. Tets at the boundary take the size of the surface triangles, so
+  // without remeshing a fine input surface leaves --size with nothing to do: it remeshes unless the
+  // input triangles are to be kept (--keep-surface; H then bounds only the tets inside).
+  const bool remesh = a.size > 0 && !a.keep_surface;
   require_output_extension(a.output);
   // Messages name nodes and triangles as the input file numbers them, not as welding renumbered them.
   io::SurfaceNumbering numbering;
@@ -282,7 +251,7 @@ void run_surface(const SurfaceArgs& a) {
     fail(a.input + ": " + checked.message());
   meshing_gmsh::TetrahedralizeReport report;
   const meshing_gmsh::TetrahedralizeOptions options{.target_size = a.size,
-                                                    .remesh_surface = a.remesh,
+                                                    .remesh_surface = remesh,
                                                     .feature_angle = a.feature_angle,
                                                     .threads = a.threads};
   auto mesh = meshing_gmsh::tetrahedralize(surface, options, &report);
@@ -290,7 +259,10 @@ void run_surface(const SurfaceArgs& a) {
   fmt::print("{}: {} nodes, {} triangles{}, enclosed volume {:.6g} m³\n", a.input, report.surface_nodes,
              report.surface_triangles, report.input_was_inward ? " (inward winding, flipped)" : "",
              report.surface_volume);
-  fmt::print("gmsh: {} tets in {:.3f} s\n", mesh->tet_count(), report.seconds);
+  fmt::print("gmsh: {} tets in {:.3f} s{}\n", mesh->tet_count(), report.seconds,
+             remesh       ? fmt::format(" (surface remeshed at {} m)", a.size)
+             : a.size > 0 ? fmt::format(" (input surface kept, tets inside up to {} m)", a.size)
+                          : " (input surface kept)");
   write_tets(a.output, *mesh);
 #else
   fail(
@@ -316,73 +288,88 @@ void setup_mesh(CLI::App& app) {
   auto surface = std::make_shared<SurfaceArgs>();
   mesh->add_option("input", surface->input, "Closed surface to fill with tetrahedra (.obj, .stl, .msh, ...)");
   mesh->add_option("-o,--output", surface->output,
-                   "Output file: .vtu or .mesh (tets), .obj .stl .off or .ply (boundary surface)");
-  mesh->add_option("--size", surface->size, "Largest tet edge length inside (m); 0 = follow the surface")
+                   "Output file: .vtu or .mesh (tets), .obj .stl .off or .ply (boundary surface); required "
+                   "with INPUT");
+  add_number(*mesh, "--size", surface->size,
+             "Tet edge length (m): the surface is remeshed at it and the tets inside follow; 0 = keep the "
+             "input surface and let the tets grow from its triangles",
+             non_negative())
       ->capture_default_str();
-  mesh->add_flag("--remesh", surface->remesh, "Remesh the surface at --size first (keeps sharp edges)");
-  mesh->add_option("--feature-angle", surface->feature_angle, "Sharp-edge angle kept by --remesh (degrees)")
+  mesh->add_flag("--remesh", surface->remesh,
+                 "Remesh the surface at --size (the default when --size is given, unless --keep-surface)");
+  mesh->add_flag("--keep-surface", surface->keep_surface,
+                 "Keep the input surface triangles; --size then bounds only the tets inside (default: "
+                 "remeshed when --size is given)");
+  add_number(*mesh, "--feature-angle", surface->feature_angle,
+             "Sharp-edge angle kept when remeshing (degrees)", between(0, 180))
       ->capture_default_str();
-  mesh->add_option("--threads", surface->threads, "gmsh threads")->capture_default_str();
+  add_number(*mesh, "--threads", surface->threads, "gmsh threads", whole(1))->capture_default_str();
   mesh->callback([mesh, surface] {
     if (mesh->get_subcommands().empty()) run_surface(*surface);
   });
 
   auto box = std::make_shared<BoxArgs>();
   auto* c = shape_command(*mesh, "box", "Structured box (beam) of tets", box);
-  c->add_option("--size", box->size, "Edge lengths X Y Z (m)")->capture_default_str();
-  c->add_option("--cells", box->cells, "Cells along X Y Z")->capture_default_str();
-  c->add_option("--origin", box->origin, "Minimum corner X Y Z (m)")->capture_default_str();
-  c->add_option("--split", box->split,
-                "Tets per cell: 5 (alternating, default) or 6 (Kuhn; locks for nu near 0.5)")
+  add_numbers(*c, "--size", box->size, "Edge lengths (m)", positive(), "X,Y,Z");
+  add_numbers(*c, "--cells", box->cells, "Cells along x, y and z", whole(1), "NX,NY,NZ");
+  add_numbers(*c, "--origin", box->origin, "Minimum corner (m)", finite_number(), "X,Y,Z");
+  add_number(*c, "--split", box->split, "Tets per cell: 5 (alternating) or 6 (Kuhn; locks for nu near 0.5)",
+             whole(5, 6))
       ->capture_default_str();
   c->callback([box] { run_box(*box); });
 
   auto tube = std::make_shared<TubeArgs>();
   c = shape_command(*mesh, "tube", "Thick-walled tube (pipe) along z", tube);
   // Flags spell the scene file's keys (inner_radius -> --inner-radius), docs/scene-format.md.
-  c->add_option("--inner-radius", tube->def.inner_radius, "Inner radius (m)")->capture_default_str();
-  c->add_option("--outer-radius", tube->def.outer_radius, "Outer radius (m)")->capture_default_str();
-  c->add_option("--length", tube->def.length, "Length (m)")->capture_default_str();
-  c->add_option("--segments-around", tube->def.segments_around, "Segments around")->capture_default_str();
-  c->add_option("--segments-along", tube->def.segments_along, "Segments along the axis")
+  add_number(*c, "--inner-radius", tube->def.inner_radius, "Inner radius (m)", positive())
       ->capture_default_str();
-  c->add_option("--segments-through", tube->def.segments_through, "Segments through the wall")
+  add_number(*c, "--outer-radius", tube->def.outer_radius, "Outer radius (m)", positive())
+      ->capture_default_str();
+  add_number(*c, "--length", tube->def.length, "Length (m)", positive())->capture_default_str();
+  add_number(*c, "--segments-around", tube->def.segments_around, "Segments around", whole(3))
+      ->capture_default_str();
+  add_number(*c, "--segments-along", tube->def.segments_along, "Segments along the axis", whole(1))
+      ->capture_default_str();
+  add_number(*c, "--segments-through", tube->def.segments_through, "Segments through the wall", whole(1))
       ->capture_default_str();
   c->callback([tube] { run_tube(*tube); });
 
   auto ball = std::make_shared<BallArgs>();
   c = shape_command(*mesh, "ball", "Solid ball of tets (cube grid mapped to the ball)", ball);
-  c->add_option("--radius", ball->def.radius, "Radius (m)")->capture_default_str();
-  c->add_option("--resolution", ball->def.resolution, "Cells across the diameter (even)")
+  add_number(*c, "--radius", ball->def.radius, "Radius (m)", positive())->capture_default_str();
+  add_number(*c, "--resolution", ball->def.resolution, "Cells across the diameter (even)", whole(2))
       ->capture_default_str();
-  c->add_option("--center", ball->center, "Centre X Y Z (m)")->capture_default_str();
+  add_numbers(*c, "--center", ball->center, "Centre (m)", finite_number(), "X,Y,Z");
   c->callback([ball] { run_ball(*ball); });
 
   auto disc = std::make_shared<DiscArgs>();
   c = shape_command(*mesh, "disc", "Disc membrane with exact node and rim-node counts (z = 0)", disc);
-  c->add_option("--radius", disc->def.radius, "Radius (m)")->capture_default_str();
-  c->add_option("--nodes", disc->def.nodes, "Total nodes")->capture_default_str();
-  c->add_option("--boundary-nodes", disc->def.boundary_nodes, "Nodes on the rim")->capture_default_str();
+  add_number(*c, "--radius", disc->def.radius, "Radius (m)", positive())->capture_default_str();
+  add_number(*c, "--nodes", disc->def.nodes, "Total nodes", whole(1))->capture_default_str();
+  add_number(*c, "--boundary-nodes", disc->def.boundary_nodes, "Nodes on the rim", whole(6))
+      ->capture_default_str();
   c->callback([disc] { run_disc(*disc); });
 
   auto rect = std::make_shared<RectArgs>();
   c = shape_command(*mesh, "rect", "Rectangular membrane of triangles (z = 0)", rect);
-  c->add_option("--size", rect->size, "Extent X Y (m)")->capture_default_str();
-  c->add_option("--cells", rect->cells, "Cells along X Y")->capture_default_str();
+  add_numbers(*c, "--size", rect->size, "Extent (m)", positive(), "X,Y");
+  add_numbers(*c, "--cells", rect->cells, "Cells along x and y", whole(1), "NX,NY");
   c->add_flag("--uniform", rect->uniform, "All diagonals the same way (default: alternating)");
   c->callback([rect] { run_rect(*rect); });
 
   auto hex = std::make_shared<HexDiscArgs>();
   c = shape_command(*mesh, "hexdisc", "Regular hexagonal disc of equilateral triangles (z = 0)", hex);
-  c->add_option("--radius", hex->def.radius, "Centre-to-corner distance (m)")->capture_default_str();
-  c->add_option("--rings", hex->def.rings, "Rings of triangles n: 3n(n+1)+1 nodes")->capture_default_str();
+  add_number(*c, "--radius", hex->def.radius, "Centre-to-corner distance (m)", positive())
+      ->capture_default_str();
+  add_number(*c, "--rings", hex->def.rings, "Rings of triangles n: 3n(n+1)+1 nodes", whole(1))
+      ->capture_default_str();
   c->callback([hex] { run_hexdisc(*hex); });
 
   auto ico = std::make_shared<IcosphereArgs>();
   c = shape_command(*mesh, "icosphere", "Icosphere surface (subdivided icosahedron)", ico);
-  c->add_option("--radius", ico->def.radius, "Radius (m)")->capture_default_str();
-  c->add_option("--subdivisions", ico->def.subdivisions,
-                fmt::format("Subdivision levels (0..{})", meshing::kMaxIcosphereSubdivisions))
+  add_number(*c, "--radius", ico->def.radius, "Radius (m)", positive())->capture_default_str();
+  add_number(*c, "--subdivisions", ico->def.subdivisions, "Subdivision levels",
+             whole(0, meshing::kMaxIcosphereSubdivisions))
       ->capture_default_str();
   c->callback([ico] { run_icosphere(*ico); });
 }

@@ -5,6 +5,7 @@
 // is reported and rebuilt. Before the solve the memory need is printed and compared with
 // --max-memory; a progress bar with ETA goes to stderr. The file appears atomically.
 #include "cli.hpp"
+#include "option_checks.hpp"
 
 #if PLIANT_HAS_GREEN && PLIANT_HAS_IO
 #include "pliant/core/region.hpp"
@@ -42,8 +43,9 @@ struct PrecomputeArgs {
   std::string fix;
   std::vector<std::string> controls;
   std::string material;
-  double youngs = 0;
-  double poisson = -2;
+  double youngs = 0;   // (unit: Pa), used when youngs_given
+  double poisson = 0;  // used when poisson_given
+  bool youngs_given = false, poisson_given = false;
   std::string output;
   int threads = 0;
   bool force = false;
@@ -140,11 +142,11 @@ void run_precompute(const PrecomputeArgs& args) {
   materials::Material material;
   std::string material_name;
   if (!args.material.empty()) {
-    if (args.youngs != 0 || args.poisson != -2) fail("precompute: give --material or --E/--nu, not both");
+    if (args.youngs_given || args.poisson_given) fail("precompute: give --material or --E/--nu, not both");
     material = unwrap(materials::material_preset(args.material));
     material_name = args.material;
-  } else if (args.youngs != 0 || args.poisson != -2) {
-    if (args.youngs == 0 || args.poisson == -2) fail("precompute: --E and --nu go together");
+  } else if (args.youngs_given || args.poisson_given) {
+    if (!args.youngs_given || !args.poisson_given) fail("precompute: --E and --nu go together");
     material = unwrap(materials::material_from_young_poisson(args.youngs, args.poisson));
     material_name = "custom";
   } else {
@@ -208,27 +210,41 @@ void setup_precompute(CLI::App& app) {
       "MESH is a tet mesh file (.msh .vtu .vtk .mesh .node/.ele) or box:LX,LY,LZ,NX,NY,NZ or "
       "tube:RIN,ROUT,LEN,AROUND,ALONG,THROUGH.");
   cmd->add_option("mesh", args->mesh, "Tet mesh file or procedural spec")->required();
-  cmd->add_option("--fix", args->fix, "Fixed nodes (region syntax: xmin, x<0.1, box:..., nodes:...)");
-  cmd->add_option("--control", args->controls, "Nodes of a control element (repeatable; region syntax)");
+  cmd->add_option("--fix", args->fix,
+                  "Fixed nodes (region syntax: xmin, x<0.1, box:..., nodes:...; default: none, and then "
+                  "--control is required)");
+  cmd->add_option("--control", args->controls,
+                  "Nodes of a control element (repeatable; region syntax; default: none)");
   std::string presets;
   for (const std::string& n : materials::material_preset_names())
     presets += (presets.empty() ? "" : ", ") + n;
   const materials::Material fallback = materials::material_preset(kDefaultMaterial).value();
   cmd->add_option(
-      "--material", args->material,
-      fmt::format("Material preset, one of: {}. Default: {} (E = {:.3g} MPa, nu = {:.3g})", presets,
-                  kDefaultMaterial, fallback.youngs_modulus() / 1e6, fallback.poisson_ratio()));
-  cmd->add_option("--E", args->youngs, "Young's modulus (Pa)");
-  cmd->add_option("--nu", args->poisson, "Poisson's ratio");
+         "--material", args->material,
+         fmt::format("Material preset, one of: {} (default {}: E = {:.3g} MPa, nu = {:.3g})", presets,
+                     kDefaultMaterial, fallback.youngs_modulus() / 1e6, fallback.poisson_ratio()))
+      ->default_str(kDefaultMaterial);
+  auto* youngs = add_number(*cmd, "--E", args->youngs,
+                            "Young's modulus (Pa), with --nu instead of --material (default: the material's)",
+                            positive());
+  auto* poisson = add_number(*cmd, "--nu", args->poisson,
+                             "Poisson's ratio, with --E instead of --material (default: the material's)",
+                             finite_number());
   cmd->add_option("-o,--output", args->output, "Output .green file")->required();
-  cmd->add_option("--threads", args->threads, "Solver threads (0 = all cores)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--force", args->force, "Run even when the memory estimate exceeds --max-memory");
-  cmd->add_flag("--rebuild", args->rebuild, "Rebuild even when the output is up to date");
-  cmd->add_option("--max-memory", args->max_memory_gb, "Refuse above this memory estimate (GiB)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->callback([args] { run_precompute(*args); });
+  add_number(*cmd, "--threads", args->threads, "Solver threads (0 = OMP_NUM_THREADS, else all cores)",
+             whole(0))
+      ->capture_default_str();
+  cmd->add_flag("--force", args->force,
+                "Run even when the memory estimate exceeds --max-memory (default: refuse)");
+  cmd->add_flag("--rebuild", args->rebuild,
+                "Rebuild even when the output is up to date (default: keep an up-to-date file)");
+  add_number(*cmd, "--max-memory", args->max_memory_gb, "Refuse above this memory estimate (GiB)", positive())
+      ->capture_default_str();
+  cmd->callback([args, youngs, poisson] {
+    args->youngs_given = youngs->count() > 0;
+    args->poisson_given = poisson->count() > 0;
+    run_precompute(*args);
+  });
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // `pliant run SCENE.json [-o DIR] [--steps N] [--render] [--json]`: runs a scene headless.
 #include "cli.hpp"
+#include "option_checks.hpp"
+#include "progress_ticker.hpp"
 
 #if PLIANT_HAS_SCENE
 #include "pliant/core/timing.hpp"
@@ -8,10 +10,16 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace pliant::cli {
 namespace {
+
+constexpr long long kMaxSteps = 100'000'000;
 
 struct RunArgs {
   std::string scene;
@@ -23,7 +31,11 @@ struct RunArgs {
 
 void run(const RunArgs& args) {
   Stopwatch load_clock;
+  // A Green body precomputes for a while: on a terminal, say so (scripts see an empty stderr).
+  std::optional<ProgressTicker> ticker;
+  if (isatty(fileno(stderr)) != 0) ticker.emplace(args.scene);
   scene::Scene scene = unwrap(scene::load_scene(args.scene));
+  ticker.reset();
   RunOptions options;
   options.load_s = load_clock.seconds();
   options.out_dir =
@@ -41,10 +53,12 @@ void setup_run(CLI::App& app) {
       app.add_subcommand("run", "Run a scene file headless: ParaView frames, PNG frames, summary.json.");
   cmd->add_option("scene", args->scene, "Scene file (JSON, see docs/scene-format.md)")->required();
   cmd->add_option("-o,--output", args->out, "Output directory (default out/<scene name>)");
-  cmd->add_option("--steps", args->steps, "Steps to run (default: the scene's)")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_flag("--render", args->render, "Also write PNG frames (headless EGL)");
-  cmd->add_flag("--json", args->json, "Print the summary as JSON instead of the table");
+  // More than 1e8 steps is a typo (at 1 ms a step, over a day of computing), not a run.
+  add_number(*cmd, "--steps", args->steps, "Steps to run (default: the scene's \"steps\")",
+             whole(1, kMaxSteps));
+  cmd->add_flag("--render", args->render,
+                "Write PNG frames (headless EGL; default: only when the scene's output asks for them)");
+  cmd->add_flag("--json", args->json, "Print the summary as JSON (default: a table)");
   cmd->callback([args] { run(*args); });
 }
 

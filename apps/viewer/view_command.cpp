@@ -1,5 +1,7 @@
 #include "view_command.hpp"
 
+#include "option_checks.hpp"
+#include "progress_ticker.hpp"
 #include "scene_set_model.hpp"
 #include "test_models.hpp"
 #if PLIANT_VIEWER_HAS_SCENE
@@ -13,14 +15,11 @@
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
-#include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 
 namespace pliant::viewer {
 
@@ -33,60 +32,39 @@ void add_view_options(CLI::App& app, ViewCommand& c, WithoutFile without_file) {
           : "scene (.json) or mesh file (.msh .vtu .vtp .vtk .node/.ele .mesh .obj .stl .off .ply); "
             "default: a sphere");
   if (without_file == WithoutFile::demo_scenes)
-    app.add_option("--scene", c.scene, "demo scene shown first (name or number; switch in the panel)");
+    app.add_option("--scene", c.scene,
+                   "demo scene shown first (name or number; switch in the panel; default: the first)");
   app.add_flag("--scripted", c.scripted,
                "play the scene's scripted grabs (default: only the mouse moves bodies)");
   app.add_option("--model", c.model, "model for a mesh file: pull (test model, Gaussian falloff) or static")
+      ->capture_default_str()
       ->check(CLI::IsMember({"pull", "static"}));
-  app.add_option("--width", c.options.width, "window width in pixels")->check(CLI::Range(64, 8192));
-  app.add_option("--height", c.options.height, "window height in pixels")->check(CLI::Range(64, 8192));
-  app.add_option("--screenshot", c.screenshot, "save a PNG of frame --after (default 1) and exit");
-  app.add_option("--first-screenshot", c.first_screenshot, "save a PNG of the first frame");
-  app.add_option("--after", c.options.after, "exit after this many frames")->check(CLI::NonNegativeNumber);
-  app.add_option("--script-drag", c.drag, "inject a left-drag x0,y0,x1,y1,frames (window pixels)");
-  app.add_option("--field", c.options.field, "colour by this field at start (e.g. displacement, stress)");
-  app.add_flag("--no-panel", c.no_panel, "hide the ImGui panel");
+  using cli::add_number;
+  add_number(app, "--width", c.options.width, "window width in pixels", cli::whole(64, 8192))
+      ->capture_default_str();
+  add_number(app, "--height", c.options.height, "window height in pixels", cli::whole(64, 8192))
+      ->capture_default_str();
+  app.add_option("--screenshot", c.screenshot,
+                 "save a PNG of frame --after (1 unless given) and exit (default: no screenshot)");
+  app.add_option("--first-screenshot", c.first_screenshot,
+                 "save a PNG of the first frame (default: no screenshot)");
+  add_number(app, "--after", c.options.after,
+             "exit after this many frames (0: when the window is closed; 1 with --screenshot)", cli::whole(0))
+      ->capture_default_str();
+  app.add_option("--script-drag", c.drag,
+                 "inject a left-drag x0,y0,x1,y1,frames (window pixels; default: none)");
+  app.add_option("--field", c.options.field,
+                 "colour by this field at start (e.g. displacement, stress; default: the scene's output "
+                 "colour field)");
+  app.add_flag("--no-panel", c.no_panel, "hide the ImGui panel (default: shown)");
 }
 
 namespace {
 
-// Prints "building FILE..." now and the elapsed time every 5 s (15 s after 30 s) until destroyed.
-class ProgressTicker {
- public:
-  explicit ProgressTicker(std::string what) : what_(std::move(what)) {
-    std::fprintf(stderr, "building %s...\n", what_.c_str());
-    thread_ = std::thread([this] {
-      std::unique_lock lock(mutex_);
-      int seconds = 0;
-      // Every 5 s, every 15 s after the first 30 s (a big Green body on a busy machine takes minutes).
-      while (!wake_.wait_for(lock, std::chrono::seconds(seconds < 30 ? 5 : 15), [this] { return done_; })) {
-        seconds += seconds < 30 ? 5 : 15;
-        std::fprintf(stderr, "  still building %s: %d s\n", what_.c_str(), seconds);
-      }
-    });
-  }
-  ~ProgressTicker() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    wake_.notify_one();
-    thread_.join();
-  }
-  ProgressTicker(const ProgressTicker&) = delete;
-  ProgressTicker& operator=(const ProgressTicker&) = delete;
-
- private:
-  std::string what_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool done_ = false;
-  std::thread thread_;
-};
-
 #if PLIANT_VIEWER_HAS_SCENE
 // The demo scenes, each built when first shown (scene_set_model.hpp).
-Result<std::unique_ptr<ViewerModel>> demo_model(const ViewCommand& c) {
+Result<std::unique_ptr<ViewerModel>> demo_model(const ViewCommand& c,
+                                                const std::function<Status()>& can_show) {
   WorldViewerModel::SceneOptions options;
   options.scripted = c.scripted;
   std::vector<SceneSetModel::Entry> entries;
@@ -127,6 +105,7 @@ Result<std::unique_ptr<ViewerModel>> demo_model(const ViewCommand& c) {
       return Error{"--scene '" + c.scene + "': no such demo scene (there are: " + names + ")"};
     }
   }
+  if (Status shown_ok = can_show(); !shown_ok.ok()) return shown_ok.error();
   // Built in the background: the window opens at once and shows the build's progress (the pipe
   // precomputes its Green's functions for many seconds).
   auto set = SceneSetModel::create(std::move(entries), shown, SceneSetModel::FirstBuild::background);
@@ -135,10 +114,21 @@ Result<std::unique_ptr<ViewerModel>> demo_model(const ViewCommand& c) {
 }
 #endif
 
-Result<std::unique_ptr<ViewerModel>> make_model(const ViewCommand& c, WithoutFile without_file) {
+// Builds what the command shows. `can_show` (is there a display?) runs after the checks that cost
+// nothing and before any build: a scene can take a minute to build (a Green body precomputes), only to
+// find that no window can open. A FILE that does not exist fails at once with its own message first.
+Result<std::unique_ptr<ViewerModel>> make_model(const ViewCommand& c, WithoutFile without_file,
+                                                const std::function<Status()>& can_show) {
   const std::filesystem::path path = c.file;
   if (!c.scene.empty() && !c.file.empty())
     return Error{"--scene picks a demo scene and takes no FILE (got '" + c.file + "')"};
+  std::error_code ec;
+  if (c.file.empty() || std::filesystem::exists(path, ec)) {
+    if (!(c.file.empty() &&
+          without_file == WithoutFile::demo_scenes)) {  // the demos check their --scene first
+      if (Status shown_ok = can_show(); !shown_ok.ok()) return shown_ok.error();
+    }
+  }
 #if PLIANT_VIEWER_HAS_SCENE
   if (path.extension() == ".json") {
     WorldViewerModel::SceneOptions options;
@@ -147,7 +137,7 @@ Result<std::unique_ptr<ViewerModel>> make_model(const ViewCommand& c, WithoutFil
     if (!model.ok()) return model.error();
     return std::unique_ptr<ViewerModel>(std::move(model).value());
   }
-  if (c.file.empty() && without_file == WithoutFile::demo_scenes) return demo_model(c);
+  if (c.file.empty() && without_file == WithoutFile::demo_scenes) return demo_model(c, can_show);
 #else
   if (path.extension() == ".json")
     return Error{c.file + ": this build has no scene layer (pliant::scene) to open scene files"};
@@ -189,9 +179,14 @@ Status run_view_command(ViewCommand c, WithoutFile without_file) {
   const bool scene_file = std::filesystem::path(c.file).extension() == ".json";
   const bool demos = c.file.empty() && without_file == WithoutFile::demo_scenes;
   c.options.progress_on_terminal = terminal && (scene_file || demos);
-  std::optional<ProgressTicker> ticker;
-  if (scene_file && terminal) ticker.emplace(c.file);
-  auto model = make_model(c, without_file);
+  std::optional<cli::ProgressTicker> ticker;
+  // No display: fail before the build. With one, a scene file's build is announced as it starts.
+  const auto can_show = [&]() -> Status {
+    Status display = check_display();
+    if (display.ok() && scene_file && terminal) ticker.emplace(c.file);
+    return display;
+  };
+  auto model = make_model(c, without_file, can_show);
   ticker.reset();
   if (!model.ok()) return model.error();
   if (const LoadingState loading = (*model)->loading(); demos && terminal && loading.active)

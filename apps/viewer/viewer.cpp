@@ -118,6 +118,28 @@ std::string& glfw_error_text() {
   return text;
 }
 
+// GLFW reports why a call failed through a callback; the last report, for messages.
+void record_glfw_errors() {
+  glfwSetErrorCallback([](int code, const char* text) {
+    glfw_error_text() = "GLFW error " + std::to_string(code) + ": " + text;
+  });
+}
+
+// " (GLFW error N: what)" on one line, or "" when GLFW said nothing.
+std::string glfw_error() {
+  std::string text = glfw_error_text();
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text.empty() ? std::string() : " (" + text + ")";
+}
+
+// glfwInit, or the one-line error saying there is no display.
+Status init_glfw() {
+  if (!glfwInit())
+    return Error{"cannot open the viewer window: no display" + glfw_error() +
+                 "; run it on a desktop, or headless under xvfb-run"};
+  return {};
+}
+
 void Viewer::update_picking() {
   // A model that replaced its surfaces: the held triangle means nothing in the new ones.
   if (model_.surfaces_generation() != surfaces_generation_) {
@@ -448,17 +470,8 @@ Status Viewer::screenshot(const std::filesystem::path& path) {
 
 Status Viewer::run() {
   was_loading_ = options_.progress_on_terminal;
-  glfwSetErrorCallback([](int code, const char* text) {
-    glfw_error_text() = "GLFW error " + std::to_string(code) + ": " + text;
-  });
-  const auto glfw_error = [] {
-    std::string text = glfw_error_text();
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    return text.empty() ? std::string() : " (" + text + ")";
-  };
-  if (!glfwInit())
-    return Error{"cannot open the viewer window: no display" + glfw_error() +
-                 "; run it on a desktop, or headless under xvfb-run"};
+  record_glfw_errors();
+  if (Status display = init_glfw(); !display.ok()) return display;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -610,6 +623,14 @@ Status Viewer::run() {
 }
 
 }  // namespace
+
+Status check_display() {
+  record_glfw_errors();
+  // GLFW stays initialised for run_viewer (whose glfwInit then does nothing): closing the connection
+  // would make a display with no other client (Xvfb) reset, and the viewer's own connection a moment
+  // later could fail while it does.
+  return init_glfw();
+}
 
 Status run_viewer(ViewerModel& model, const ViewerOptions& options) {
   Viewer viewer(model, options);

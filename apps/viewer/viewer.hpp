@@ -61,6 +61,12 @@ inline constexpr float kPanelItemWidth = 0.45f;
 std::string pick_field(const std::vector<std::string>& names, const std::string& wanted,
                        const std::string& default_field);
 
+/// Whether a window can open: initialises GLFW (connects to the display), in milliseconds, and leaves
+/// it initialised for run_viewer. The error is the one run_viewer gives without a display ("cannot
+/// open the viewer window: no display ..."), so that a command can fail at once instead of after
+/// building a scene.
+Status check_display();
+
 /// Runs the viewer until the window closes (returns 0) or `after` frames (0). An error when no
 /// window or GL 3.3 context can be created, or a screenshot cannot be written.
 Status run_viewer(ViewerModel& model, const ViewerOptions& options);

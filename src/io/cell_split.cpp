@@ -193,7 +193,8 @@ std::vector<std::array<int, 3>> split_polygon(const std::vector<Vec3>& points, c
   return ear_clip(points, normal);
 }
 
-void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& poly, std::vector<Tri>& out) {
+void add_polygon(MeshBuilder& builder, const std::vector<Index>& poly, long long element_id) {
+  const std::vector<Vec3>& p = builder.mesh().positions;
   std::vector<Vec3> points;
   std::vector<long long> ids;
   points.reserve(poly.size());
@@ -202,7 +203,18 @@ void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& p
     points.push_back(p[static_cast<std::size_t>(v)]);
     ids.push_back(v);
   }
-  for (const auto& t : split_polygon(points, ids.data())) out.push_back({poly[t[0]], poly[t[1]], poly[t[2]]});
+  std::size_t made = 0;
+  for (const auto& t : split_polygon(points, ids.data())) {
+    const Tri tri{poly[t[0]], poly[t[1]], poly[t[2]]};
+    if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) {
+      builder.skip_element("degenerate triangle (repeated vertex)");
+    } else {
+      builder.add_triangle(tri, element_id);
+      ++made;
+    }
+  }
+  if (poly.size() > 3 && made > 0)
+    builder.note_split(poly.size() == 4 ? "quadrilateral" : "polygon", "triangle", made);
 }
 
 std::string add_cell(MeshBuilder& builder, CellShape shape, const long long* ids, long long count,

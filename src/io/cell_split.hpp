@@ -53,9 +53,11 @@ std::vector<std::array<int, 4>> split_solid(CellShape shape, const long long* id
 /// normal). `ids` are the node numbers (for the diagonal rule).
 std::vector<std::array<int, 3>> split_polygon(const std::vector<Vec3>& points, const long long* ids);
 
-/// Appends the triangles of polygon `poly` (compact node indices into `p`, at least 3) to `out` by
-/// split_polygon, the node indices standing in for the node numbers of the diagonal rule.
-void triangulate_polygon(const std::vector<Vec3>& p, const std::vector<Index>& poly, std::vector<Tri>& out);
+/// Adds polygon `poly` (compact node indices, at least 3; a face of OBJ, OFF or PLY) to `builder` as
+/// triangles remembering `element_id`: split by split_polygon (the node indices standing in for the
+/// node numbers of the diagonal rule), each split recorded for the notice, as add_cell does. A
+/// triangle that repeats a node (a face listing one twice) is counted as skipped instead.
+void add_polygon(MeshBuilder& builder, const std::vector<Index>& poly, long long element_id);
 
 /// Adds a cell of `shape` with `count` node ids (the file's numbers) to `builder`: lines, triangles
 /// and tetrahedra as they are, the others split as described above, each split recorded for the

@@ -3,10 +3,10 @@
 //
 // A file is a sequence of keywords: "MeshVersionFormatted v" (1 to 4), "Dimension 3", then sections
 // "Keyword count" followed by count entries, each ending with its integer reference, until "End".
-// Vertices, Triangles, Quadrilaterals (split into two triangles along the 1-3 diagonal), Tetrahedra
-// and Edges are read; Hexahedra, Prisms and Pyramids are counted as skipped; the other standard
-// sections (Corners, Ridges, Required*, Normals, Tangents, ...) are read past. Keywords are matched
-// without regard to case, '#' starts a comment.
+// Vertices, Triangles, Quadrilaterals (split into two triangles along the 1-3 diagonal, with a
+// notice), Tetrahedra and Edges are read; Hexahedra, Prisms and Pyramids are counted as skipped; the
+// other standard sections (Corners, Ridges, Required*, Normals, Tangents, ...) are read past. Keywords
+// are matched without regard to case, '#' starts a comment.
 #include "io/parse.hpp"
 #include "io/readers.hpp"
 #include "io/write_util.hpp"
@@ -133,6 +133,7 @@ MeshFile read_medit(std::string_view bytes, const std::string& name) {
           const std::string problem = builder.add_element(t, 3, e);
           if (!problem.empty()) in.fail("quadrilateral " + std::to_string(e) + " " + problem);
         }
+        builder.note_split("quadrilateral", "triangle", 2);
       }
     } else {
       bool known = false;

@@ -168,7 +168,6 @@ struct Obj {
     MeshFile& mesh = builder.mesh();
     const auto nv = static_cast<long long>(mesh.positions.size());
     std::vector<Index> poly;
-    std::vector<Tri> tris;
     for (std::size_t f = 0; f < faces.size(); ++f) {
       poly.clear();
       for (std::size_t k = 0; k < faces[f].count; ++k) {
@@ -180,15 +179,7 @@ struct Obj {
         }
         poly.push_back(static_cast<Index>(v - 1));
       }
-      tris.clear();
-      triangulate_polygon(mesh.positions, poly, tris);
-      for (const Tri& t : tris) {
-        if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) {
-          builder.skip_element("degenerate triangle (repeated vertex)");
-        } else {
-          builder.add_triangle(t, static_cast<long long>(f + 1));
-        }
-      }
+      add_polygon(builder, poly, static_cast<long long>(f + 1));
     }
     return builder.finish();
   }

@@ -47,9 +47,7 @@ MeshFile read_off(std::string_view bytes, const std::string& name) {
     builder.add_node(i, in.point("vertex coordinate"));
     rest_of_line("vertex attribute (colour, normal or texture coordinate)");
   }
-  MeshFile& mesh = builder.mesh();
   std::vector<Index> poly;
-  std::vector<Tri> tris;
   for (long long f = 0; f < nf; ++f) {
     const long long k = in.integer("face vertex count");
     if (k < 3)
@@ -66,15 +64,7 @@ MeshFile read_off(std::string_view bytes, const std::string& name) {
       poly.push_back(static_cast<Index>(v));
     }
     rest_of_line("face colour");
-    tris.clear();
-    triangulate_polygon(mesh.positions, poly, tris);
-    for (const Tri& t : tris) {
-      if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) {
-        builder.skip_element("degenerate triangle (repeated vertex)");
-      } else {
-        builder.add_triangle(t, f);
-      }
-    }
+    add_polygon(builder, poly, f);
   }
   if (!in.at_end()) {
     in.token("");

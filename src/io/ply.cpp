@@ -338,21 +338,11 @@ MeshFile read_ply(std::string_view file_bytes, const std::string& name) {
     }
     bytes.fail("more data than the header declares (" + std::to_string(bytes.remaining()) + " bytes left)");
   }
-  MeshFile& mesh = builder.mesh();
   std::vector<Index> poly;
-  std::vector<Tri> tris;
   for (std::size_t f = 0, at = 0; f < sizes.size(); at += sizes[f], ++f) {
     poly.assign(refs.begin() + static_cast<std::ptrdiff_t>(at),
                 refs.begin() + static_cast<std::ptrdiff_t>(at + sizes[f]));
-    tris.clear();
-    triangulate_polygon(mesh.positions, poly, tris);
-    for (const Tri& t : tris) {
-      if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) {
-        builder.skip_element("degenerate triangle (repeated vertex)");
-      } else {
-        builder.add_triangle(t, static_cast<long long>(f));
-      }
-    }
+    add_polygon(builder, poly, static_cast<long long>(f));
   }
   return builder.finish();
 }

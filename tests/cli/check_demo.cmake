@@ -1,10 +1,16 @@
-# Runs `pliant demo -o OUT` and checks what it promises: exit 0, both scenes' ParaView series and PNG
-# frames, a combined summary.json whose scenes stayed finite, and tears in the membrane.
+# Runs `pliant demo -o OUT` and checks what it promises: exit 0, a stage line on stderr as each scene
+# starts to build and to run (and nothing else when stderr is no terminal), both scenes' ParaView
+# series and PNG frames, a combined summary.json whose scenes stayed finite, and tears in the membrane.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${PLIANT} demo -o ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
   TIMEOUT 600)
 if(NOT rc STREQUAL "0")
   message(FATAL_ERROR "pliant demo: exit status '${rc}'\n${out}\n${err}")
+endif()
+set(stages "^building pipe_drag\\.\\.\\.\nrunning pipe_drag: [0-9]+ steps\\.\\.\\.\n")
+string(APPEND stages "building membrane_tear\\.\\.\\.\nrunning membrane_tear: [0-9]+ steps\\.\\.\\.\n$")
+if(NOT err MATCHES "${stages}")
+  message(FATAL_ERROR "pliant demo: stderr is not the four stage lines:\n${err}")
 endif()
 foreach(f pipe_drag/pipe.pvd pipe_drag/frame_00000.png pipe_drag/summary.json membrane_tear/membrane.pvd
     membrane_tear/frame_00000.png membrane_tear/summary.json summary.json)

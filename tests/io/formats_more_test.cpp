@@ -187,17 +187,50 @@ TEST(ObjTokenizer, ReadsFaceFormsNegativeIndicesPolygonsAndIgnoredStatements) {
   EXPECT_NEAR(area, 0.75, 1e-12);
   EXPECT_EQ(m.triangle_ids, (std::vector<long long>{1, 2, 3, 4, 4, 4}));
   EXPECT_EQ(m.node_ids.front(), 1);
+  EXPECT_EQ(m.notices, (std::vector<std::string>{"split 1 polygon into 3 triangles"}));
 }
 
 TEST(ObjTokenizer, ForwardReferencesAreResolvedAgainstTheWholeFile) {
   const MeshFile m = parse_ok("f 1 2 3\nv 0 0 0\nv 1 0 0\nv 0 1 0\n", ".obj");
   ASSERT_EQ(m.triangles.size(), 1u);
+  EXPECT_TRUE(m.notices.empty()) << "a triangle is not split";
 }
 
 TEST(ObjTokenizer, IgnoredTextureAndNormalReferencesNeedNoDefinitions) {
   // As some exporters write (one of SOFA's meshes): texture indices without any "vt".
   const MeshFile m = parse_ok("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1/1 2/2 3/3\nf 1//7 3//7 2//7\n", ".obj");
   EXPECT_EQ(m.triangles, (std::vector<Tri>{{0, 1, 2}, {0, 2, 1}}));
+}
+
+// A square and a pentagon with a reflex corner, as faces of OBJ, OFF and PLY and as polygons of legacy
+// VTK: every reader splits them into the same triangles and says so in the same notice, as it does for
+// solid cells.
+TEST(PolygonFaces, EveryFormatSplitsAndNoticesThemAlike) {
+  const std::vector<Vec3> p = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0},     {0, 1, 0}, {0, 0, 1},
+                               {1, 0, 1}, {1, 1, 1}, {0.5, 0.5, 1}, {0, 1, 1}};
+  std::string points;
+  for (const Vec3& v : p) points += num(v[0]) + " " + num(v[1]) + " " + num(v[2]) + "\n";
+  std::string obj;
+  for (const Vec3& v : p) obj += "v " + num(v[0]) + " " + num(v[1]) + " " + num(v[2]) + "\n";
+  obj += "f 1 2 3 4\nf 5 6 7 8 9\n";
+  const std::string off = "OFF\n9 2 0\n" + points + "4 0 1 2 3\n5 4 5 6 7 8\n";
+  const std::string ply =
+      "ply\nformat ascii 1.0\nelement vertex 9\nproperty double x\nproperty double y\nproperty double z\n"
+      "element face 2\nproperty list uchar int vertex_indices\nend_header\n" +
+      points + "4 0 1 2 3\n5 4 5 6 7 8\n";
+  const std::string vtk = "# vtk DataFile Version 3.0\npolygons\nASCII\nDATASET POLYDATA\nPOINTS 9 double\n" +
+                          points + "POLYGONS 2 11\n4 0 1 2 3\n5 4 5 6 7 8\n";
+  const MeshFile reference = parse_ok(vtk, ".vtk");
+  ASSERT_EQ(reference.triangles.size(), 5u);
+  EXPECT_EQ(reference.notices,
+            (std::vector<std::string>{"split 1 quadrilateral and 1 polygon into 5 triangles"}));
+  for (const auto& [bytes, ext] : {std::pair{obj, std::string(".obj")}, std::pair{off, std::string(".off")},
+                                   std::pair{ply, std::string(".ply")}}) {
+    SCOPED_TRACE(ext);
+    const MeshFile m = parse_ok(bytes, ext);
+    EXPECT_EQ(m.triangles, reference.triangles);
+    EXPECT_EQ(m.notices, reference.notices);
+  }
 }
 
 // ---- MEDIT ----
@@ -230,6 +263,7 @@ TEST(MeditReader, ReadsVerticesTrianglesSplitQuadsTetrahedraAndSkipsTheRest) {
   EXPECT_EQ(m.triangles, tris);
   EXPECT_EQ(m.edges, (std::vector<Edge>{{0, 1}}));
   EXPECT_EQ(m.skipped_summary(), "1 hexahedron");
+  EXPECT_EQ(m.notices, (std::vector<std::string>{"split 1 quadrilateral into 2 triangles"}));
   EXPECT_EQ(m.format, "MEDIT ASCII");
 }
 
@@ -258,6 +292,7 @@ TEST(OffReader, ReadsColoursCommentsPolygonsAndCountsOnTheHeaderLine) {
   EXPECT_EQ(m.triangles.size(), 3u);
   EXPECT_EQ(m.triangles[2], (Tri{0, 1, 4}));
   EXPECT_EQ(m.triangle_ids, (std::vector<long long>{0, 0, 1}));
+  EXPECT_EQ(m.notices, (std::vector<std::string>{"split 1 quadrilateral into 2 triangles"}));
 }
 
 TEST(OffReader, Defects) {
@@ -335,6 +370,7 @@ TEST(PlyReader, AsciiAndBothBinaryEndiannessesWithAnyPropertyOrder) {
     }
     EXPECT_NEAR(area, 1.1 * 0.7, 1e-12);
     EXPECT_EQ(m.triangle_ids, (std::vector<long long>{0, 1, 2, 2}));
+    EXPECT_EQ(m.notices, (std::vector<std::string>{"split 1 quadrilateral into 2 triangles"}));
   }
 }
 

@@ -209,6 +209,7 @@ TEST(ObjReader, TriangulatesConvexAndConcavePolygons) {
     area += 0.5 * n.norm();
   }
   EXPECT_NEAR(area, 4.0, 1e-12);
+  EXPECT_EQ(m.notices, (std::vector<std::string>{"split 1 polygon and 1 quadrilateral into 6 triangles"}));
 }
 
 TEST(ObjReader, RejectsOutOfRangeFaceWithItsLine) {

@@ -1,6 +1,6 @@
 # CLI tests of `pliant mesh` (label "cli"): they run the built binary.
 set(_out ${CMAKE_CURRENT_BINARY_DIR}/cli)
-set(_run ${CMAKE_CURRENT_SOURCE_DIR}/run_cli.cmake)
+set(_run ${PROJECT_SOURCE_DIR}/tests/cli/run_cli.cmake)
 
 # pliant_meshing_cli_test(NAME RC <n> ARGS <args...> [STDOUT re] [STDERR re] [FILES f...] [FIXTURE_SETUP f]
 #                         [FIXTURE_REQUIRED f])
@@ -50,7 +50,7 @@ pliant_meshing_cli_test(icosphere RC 0 ARGS mesh icosphere --subdivisions 2 -o $
 pliant_meshing_cli_test(err_inner_outer RC 2 ARGS mesh tube --inner-radius 0.2 --outer-radius 0.1 -o ${_out}/bad.vtu
   STDERR "--inner-radius: must be less than --outer-radius \\(got 0.2 ≥ 0.1\\)")
 pliant_meshing_cli_test(err_zero_cells RC 2 ARGS mesh box --cells 4 0 2 -o ${_out}/bad.vtu
-  STDERR "--cells: must be at least 1 \\(got 0\\)")
+  STDERR "--cells: must be a whole number ≥ 1 \\(got 0\\)")
 pliant_meshing_cli_test(err_negative_size RC 2 ARGS mesh box --size 1 -0.5 1 -o ${_out}/bad.vtu
   STDERR "--size: must be a finite number > 0 \\(got -0.5\\)")
 pliant_meshing_cli_test(err_nan RC 2 ARGS mesh ball --radius nan -o ${_out}/bad.vtu
@@ -66,8 +66,20 @@ pliant_meshing_cli_test(err_no_input RC 2 ARGS mesh STDERR "give a surface file"
 
 # Surface to tets (gmsh): the icosphere written above, filled.
 if(TARGET pliant::meshing_gmsh)
+  # --size remeshes the surface at that edge length; --keep-surface keeps the input triangles (the
+  # boundary of the tets is then exactly the icosphere: 320 triangles).
   pliant_meshing_cli_test(surface RC 0 ARGS mesh ${_out}/sphere.stl --size 0.03 -o ${_out}/sphere.vtu
-    STDOUT "162 nodes, 320 triangles.*gmsh: [0-9]+ tets" FILES ${_out}/sphere.vtu FIXTURE_REQUIRED meshing_sphere_stl)
+    STDOUT "162 nodes, 320 triangles.*gmsh: [0-9]+ tets in [0-9.]+ s \\(surface remeshed at 0.03 m\\)"
+    FILES ${_out}/sphere.vtu FIXTURE_REQUIRED meshing_sphere_stl)
+  pliant_meshing_cli_test(surface_keep RC 0 ARGS mesh ${_out}/sphere.stl --size 0.03 --keep-surface
+    -o ${_out}/sphere_kept.stl
+    STDOUT "\\(input surface kept, tets inside up to 0.03 m\\)" FILES ${_out}/sphere_kept.stl
+    FIXTURE_REQUIRED meshing_sphere_stl FIXTURE_SETUP meshing_sphere_kept)
+  pliant_meshing_cli_test(surface_keep_boundary RC 0 ARGS info ${_out}/sphere_kept.stl STDOUT "triangles +320\n"
+    FIXTURE_REQUIRED meshing_sphere_kept)
+  pliant_meshing_cli_test(err_remesh_and_keep RC 2 ARGS mesh ${_out}/sphere.stl --size 0.03 --remesh
+    --keep-surface -o ${_out}/bad.vtu STDERR "--remesh and --keep-surface contradict each other"
+    FIXTURE_REQUIRED meshing_sphere_stl)
   file(WRITE ${_out}/open.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n")
   pliant_meshing_cli_test(err_open_surface RC 2 ARGS mesh ${_out}/open.obj -o ${_out}/bad.vtu
     STDERR "open.obj: surface is not closed: edge [0-9]+-[0-9]+ belongs only to triangle")

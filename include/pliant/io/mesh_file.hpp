@@ -14,7 +14,8 @@
 //   .ply        PLY, ASCII and binary little/big endian (vertex x y z, face vertex_indices)
 // Tetrahedra, triangles and line segments are read; quadratic cells keep their corner nodes.
 // Hexahedra, prisms and pyramids are split into tetrahedra (conformingly), quadrilaterals, polygons
-// and strips into triangles, each split reported in `notices` (docs/io-vtk.md). Other cells are
+// and strips into triangles (in every format, OBJ, OFF, PLY and MEDIT faces included), each split
+// reported in `notices` (docs/io-vtk.md). Other cells are
 // counted in `skipped` and dropped.
 //
 // Every defect gives a Result error of one line: "FILE:LINE: what" for text and

@@ -56,7 +56,7 @@ check "default material printed" grep -q "material: rubber (the default), E = 1.
 "$pliant" precompute box:1,0.2,0.2,4,1,1 --fix xmin --material nikitina2003_rubber -o "$dir/n.green" >"$dir/log9" 2>&1
 check "preset name printed" grep -q "material: nikitina2003_rubber, E = 1.391e+08 Pa" "$dir/log9"
 "$pliant" precompute --help >"$dir/help" 2>&1
-check "help names the default material" grep -q "Default: rubber (E = 1.2 MPa" "$dir/help"
+check "help names the default material" grep -q "material TEXT=rubber .*(default rubber: E = 1.2 MPa" "$dir/help"
 check "help lists presets from the table" grep -q "sylgard_184" "$dir/help"
 check "unknown material lists the presets" grep -q "ecoflex_00_30" "$dir/log7"
 exit $failures
