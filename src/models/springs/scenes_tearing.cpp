@@ -4,6 +4,8 @@
 // applications chapter).
 #include "pliant/models/springs/scenes_tearing.hpp"
 
+#include "pliant/core/cylinder.hpp"
+#include "pliant/core/track.hpp"
 #include "pliant/meshing/hex_disc.hpp"
 #include "pliant/meshing/icosphere.hpp"
 #include "pliant/models/springs/forces.hpp"
@@ -73,13 +75,9 @@ TearingDef scaled(TearingDef t, double k, double l0) {
 }  // namespace
 
 Vec3 Trajectory::at(double t) const {
-  if (positions.empty()) return Vec3::Zero();
-  if (t <= times.front()) return positions.front();
-  if (t >= times.back()) return positions.back();
-  const auto it = std::upper_bound(times.begin(), times.end(), t);
-  const std::size_t i = static_cast<std::size_t>(it - times.begin());
-  const double w = (t - times[i - 1]) / (times[i] - times[i - 1]);
-  return (1.0 - w) * positions[i - 1] + w * positions[i];
+  return track_value(
+      std::min(times.size(), positions.size()), [this](std::size_t k) { return times[k]; },
+      [this](std::size_t k) { return positions[k]; }, t);
 }
 
 void TearingScene::step() {
@@ -110,19 +108,13 @@ void TearingScene::step() {
   if (!all_events.empty() && pressure_decay > 0.0) pressure *= std::exp(-dt / pressure_decay);
 
   if (has_tool) {
-    const Vec3 c = tool.path.at(time);
-    const Vec3 a = tool.axis;
+    const Cylinder cylinder{tool.path.at(time), tool.axis, tool.radius, tool.half_length};
     for (Index i = 0; i < mesh.node_count(); ++i) {
       if (mesh.fixed(i)) continue;
-      const Vec3 d = mesh.position[u(i)] - c;
-      const double along = d.dot(a);
-      if (std::abs(along) > tool.half_length) continue;
-      const Vec3 radial = d - along * a;
-      const double r = radial.norm();
-      if (r >= tool.radius) continue;
-      // Out along the radial direction; a node exactly on the axis goes out along the motion normal.
-      const Vec3 dir = r > 1e-12 * tool.radius ? Vec3(radial / r) : a.unitOrthogonal();
-      mesh.position[u(i)] = c + along * a + tool.radius * dir;
+      const std::optional<CylinderContact> c = cylinder_contact(cylinder, mesh.position[u(i)]);
+      if (!c) continue;
+      // Out along the radial direction onto the surface.
+      mesh.position[u(i)] = cylinder_surface_point(cylinder, *c);
       mesh.velocity[u(i)] = Vec3::Zero();
     }
   }
