@@ -33,34 +33,16 @@ Index nearest(const SpringMesh& m, const Vec3& p) {
   return best;
 }
 
-// Appends a fixed handle node at `where` hanging on springs to nodes a and b (no triangle).
+// Appends a fixed handle node at `where` hanging on springs to nodes a and b (no triangle), with the
+// mass of node a and the stiffness, damping and stretch limit of spring 0.
 void add_handle(SpringMesh& m, const Vec3& where, Index a, Index b) {
-  const Index h = m.node_count();
-  m.rest_position.push_back(where);
-  m.position.push_back(where);
-  m.velocity.push_back(Vec3::Zero());
-  const double mass = m.mass[u(a)];
-  m.mass.push_back(mass);
-  m.inv_mass.push_back(0.0);
-  m.stiffness_factor.push_back(1.0);
-  m.tear_factor.push_back(1.0);
-  m.weight.push_back(1.0);
-  m.origin.push_back(h);
-  m.node_springs.add_node();
-  m.node_triangles.add_node();
+  const Index h = m.append_nodes({&where, 1});
+  m.mass[u(h)] = m.mass[u(a)];
+  m.set_fixed(h, true);
   const double k = m.stiffness[0], c = m.damping[0], stretch = m.max_length[0] / m.rest_length[0];
   for (Index x : {a, b}) {
-    const Index s = m.spring_count();
     const double l0 = (m.rest_position[u(x)] - where).norm();
-    m.spring_nodes.push_back({h, x});
-    m.rest_length.push_back(l0);
-    m.stiffness.push_back(k);
-    m.damping.push_back(c);
-    m.max_length.push_back(stretch * l0);
-    m.spring_factor.push_back(1.0);
-    m.spring_triangles.push_back({-1, -1});
-    m.node_springs.add(h, s);
-    m.node_springs.add(x, s);
+    m.append_spring({h, x}, l0, k, c, stretch * l0);
   }
 }
 
