@@ -52,7 +52,7 @@ bool method_is_dynamic(Method method) {
 
 MethodStepper::MethodStepper(const MethodDef& def)
     : def_(def),
-      integrator_(IntegratorDef{.scheme = Scheme::explicit_euler, .dt = def.dt}),
+      integrator_(IntegratorDef{.scheme = def.scheme, .dt = def.dt}),
       dragnet_(DragnetDef{.factor = def.dragnet_factor}),
       chainmail_(def.chainmail) {}
 

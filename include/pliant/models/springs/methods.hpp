@@ -89,6 +89,10 @@ struct MethodDef {
   CorrectionCoupling coupling = CorrectionCoupling::positions;  ///< combined methods only
   CorrectionOrder order = CorrectionOrder::after_integration;   ///< combined methods only
   ChainMailDef chainmail = {};
+  /// Integrator of mass_spring, length_correction_mass_spring and dragnet_mass_spring: explicit
+  /// Euler as in Grimm's (2005) comparison; the tearing scenes use symplectic Euler. The
+  /// interaction-ordered methods always integrate node by node (symplectic Euler per node).
+  Scheme scheme = Scheme::explicit_euler;
 };
 
 /// Steps a SpringMesh with one of the nine methods. Allocates only while its buffers grow (the
