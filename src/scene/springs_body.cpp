@@ -1,4 +1,5 @@
-// The mass-spring family (Grimm 2005) behind the surface contract.
+// The mass-spring family (Grimm 2005) behind the surface contract: scene JSON read into a
+// springs::SpringsBody (the family's run time: substeps, grabs, tearing) and forwarding to it.
 //
 // Scene keys: "springs": {"method": one of the nine Table 2.1 methods (default
 // "dragnet_mass_spring"), "dt": s, "stiffness": N/m, "damping": N·s/m, "mass_damping": 1/s,
@@ -10,12 +11,11 @@
 // the step's substeps; its reaction is the sum of the spring forces on that node.
 #include "family_registry.hpp"
 
-#include "pliant/core/hash.hpp"
-#include "pliant/models/springs/forces.hpp"
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
+#include "pliant/models/springs/springs_body.hpp"
 #include "pliant/models/springs/tearing.hpp"
-#include "pliant/scene/springs_body.hpp"
+#include "pliant/scene/springs_scene_body.hpp"
 
 #include <fmt/format.h>
 
@@ -26,135 +26,67 @@
 namespace pliant::scene::detail {
 namespace {
 
-enum class TearMode { off, area_preserving, deletion };
-
-struct SpringsSettings {
-  springs::SpringMeshDef mesh;
-  springs::MethodDef method;
-  springs::TearingDef tearing;
-  TearMode tear_mode = TearMode::off;
-  Vec3 gravity = Vec3::Zero();
-};
+GrabId to_scene(springs::GrabId id) { return {id.slot, id.generation}; }
+springs::GrabId to_springs(GrabId id) { return {id.slot, id.generation}; }
 
 class SpringsSceneBody final : public Body {
  public:
-  SpringsSceneBody(std::string name, springs::SpringMesh mesh, const SpringsSettings& s)
-      : name_(std::move(name)),
-        mesh_(std::move(mesh)),
-        settings_(s),
-        stepper_(s.method),
-        tearing_(s.tearing) {
-    loads_.gravity = s.gravity;
-    stepper_.set_interaction(mesh_, {});
+  SpringsSceneBody(std::string name, springs::SpringsBody body)
+      : name_(std::move(name)), body_(std::move(body)) {
+    refresh_surface();
   }
 
   const std::string& name() const override { return name_; }
   std::string_view family() const override { return "springs"; }
-  std::span<const Vec3> surface_positions() const override { return mesh_.position; }
-  std::span<const Vec3> surface_rest_positions() const override { return mesh_.rest_position; }
-  std::span<const Tri> surface_triangles() const override { return mesh_.tri_nodes; }
-  std::uint64_t surface_topology_version() const override { return topology_version_; }
+  // A membrane's nodes are all on its triangles: the mesh arrays are the surface. A volume's (or a
+  // mesh with triangle-less handle nodes) are gathered onto the nodes its triangles use.
+  std::span<const Vec3> surface_positions() const override {
+    return identity_ ? std::span<const Vec3>(body_.mesh().position) : std::span<const Vec3>(x_);
+  }
+  std::span<const Vec3> surface_rest_positions() const override {
+    return identity_ ? std::span<const Vec3>(body_.mesh().rest_position) : std::span<const Vec3>(x0_);
+  }
+  std::span<const Tri> surface_triangles() const override {
+    return identity_ ? std::span<const Tri>(body_.mesh().tri_nodes) : std::span<const Tri>(tris_);
+  }
+  std::span<const Index> surface_nodes() const override {
+    return identity_ ? std::span<const Index>() : std::span<const Index>(nodes_);
+  }
+  std::uint64_t surface_topology_version() const override { return body_.mesh().topology_version; }
 
+  // Holds the triangle corner with the largest barycentric weight.
   GrabId grab(const SurfacePoint& p) override {
     if (!on_surface(p)) return {};
-    const Tri& t = mesh_.tri_nodes[static_cast<std::size_t>(p.triangle)];
+    const Tri& t = body_.mesh().tri_nodes[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     const int c = static_cast<int>(std::max_element(w, w + 3) - w);
-    const Index node = t[c];
-    for (const Slot& s : slots_) {
-      if (s.active && s.node == node) return {};
-    }
-    std::size_t slot = 0;
-    while (slot < slots_.size() && slots_[slot].active) ++slot;
-    if (slot == slots_.size()) slots_.push_back({});
-    Slot& s = slots_[slot];
-    s.active = true;
-    s.node = node;
-    s.was_fixed = mesh_.fixed(node);
-    s.target = mesh_.position[static_cast<std::size_t>(node)];
-    ++s.generation;
-    mesh_.set_fixed(node, true);
-    interaction_dirty_ = true;
-    return {static_cast<std::int32_t>(slot), s.generation};
+    return to_scene(body_.grab(t[c]));
   }
 
-  void move_grab(GrabId id, const Vec3& target) override {
-    if (live(id)) slots_[static_cast<std::size_t>(id.slot)].target = target;
-  }
-
-  void release(GrabId id) override {
-    if (!live(id)) return;
-    Slot& s = slots_[static_cast<std::size_t>(id.slot)];
-    s.active = false;
-    if (s.node >= 0) {
-      mesh_.set_fixed(s.node, s.was_fixed);
-      mesh_.velocity[static_cast<std::size_t>(s.node)].setZero();
-      incoming_.push(GrabReleased{id, s.node, mesh_.position[static_cast<std::size_t>(s.node)]});
-    }
-    interaction_dirty_ = true;
-  }
-
-  Vec3 grab_reaction(GrabId id) const override {
-    if (!live(id)) return Vec3::Zero();
-    const Index n = slots_[static_cast<std::size_t>(id.slot)].node;
-    if (n < 0) return Vec3::Zero();
-    // Spring forces on the held node: the pull the tool feels.
-    Vec3 f = Vec3::Zero();
-    for (Index s : mesh_.node_springs.of(n)) {
-      const Index o = mesh_.other_end(s, n);
-      const auto i = static_cast<std::size_t>(s);
-      f += springs::spring_force(
-          mesh_.position[static_cast<std::size_t>(n)], mesh_.position[static_cast<std::size_t>(o)],
-          mesh_.velocity[static_cast<std::size_t>(n)], mesh_.velocity[static_cast<std::size_t>(o)],
-          mesh_.stiffness[i], mesh_.damping[i], mesh_.rest_length[i]);
-    }
-    return f;
-  }
+  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(to_springs(id), target); }
+  void release(GrabId id) override { body_.release(to_springs(id)); }
+  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(to_springs(id)); }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
     if (!on_surface(p)) return;
-    const Tri& t = mesh_.tri_nodes[static_cast<std::size_t>(p.triangle)];
+    const Tri& t = body_.mesh().tri_nodes[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
-    external_.resize(mesh_.position.size(), Vec3::Zero());
-    for (int c = 0; c < 3; ++c) external_[static_cast<std::size_t>(t[c])] += w[c] * force;
+    for (int c = 0; c < 3; ++c) body_.add_force(t[c], w[c] * force);
   }
 
   void step(double dt, Profile& profile) override {
-    events_.swap(incoming_);
-    incoming_.clear();
-    Stopwatch watch;
-    if (interaction_dirty_) refresh_interaction();
-    // Substeps of the method's own time step cover the world step; handles move linearly across them.
-    const int substeps = springs::method_is_dynamic(settings_.method.method)
-                             ? std::max(1, static_cast<int>(std::lround(dt / settings_.method.dt)))
-                             : 1;
-    for (Slot& s : slots_) {
-      if (s.active && s.node >= 0) s.start = mesh_.position[static_cast<std::size_t>(s.node)];
-    }
-    external_.resize(mesh_.position.size(), Vec3::Zero());
-    double solve_ms = 0.0;
-    double tear_ms = 0.0;
-    for (int k = 1; k <= substeps; ++k) {
-      watch.reset();
-      const double a = static_cast<double>(k) / substeps;
-      for (const Slot& s : slots_) {
-        if (s.active && s.node >= 0)
-          mesh_.position[static_cast<std::size_t>(s.node)] = (1.0 - a) * s.start + a * s.target;
-      }
-      loads_.external = external_;
-      stepper_.step(mesh_, loads_);
-      solve_ms += watch.ms();
-      watch.reset();
-      tear();
-      tear_ms += watch.ms();
-    }
-    std::fill(external_.begin(), external_.end(), Vec3::Zero());
-    profile.record("springs.solve", solve_ms);
-    profile.record("springs.tear", tear_ms);
+    body_.step(dt, profile);
+    refresh_surface();
+    // The family's own event arrays, published as typed categories: its tears (springs::TearEvent)
+    // and the released grabs.
+    events_.clear();
+    for (const springs::TearEvent& e : body_.tear_events()) events_.push(e);
+    for (const springs::GrabRelease& r : body_.released_grabs())
+      events_.push(GrabReleased{to_scene(r.id), r.node, r.position});
   }
 
   const EventLog& events() const override { return events_; }
-  const springs::SpringMesh& mesh() const { return mesh_; }
+  const springs::SpringsBody& body() const { return body_; }
 
   std::span<const FieldInfo> fields() const override {
     static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"stress", "N"}};
@@ -162,113 +94,66 @@ class SpringsSceneBody final : public Body {
   }
 
   void fill_field(std::size_t index, std::span<double> out) const override {
-    if (index > 1 || out.size() != mesh_.position.size()) return;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      out[i] = index == 0 ? (mesh_.position[i] - mesh_.rest_position[i]).norm()
-                          : springs::node_stress(mesh_, static_cast<Index>(i));
+    const springs::SpringMesh& m = body_.mesh();
+    const std::size_t n = identity_ ? m.position.size() : nodes_.size();
+    if (index > 1 || out.size() != n) return;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto node = identity_ ? static_cast<Index>(i) : nodes_[i];
+      const auto k = static_cast<std::size_t>(node);
+      out[i] = index == 0 ? (m.position[k] - m.rest_position[k]).norm() : springs::node_stress(m, node);
     }
   }
 
-  std::uint64_t state_hash() const override {
-    Hasher h;
-    h.add(mesh_.position).add(mesh_.velocity).add(mesh_.tri_nodes).add(mesh_.spring_nodes);
-    return h.value();
-  }
+  std::uint64_t state_hash() const override { return body_.state_hash(); }
 
  private:
-  struct Slot {
-    bool active = false;
-    bool was_fixed = false;
-    Index node = -1;
-    Vec3 target = Vec3::Zero();
-    Vec3 start = Vec3::Zero();
-    std::uint32_t generation = 0;
-  };
-
   bool on_surface(const SurfacePoint& p) const {
-    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < mesh_.tri_nodes.size();
+    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < body_.mesh().tri_nodes.size();
   }
 
-  bool live(GrabId id) const {
-    return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
-           slots_[static_cast<std::size_t>(id.slot)].active &&
-           slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
-  }
-
-  // Hands the held nodes to the stepper as its interaction nodes (and rebuilds its order).
-  void refresh_interaction() {
-    interaction_nodes_.clear();
-    for (const Slot& s : slots_) {
-      if (s.active && s.node >= 0) interaction_nodes_.push_back(s.node);
-    }
-    stepper_.set_interaction(mesh_, interaction_nodes_);
-    interaction_dirty_ = false;
-  }
-
-  // Runs the tearing mode once (after each substep) and keeps every index this body holds valid.
-  // Tearing happens between substeps of one world step, so the stepper's interaction nodes are
-  // refreshed here, before the next substep: deferring it to the next world step handed the
-  // remaining substeps node indices from before deletion compacted the arrays (out of bounds in the
-  // Dragnet pass when a held node had been removed or the node count had shrunk).
-  void tear() {
-    std::span<const springs::TearEvent> torn;
-    if (settings_.tear_mode == TearMode::area_preserving) {
-      if (tearing_.step(mesh_) == 0) return;
-      torn = tearing_.events();
-      // A copy of a held node inherits its inv_mass 0; the grab holds only the original, so the copy
-      // takes the node's own fixedness (else it would hang in space forever, fixed by no one).
-      for (const springs::TearEvent& e : torn) {
-        if (e.new_node < 0) continue;
-        for (const Slot& s : slots_) {
-          if (s.active && s.node == e.node) mesh_.set_fixed(e.new_node, s.was_fixed);
-        }
+  // Keeps the surface view current: the node map is rebuilt when the topology changed (tearing),
+  // positions are gathered every step (no allocation once sized).
+  void refresh_surface() {
+    const springs::SpringMesh& m = body_.mesh();
+    if (map_version_ != m.topology_version || !mapped_) {
+      mapped_ = true;
+      map_version_ = m.topology_version;
+      to_surface_.assign(m.position.size(), -1);
+      for (const Tri& t : m.tri_nodes) {
+        for (Index v : t) to_surface_[static_cast<std::size_t>(v)] = 0;
       }
-    } else if (settings_.tear_mode == TearMode::deletion) {
-      if (deletion_.step(mesh_) == 0) return;
-      torn = deletion_.events();
-      // Deletion compacts the arrays: follow the held nodes and pending forces to their new indices.
-      const auto map = deletion_.node_map();
-      if (!map.empty()) {
-        for (std::size_t k = 0; k < slots_.size(); ++k) {
-          Slot& s = slots_[k];
-          if (s.node < 0) continue;
-          const Vec3 where = s.target;
-          s.node = map[static_cast<std::size_t>(s.node)];
-          if (s.node < 0 && s.active) {
-            // The held node was deleted with its last triangle: the grab lets go.
-            s.active = false;
-            events_.push(GrabReleased{{static_cast<std::int32_t>(k), s.generation}, -1, where});
-          }
-        }
-        remapped_.assign(mesh_.position.size(), Vec3::Zero());
-        for (std::size_t i = 0; i < map.size() && i < external_.size(); ++i) {
-          if (map[i] >= 0) remapped_[static_cast<std::size_t>(map[i])] = external_[i];
-        }
-        external_.swap(remapped_);
+      nodes_.clear();
+      for (std::size_t i = 0; i < to_surface_.size(); ++i) {
+        if (to_surface_[i] < 0) continue;
+        to_surface_[i] = static_cast<Index>(nodes_.size());
+        nodes_.push_back(static_cast<Index>(i));
       }
-    } else {
-      return;
+      identity_ = nodes_.size() == m.position.size();
+      tris_.clear();
+      x0_.clear();
+      if (!identity_) {
+        for (const Tri& t : m.tri_nodes) {
+          tris_.push_back({to_surface_[static_cast<std::size_t>(t[0])],
+                           to_surface_[static_cast<std::size_t>(t[1])],
+                           to_surface_[static_cast<std::size_t>(t[2])]});
+        }
+        for (Index n : nodes_) x0_.push_back(m.rest_position[static_cast<std::size_t>(n)]);
+      }
+      x_.resize(identity_ ? 0 : nodes_.size());
     }
-    for (const springs::TearEvent& e : torn) events_.push(e);
-    ++topology_version_;
-    external_.resize(mesh_.position.size(), Vec3::Zero());
-    refresh_interaction();
+    if (identity_) return;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) x_[i] = m.position[static_cast<std::size_t>(nodes_[i])];
   }
 
   std::string name_;
-  springs::SpringMesh mesh_;
-  SpringsSettings settings_;
-  springs::MethodStepper stepper_;
-  springs::Tearing tearing_;
-  springs::DeletionTearing deletion_;
-  springs::Loads loads_;
-  std::vector<Vec3> external_, remapped_;
-  std::vector<Slot> slots_;
-  std::vector<Index> interaction_nodes_;
-  EventLog events_;    // published at the last step
-  EventLog incoming_;  // collected since (releases between steps)
-  std::uint64_t topology_version_ = 0;
-  bool interaction_dirty_ = true;
+  springs::SpringsBody body_;
+  EventLog events_;
+  // The surface view (used when some node is on no triangle: a volume's interior).
+  bool identity_ = true, mapped_ = false;
+  std::uint64_t map_version_ = 0;
+  std::vector<Index> nodes_, to_surface_;
+  std::vector<Tri> tris_;
+  std::vector<Vec3> x_, x0_;
 };
 
 // Most substeps one world step may take (time_step / dt).
@@ -315,16 +200,28 @@ void check_time_step(const JsonReader& body, double world_step, const springs::S
 }  // namespace pliant::scene::detail
 
 namespace pliant::scene {
-const springs::SpringMesh* springs_mesh(const Body& body) {
+
+std::unique_ptr<Body> make_springs_scene_body(std::string name, springs::SpringsBody body) {
+  return std::make_unique<detail::SpringsSceneBody>(std::move(name), std::move(body));
+}
+
+const springs::SpringsBody* springs_body(const Body& body) {
   const auto* b = dynamic_cast<const detail::SpringsSceneBody*>(&body);
+  return b ? &b->body() : nullptr;
+}
+
+const springs::SpringMesh* springs_mesh(const Body& body) {
+  const springs::SpringsBody* b = springs_body(body);
   return b ? &b->mesh() : nullptr;
 }
+
 }  // namespace pliant::scene
 
 namespace pliant::scene::detail {
 
 std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
-  SpringsSettings s;
+  springs::SpringMeshDef mesh_def;
+  springs::SpringsBodyDef s;
   s.method.method = springs::Method::dragnet_mass_spring;
   if (auto j = body.find("springs")) {
     j->expect_object({"method", "dt", "stiffness", "damping", "mass_damping", "mass_density", "max_stretch",
@@ -350,32 +247,30 @@ std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
       }
     }
     if (auto v = j->find("mass_damping")) s.method.mass_damping = v->non_negative();
-    s.mesh.stiffness = j->positive_or("stiffness", s.mesh.stiffness);
-    if (auto v = j->find("damping")) s.mesh.damping = v->non_negative();
-    s.mesh.mass_density = j->positive_or("mass_density", s.mesh.mass_density);
-    if (auto v = j->find("max_stretch")) s.mesh.max_stretch = v->number_in(1.0, JsonReader::kInf);
+    mesh_def.stiffness = j->positive_or("stiffness", mesh_def.stiffness);
+    if (auto v = j->find("damping")) mesh_def.damping = v->non_negative();
+    mesh_def.mass_density = j->positive_or("mass_density", mesh_def.mass_density);
+    if (auto v = j->find("max_stretch")) mesh_def.max_stretch = v->number_in(1.0, JsonReader::kInf);
     if (auto v = j->find("dragnet_factor")) s.method.dragnet_factor = v->number_in(0.0, 1.0, true);
     if (auto v = j->find("provot_factor")) s.method.provot_factor = v->number_in(0.0, 2.0, true);
     if (auto v = j->find("gravity")) s.gravity = v->vec3();
     if (auto t = j->find("tearing")) {
       t->expect_object({"mode", "seed_threshold", "edge_threshold", "inner_threshold"});
       const std::string mode = t->at("mode").one_of({"off", "area_preserving", "deletion"});
-      s.tear_mode = mode == "area_preserving" ? TearMode::area_preserving
-                    : mode == "deletion"      ? TearMode::deletion
-                                              : TearMode::off;
+      s.tear_mode = springs::tear_mode_from_name(mode).value_or(springs::TearMode::off);
       s.tearing.seed_threshold = t->positive_or("seed_threshold", s.tearing.seed_threshold);
       s.tearing.edge_threshold = t->positive_or("edge_threshold", s.tearing.edge_threshold);
       s.tearing.inner_threshold = t->positive_or("inner_threshold", s.tearing.inner_threshold);
     }
   }
-  Result<springs::SpringMesh> mesh = in.volume ? springs::build_spring_mesh(*in.volume, s.mesh)
-                                               : springs::build_spring_mesh(*in.surface, s.mesh);
+  Result<springs::SpringMesh> mesh = in.volume ? springs::build_spring_mesh(*in.volume, mesh_def)
+                                               : springs::build_spring_mesh(*in.surface, mesh_def);
   if (!mesh.ok()) body.at("mesh").fail(mesh.message());
   for (const Region& r : in.fixed) {
     for (Index n : select_nodes(mesh->rest_position, r)) mesh->set_fixed(n, true);
   }
   if (springs::method_is_dynamic(s.method.method)) check_time_step(body, in.time_step, *mesh, s.method);
-  return std::make_unique<SpringsSceneBody>(in.name, std::move(*mesh), s);
+  return make_springs_scene_body(in.name, springs::SpringsBody(std::move(*mesh), s));
 }
 
 FamilyEntry springs_family() {

@@ -1,6 +1,8 @@
 #include "pliant/scene/world.hpp"
 
+#include "pliant/core/cylinder.hpp"
 #include "pliant/core/hash.hpp"
+#include "pliant/core/track.hpp"
 
 #include <Eigen/LU>
 
@@ -11,17 +13,9 @@
 namespace pliant::scene {
 
 Vec3 offset_at(const std::vector<Keyframe>& track, double t) {
-  if (track.empty()) return Vec3::Zero();
-  if (t <= track.front().t) return track.front().offset;
-  for (std::size_t k = 1; k < track.size(); ++k) {
-    if (t < track[k].t) {
-      const Keyframe& a = track[k - 1];
-      const Keyframe& b = track[k];
-      const double s = (t - a.t) / (b.t - a.t);
-      return (1.0 - s) * a.offset + s * b.offset;
-    }
-  }
-  return track.back().offset;
+  return track_value(
+      track.size(), [&](std::size_t k) { return track[k].t; }, [&](std::size_t k) { return track[k].offset; },
+      t);
 }
 
 Index World::add_body(std::unique_ptr<Body> body) {
@@ -186,24 +180,15 @@ void World::apply_tool(ScriptedTool& tool, double t) {
   tool.centre = tool.start + offset_at(tool.track, t);
   tool.force.setZero();
   tool.contacts = 0;
+  const Cylinder cylinder{tool.centre, tool.axis, tool.radius, tool.half_length};
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     const NodeCorners& nc = node_corners(static_cast<Index>(b));
     Body& body = *bodies_[b];
     const auto x = body.surface_positions();
     for (std::size_t i = 0; i < x.size(); ++i) {
-      const Vec3 d = x[i] - tool.centre;
-      const double along = d.dot(tool.axis);
-      if (std::abs(along) > tool.half_length) continue;
-      Vec3 radial = d - along * tool.axis;
-      const double r = radial.norm();
-      if (r >= tool.radius || nc.point[i].triangle < 0) continue;
-      // A node on the axis is pushed along any perpendicular: pick a fixed one for determinism.
-      if (r > 1e-12 * tool.radius) {
-        radial /= r;
-      } else {
-        radial = tool.axis.unitOrthogonal();
-      }
-      const Vec3 f = tool.stiffness * (tool.radius - r) * radial;
+      const std::optional<CylinderContact> c = cylinder_contact(cylinder, x[i]);
+      if (!c || nc.point[i].triangle < 0) continue;
+      const Vec3 f = tool.stiffness * c->depth * c->normal;
       body.apply_force(nc.point[i], f);
       tool.force -= f;
       ++tool.contacts;

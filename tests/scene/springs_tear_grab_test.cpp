@@ -8,7 +8,7 @@
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/tearing.hpp"
 #include "pliant/scene/scene_file.hpp"
-#include "pliant/scene/springs_body.hpp"
+#include "pliant/scene/springs_scene_body.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

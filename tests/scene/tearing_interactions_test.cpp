@@ -1,7 +1,7 @@
 // Interactions stay attached while tearing renumbers a body's surface: a probe on a membrane that
 // deletion tearing shrinks keeps pushing where it was placed.
 #include "pliant/scene/scene_file.hpp"
-#include "pliant/scene/springs_body.hpp"
+#include "pliant/scene/springs_scene_body.hpp"
 
 #include <gtest/gtest.h>
 

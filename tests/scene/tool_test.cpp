@@ -2,7 +2,7 @@
 // the opposite force, and tears a membrane it is driven through.
 #include "pliant/models/springs/forces.hpp"
 #include "pliant/scene/scene_file.hpp"
-#include "pliant/scene/springs_body.hpp"
+#include "pliant/scene/springs_scene_body.hpp"
 
 #include <gtest/gtest.h>
 

@@ -54,6 +54,9 @@ class Body {
   virtual std::span<const Vec3> surface_positions() const = 0;
   /// Rest surface positions (unit: m).
   virtual std::span<const Vec3> surface_rest_positions() const = 0;
+  /// For each surface node, the family's own node index, when they differ (a volume's interior nodes
+  /// are left out of the surface); empty when surface node i is the family's node i.
+  virtual std::span<const Index> surface_nodes() const { return {}; }
   /// Surface triangles over the surface nodes, outward normals.
   virtual std::span<const Tri> surface_triangles() const = 0;
   /// Increments whenever surface nodes or triangles are added or re-connected (tearing), so a BVH or

@@ -7,9 +7,17 @@ std::size_t at(Index i) { return static_cast<std::size_t>(i); }
 }  // namespace
 
 std::vector<Index> breadth_first_order(const SpringMesh& mesh, std::span<const Index> sources) {
-  const std::size_t n = mesh.position.size();
-  std::vector<char> seen(n, 0);
   std::vector<Index> order;
+  std::vector<char> seen;
+  breadth_first_order(mesh, sources, order, seen);
+  return order;
+}
+
+void breadth_first_order(const SpringMesh& mesh, std::span<const Index> sources, std::vector<Index>& order,
+                         std::vector<char>& seen) {
+  const std::size_t n = mesh.position.size();
+  seen.assign(n, 0);
+  order.clear();
   order.reserve(n);
   for (Index s : sources) {
     if (s < 0 || at(s) >= n || seen[at(s)]) continue;
@@ -28,7 +36,6 @@ std::vector<Index> breadth_first_order(const SpringMesh& mesh, std::span<const I
   }
   for (std::size_t i = 0; i < n; ++i)
     if (!seen[i]) order.push_back(static_cast<Index>(i));
-  return order;
 }
 
 void interaction_ordered_step(SpringMesh& mesh, std::span<const Index> order, double dt, const Loads& loads) {

@@ -3,6 +3,8 @@
 
 #include "pliant/models/springs/interaction_ordered.hpp"
 
+#include <vector>
+
 namespace pliant::springs {
 
 std::string_view method_name(Method method) {
@@ -50,29 +52,47 @@ bool method_is_dynamic(Method method) {
 
 MethodStepper::MethodStepper(const MethodDef& def)
     : def_(def),
-      integrator_(IntegratorDef{.scheme = Scheme::explicit_euler, .dt = def.dt}),
+      integrator_(IntegratorDef{.scheme = def.scheme, .dt = def.dt}),
       dragnet_(DragnetDef{.factor = def.dragnet_factor}),
       chainmail_(def.chainmail) {}
 
+bool method_uses_interaction_order(Method method) {
+  return method == Method::interaction_ordered || method == Method::lr_mass_spring;
+}
+
 void MethodStepper::set_interaction(const SpringMesh& mesh, std::span<const Index> nodes) {
-  const Index n = mesh.node_count();
-  interaction_.clear();
-  for (Index v : nodes)
-    if (v >= 0 && v < n) interaction_.push_back(v);
-  order_ = breadth_first_order(mesh, interaction_);
-  before_.assign(mesh.position.size(), Vec3::Zero());
-  topology_version_ = mesh.topology_version;
+  if (nodes.data() != interaction_.data()) interaction_.assign(nodes.begin(), nodes.end());
+  drop_missing_interaction(mesh);
+  refresh_for(mesh);
 }
 
 void MethodStepper::remap_interaction(const SpringMesh& mesh, std::span<const Index> node_map) {
-  std::vector<Index> moved;
-  moved.reserve(interaction_.size());
+  std::size_t kept = 0;
   for (Index v : interaction_) {
     const Index w =
         v >= 0 && static_cast<std::size_t>(v) < node_map.size() ? node_map[static_cast<std::size_t>(v)] : -1;
-    if (w >= 0) moved.push_back(w);
+    if (w >= 0) interaction_[kept++] = w;
   }
-  set_interaction(mesh, moved);
+  interaction_.resize(kept);
+  drop_missing_interaction(mesh);
+  refresh_for(mesh);
+}
+
+void MethodStepper::drop_missing_interaction(const SpringMesh& mesh) {
+  const Index n = mesh.node_count();
+  std::erase_if(interaction_, [n](Index v) { return v < 0 || v >= n; });
+}
+
+void MethodStepper::refresh_for(const SpringMesh& mesh) {
+  // Only the interaction-ordered methods read the breadth-first order; the others would pay a
+  // traversal of the whole mesh for nothing after every tear.
+  if (method_uses_interaction_order(def_.method))
+    breadth_first_order(mesh, interaction_, order_, seen_);
+  else
+    order_.clear();
+  before_.resize(mesh.position.size());  // scratch: written before it is read
+  topology_version_ = mesh.topology_version;
+  node_count_ = mesh.position.size();
 }
 
 void MethodStepper::correct(SpringMesh& mesh) {
@@ -105,11 +125,13 @@ void MethodStepper::step(SpringMesh& mesh, const Loads& user_loads) {
   Loads loads = user_loads;
   loads.mass_damping += def_.mass_damping;
   const std::size_t n = mesh.position.size();
-  // Topology changed (tearing) since the order was built: rebuild it. Interaction nodes beyond the
+  // Topology changed (tearing) since the interaction was set: refresh. Interaction nodes beyond the
   // mesh are dropped here, so a caller that forgot remap_interaction never makes a pass read past
   // the node arrays (the crash a deletion-torn grab used to cause inside Dragnet::pass).
-  if (order_.size() != n || topology_version_ != mesh.topology_version)
-    set_interaction(mesh, std::vector<Index>(interaction_));
+  if (node_count_ != n || topology_version_ != mesh.topology_version) {
+    drop_missing_interaction(mesh);
+    refresh_for(mesh);
+  }
   const Method m = def_.method;
   if (!method_is_dynamic(m)) {
     correct(mesh);

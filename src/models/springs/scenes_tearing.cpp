@@ -4,6 +4,8 @@
 // applications chapter).
 #include "pliant/models/springs/scenes_tearing.hpp"
 
+#include "pliant/core/cylinder.hpp"
+#include "pliant/core/track.hpp"
 #include "pliant/meshing/hex_disc.hpp"
 #include "pliant/meshing/icosphere.hpp"
 #include "pliant/models/springs/forces.hpp"
@@ -31,34 +33,16 @@ Index nearest(const SpringMesh& m, const Vec3& p) {
   return best;
 }
 
-// Appends a fixed handle node at `where` hanging on springs to nodes a and b (no triangle).
+// Appends a fixed handle node at `where` hanging on springs to nodes a and b (no triangle), with the
+// mass of node a and the stiffness, damping and stretch limit of spring 0.
 void add_handle(SpringMesh& m, const Vec3& where, Index a, Index b) {
-  const Index h = m.node_count();
-  m.rest_position.push_back(where);
-  m.position.push_back(where);
-  m.velocity.push_back(Vec3::Zero());
-  const double mass = m.mass[u(a)];
-  m.mass.push_back(mass);
-  m.inv_mass.push_back(0.0);
-  m.stiffness_factor.push_back(1.0);
-  m.tear_factor.push_back(1.0);
-  m.weight.push_back(1.0);
-  m.origin.push_back(h);
-  m.node_springs.add_node();
-  m.node_triangles.add_node();
+  const Index h = m.append_nodes({&where, 1});
+  m.mass[u(h)] = m.mass[u(a)];
+  m.set_fixed(h, true);
   const double k = m.stiffness[0], c = m.damping[0], stretch = m.max_length[0] / m.rest_length[0];
   for (Index x : {a, b}) {
-    const Index s = m.spring_count();
     const double l0 = (m.rest_position[u(x)] - where).norm();
-    m.spring_nodes.push_back({h, x});
-    m.rest_length.push_back(l0);
-    m.stiffness.push_back(k);
-    m.damping.push_back(c);
-    m.max_length.push_back(stretch * l0);
-    m.spring_factor.push_back(1.0);
-    m.spring_triangles.push_back({-1, -1});
-    m.node_springs.add(h, s);
-    m.node_springs.add(x, s);
+    m.append_spring({h, x}, l0, k, c, stretch * l0);
   }
 }
 
@@ -70,76 +54,27 @@ TearingDef scaled(TearingDef t, double k, double l0) {
   return t;
 }
 
-}  // namespace
-
-Vec3 Trajectory::at(double t) const {
-  if (positions.empty()) return Vec3::Zero();
-  if (t <= times.front()) return positions.front();
-  if (t >= times.back()) return positions.back();
-  const auto it = std::upper_bound(times.begin(), times.end(), t);
-  const std::size_t i = static_cast<std::size_t>(it - times.begin());
-  const double w = (t - times[i - 1]) / (times[i] - times[i - 1]);
-  return (1.0 - w) * positions[i - 1] + w * positions[i];
+// The thesis' scenes integrate with symplectic Euler (stable for ω h < 2) and no extra damping.
+MethodDef symplectic(double dt) {
+  return {.method = Method::mass_spring, .dt = dt, .scheme = Scheme::symplectic_euler};
 }
 
+}  // namespace
+
 void TearingScene::step() {
-  const double dt = integrator.def().dt;
+  const double dt = body.def().method.dt;
   time += dt;
-  events.clear();
-  if (!grabbed.empty()) {
+  if (!grabs.empty()) {
     const Vec3 shift = grab_path.at(time) - grab_path.at(0.0);
-    for (std::size_t i = 0; i < grabbed.size(); ++i) {
-      if (grabbed[i] < 0 || grabbed[i] >= mesh.node_count()) continue;
-      mesh.position[u(grabbed[i])] = grab_start[i] + shift;
-      mesh.velocity[u(grabbed[i])] = Vec3::Zero();
-    }
+    for (std::size_t i = 0; i < grabs.size(); ++i) body.move_grab(grabs[i], grab_start[i] + shift);
   }
-  Loads loads;
-  if (pressure != 0.0) {
-    external_.assign(u(mesh.node_count()), Vec3::Zero());
-    for (Index t = 0; t < mesh.triangle_count(); ++t) {
-      const Tri& tn = mesh.tri_nodes[u(t)];
-      const Vec3& a = mesh.position[u(tn[0])];
-      // pressure × area vector, a third to each corner (unit: N)
-      const Vec3 f = pressure / 6.0 * (mesh.position[u(tn[1])] - a).cross(mesh.position[u(tn[2])] - a);
-      for (Index x : tn) external_[u(x)] += f;
-    }
-    loads.external = external_;
-  }
-  integrator.step(mesh, loads);
-  if (!all_events.empty() && pressure_decay > 0.0) pressure *= std::exp(-dt / pressure_decay);
-
   if (has_tool) {
-    const Vec3 c = tool.path.at(time);
-    const Vec3 a = tool.axis;
-    for (Index i = 0; i < mesh.node_count(); ++i) {
-      if (mesh.fixed(i)) continue;
-      const Vec3 d = mesh.position[u(i)] - c;
-      const double along = d.dot(a);
-      if (std::abs(along) > tool.half_length) continue;
-      const Vec3 radial = d - along * a;
-      const double r = radial.norm();
-      if (r >= tool.radius) continue;
-      // Out along the radial direction; a node exactly on the axis goes out along the motion normal.
-      const Vec3 dir = r > 1e-12 * tool.radius ? Vec3(radial / r) : a.unitOrthogonal();
-      mesh.position[u(i)] = c + along * a + tool.radius * dir;
-      mesh.velocity[u(i)] = Vec3::Zero();
-    }
+    const Cylinder cylinder{tool.path.at(time), tool.axis, tool.radius, tool.half_length};
+    body.set_obstacles({&cylinder, 1});
   }
-
-  if (method == TearingMethod::area_preserving) {
-    for (int k = 0; k < tears_per_step; ++k) {
-      if (tearing.step(mesh) == 0) break;
-      events.insert(events.end(), tearing.events().begin(), tearing.events().end());
-    }
-  } else if (method == TearingMethod::deletion) {
-    if (deletion.step(mesh) > 0) {
-      events.insert(events.end(), deletion.events().begin(), deletion.events().end());
-      for (Index& g : grabbed)
-        if (g >= 0) g = deletion.node_map()[u(g)];
-    }
-  }
-  if (!events.empty()) all_events.insert(all_events.end(), events.begin(), events.end());
+  body.step(dt, profile);
+  events.assign(body.tear_events().begin(), body.tear_events().end());
+  all_events.insert(all_events.end(), events.begin(), events.end());
 }
 
 void TearingScene::run_until(double t_end) {
@@ -148,16 +83,16 @@ void TearingScene::run_until(double t_end) {
 
 // ---------------------------------------------------------------------------------------------------
 
-CylinderSceneDef cylinder_scene_def(int resolution, TearingMethod method) {
+CylinderSceneDef cylinder_scene_def(int resolution, TearMode mode) {
   CylinderSceneDef def;
   def.rings = resolution <= 0 ? 9 : (resolution == 1 ? 33 : 53);
-  def.method = method;
+  def.tear_mode = mode;
   // The tool is about one coarse edge wide whatever the resolution, as in the recorded interaction.
   return def;
 }
 
-Trajectory cylinder_tool_path(const CylinderSceneDef& def) {
-  Trajectory path;
+Track cylinder_tool_path(const CylinderSceneDef& def) {
+  Track path;
   const double r = def.radius, d = def.duration;
   path.times = {0.0, 0.3 * d, d};
   path.positions = {Vec3(-0.4 * r, 0.0, def.tool_radius + 0.002), Vec3(-0.3 * r, 0.0, -0.3 * r),
@@ -170,28 +105,28 @@ Result<TearingScene> cylinder_scene(const CylinderSceneDef& def) {
   if (!tri) return Error{"cylinder scene: " + tri.message()};
   auto built = build_spring_mesh(*tri, def.springs);
   if (!built) return Error{"cylinder scene: " + built.message()};
-  TearingScene scene;
-  scene.mesh = std::move(built).value();
-  fix_rim(scene.mesh);
+  SpringMesh mesh = std::move(built).value();
+  fix_rim(mesh);
   const bool handle = def.handle < 0 ? def.rings == 9 : def.handle > 0;
   if (handle) {
     // A fixed handle beyond the +x corner, hanging on that corner and its neighbour on the rim.
     const double edge = def.radius / static_cast<double>(def.rings);
-    const Index corner = nearest(scene.mesh, Vec3(def.radius, 0, 0));
+    const Index corner = nearest(mesh, Vec3(def.radius, 0, 0));
     Index next = -1;
-    for (Index s : scene.mesh.node_springs.of(corner)) {
-      const auto& st = scene.mesh.spring_triangles[u(s)];
+    for (Index s : mesh.node_springs.of(corner)) {
+      const auto& st = mesh.spring_triangles[u(s)];
       if ((st[0] >= 0) != (st[1] >= 0)) {
-        next = scene.mesh.other_end(s, corner);
+        next = mesh.other_end(s, corner);
         break;
       }
     }
-    add_handle(scene.mesh, Vec3(def.radius + edge, 0.5 * edge, 0), corner, next);
+    add_handle(mesh, Vec3(def.radius + edge, 0.5 * edge, 0), corner, next);
   }
-  scene.integrator.set_def({.scheme = Scheme::symplectic_euler, .dt = def.dt});
-  scene.method = def.method;
-  scene.tearing.set_def(
-      scaled(def.thresholds, def.springs.stiffness, def.radius / static_cast<double>(def.rings)));
+  TearingScene scene{
+      .body = SpringsBody(std::move(mesh), {.method = symplectic(def.dt),
+                                            .tear_mode = def.tear_mode,
+                                            .tearing = scaled(def.thresholds, def.springs.stiffness,
+                                                              def.radius / static_cast<double>(def.rings))})};
   scene.has_tool = true;
   scene.tool.radius = def.tool_radius;
   scene.tool.half_length = 2.0 * def.radius;
@@ -209,9 +144,7 @@ Result<TearingScene> balloon_scene(const BalloonSceneDef& def, double* initial_s
   if (!sphere) return Error{"balloon scene: " + sphere.message()};
   auto built = build_spring_mesh(*sphere, def.springs);
   if (!built) return Error{"balloon scene: " + built.message()};
-  TearingScene scene;
-  scene.mesh = std::move(built).value();
-  SpringMesh& m = scene.mesh;
+  SpringMesh m = std::move(built).value();
   for (auto& p : m.position) p *= def.inflation;
 
   // The pressure that holds the inflated sphere: Σ spring force · n̂ + p Σ (area vector / 3) · n̂ = 0.
@@ -232,22 +165,21 @@ Result<TearingScene> balloon_scene(const BalloonSceneDef& def, double* initial_s
   }
   const double s0 = stress / static_cast<double>(m.node_count());
   if (initial_stress) *initial_stress = s0;
-  scene.pressure = -spring_out / area_out;
-  scene.pressure_decay = def.pressure_decay;
-  scene.integrator.set_def({.scheme = Scheme::symplectic_euler, .dt = def.dt});
-  scene.method = TearingMethod::area_preserving;
-  scene.tears_per_step = def.tears_per_step;
   const double seed = def.seed_ratio * s0;
-  scene.tearing.set_def({.seed_threshold = seed,
-                         .edge_threshold = def.edge_to_seed * seed,
-                         .inner_threshold = def.inner_ratio * s0});
-
   // The puncture: a hole at the top node.
   Index top = 0;
   for (Index i = 1; i < m.node_count(); ++i)
     if (m.position[u(i)].z() > m.position[u(top)].z()) top = i;
-  if (scene.tearing.tear_node(m, top) == 0) return Error{"balloon scene: the puncture did not open"};
-  scene.all_events.assign(scene.tearing.events().begin(), scene.tearing.events().end());
+  TearingScene scene{.body = SpringsBody(std::move(m), {.method = symplectic(def.dt),
+                                                        .tear_mode = TearMode::area_preserving,
+                                                        .tearing = {.seed_threshold = seed,
+                                                                    .edge_threshold = def.edge_to_seed * seed,
+                                                                    .inner_threshold = def.inner_ratio * s0},
+                                                        .tears_per_step = def.tears_per_step,
+                                                        .pressure = -spring_out / area_out,
+                                                        .pressure_decay = def.pressure_decay})};
+  if (scene.body.cut(top) == 0) return Error{"balloon scene: the puncture did not open"};
+  scene.all_events.assign(scene.body.tear_events().begin(), scene.body.tear_events().end());
   return scene;
 }
 
@@ -261,37 +193,34 @@ Result<TearingScene> capsulorhexis_scene(const CapsulorhexisSceneDef& def) {
   if (!tri) return Error{"capsulorhexis scene: " + tri.message()};
   auto built = build_spring_mesh(*tri, def.springs);
   if (!built) return Error{"capsulorhexis scene: " + built.message()};
-  TearingScene scene;
-  scene.mesh = std::move(built).value();
-  fix_rim(scene.mesh);
-  scene.integrator.set_def({.scheme = Scheme::symplectic_euler, .dt = def.dt});
-  scene.method = TearingMethod::area_preserving;
-  scene.tearing.set_def(
-      scaled(def.thresholds, def.springs.stiffness, def.radius / static_cast<double>(def.rings)));
-
+  SpringMesh mesh = std::move(built).value();
+  fix_rim(mesh);
   // The initial cut: a hole at the start radius; its copy is the flap the forceps grab.
-  const Index start = nearest(scene.mesh, Vec3(def.start_radius, 0, 0));
-  if (scene.tearing.tear_node(scene.mesh, start) == 0)
-    return Error{"capsulorhexis scene: the cut did not open"};
-  scene.all_events.assign(scene.tearing.events().begin(), scene.tearing.events().end());
+  const Index start = nearest(mesh, Vec3(def.start_radius, 0, 0));
+  TearingScene scene{
+      .body = SpringsBody(std::move(mesh), {.method = symplectic(def.dt),
+                                            .tear_mode = TearMode::area_preserving,
+                                            .tearing = scaled(def.thresholds, def.springs.stiffness,
+                                                              def.radius / static_cast<double>(def.rings))})};
+  if (scene.body.cut(start) == 0) return Error{"capsulorhexis scene: the cut did not open"};
+  scene.all_events.assign(scene.body.tear_events().begin(), scene.body.tear_events().end());
   // The flap: the copy made by the cut and its neighbours, except the two slit tips.
-  const TearEvent cut = scene.tearing.events()[0];
-  const Index flap = cut.new_node;
-  std::vector<Index> tips;
-  for (Index s : scene.mesh.node_springs.of(flap)) {
-    const auto& st = scene.mesh.spring_triangles[u(s)];
-    if ((st[0] >= 0) != (st[1] >= 0)) tips.push_back(scene.mesh.other_end(s, flap));
+  const SpringMesh& m = scene.mesh();
+  const Index flap = scene.body.tear_events()[0].new_node;
+  std::vector<Index> tips, held{flap};
+  for (Index s : m.node_springs.of(flap)) {
+    const auto& st = m.spring_triangles[u(s)];
+    if ((st[0] >= 0) != (st[1] >= 0)) tips.push_back(m.other_end(s, flap));
   }
-  scene.grabbed.push_back(flap);
-  for (Index s : scene.mesh.node_springs.of(flap)) {
-    const Index x = scene.mesh.other_end(s, flap);
-    if (std::find(tips.begin(), tips.end(), x) == tips.end()) scene.grabbed.push_back(x);
+  for (Index s : m.node_springs.of(flap)) {
+    const Index x = m.other_end(s, flap);
+    if (std::find(tips.begin(), tips.end(), x) == tips.end()) held.push_back(x);
   }
-  for (Index g : scene.grabbed) {
-    scene.mesh.set_fixed(g, true);
-    scene.grab_start.push_back(scene.mesh.position[u(g)]);
+  for (Index g : held) {
+    scene.grabs.push_back(scene.body.grab(g));
+    scene.grab_start.push_back(m.position[u(g)]);
   }
-  const Vec3 p0 = scene.mesh.position[u(flap)];
+  const Vec3 p0 = m.position[u(flap)];
   const double r0 = std::hypot(p0.x(), p0.y()), a0 = std::atan2(p0.y(), p0.x());
   const int samples = 64;
   for (int i = 0; i <= samples; ++i) {

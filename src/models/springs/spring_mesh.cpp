@@ -30,40 +30,13 @@ Status check_def(const SpringMeshDef& d) {
   return {};
 }
 
-void init_nodes(SpringMesh& m, const std::vector<Vec3>& positions) {
-  const std::size_t n = positions.size();
-  m.rest_position = positions;
-  m.position = positions;
-  m.velocity.assign(n, Vec3::Zero());
-  m.mass.assign(n, 0.0);
-  m.inv_mass.assign(n, 0.0);
-  m.stiffness_factor.assign(n, 1.0);
-  m.tear_factor.assign(n, 1.0);
-  m.weight.assign(n, 1.0);
-  m.origin.resize(n);
-  for (std::size_t i = 0; i < n; ++i) m.origin[i] = static_cast<Index>(i);
-  m.node_springs = Incidence(n);
-  m.node_triangles = Incidence(n);
-}
-
 Status add_springs(SpringMesh& m, const std::vector<Edge>& edges, const SpringMeshDef& d) {
-  m.spring_nodes = edges;
-  const std::size_t e = edges.size();
-  m.rest_length.resize(e);
-  m.stiffness.assign(e, d.stiffness);
-  m.damping.assign(e, d.damping);
-  m.max_length.resize(e);
-  m.spring_factor.assign(e, 1.0);
-  m.spring_triangles.assign(e, {-1, -1});
-  for (std::size_t s = 0; s < e; ++s) {
+  for (std::size_t s = 0; s < edges.size(); ++s) {
     const double l = (m.rest_position[at(edges[s][1])] - m.rest_position[at(edges[s][0])]).norm();
     if (!(l > 0.0))
       return Error{fmt::format("spring mesh: edge {} joins nodes {} and {} at the same position", s,
                                edges[s][0], edges[s][1])};
-    m.rest_length[s] = l;
-    m.max_length[s] = d.max_stretch * l;
-    m.node_springs.add(edges[s][0], static_cast<Index>(s));
-    m.node_springs.add(edges[s][1], static_cast<Index>(s));
+    m.append_spring(edges[s], l, d.stiffness, d.damping, d.max_stretch * l);
   }
   return {};
 }
@@ -116,6 +89,107 @@ void finish_masses(SpringMesh& m, const SpringMeshDef& d) {
 
 }  // namespace
 
+// ---- SpringMesh's appenders and compaction: the one place that writes every array of a group ----
+
+namespace {
+// Copies element i of v to its end (a copy first: push_back may reallocate).
+template <class V>
+void append_copy(V& v, std::size_t i) {
+  const typename V::value_type value = v[i];
+  v.push_back(value);
+}
+
+// Moves each kept entry v[i] to v[map[i]] (map ascending over the kept ones) and shrinks v.
+template <class V>
+void compact_array(V& v, std::span<const Index> map, Index new_size) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (map[i] >= 0 && at(map[i]) != i) v[at(map[i])] = v[i];
+  v.resize(at(new_size));
+}
+
+template <class V>
+void move_last_into(V& v, Index slot) {
+  if (at(slot) + 1 != v.size()) v[at(slot)] = v.back();
+  v.pop_back();
+}
+}  // namespace
+
+Index SpringMesh::append_nodes(std::span<const Vec3> rest) {
+  const Index first = node_count();
+  for (std::size_t k = 0; k < rest.size(); ++k) {
+    rest_position.push_back(rest[k]);
+    position.push_back(rest[k]);
+    velocity.push_back(Vec3::Zero());
+    mass.push_back(0.0);
+    inv_mass.push_back(0.0);
+    stiffness_factor.push_back(1.0);
+    tear_factor.push_back(1.0);
+    weight.push_back(1.0);
+    origin.push_back(first + static_cast<Index>(k));
+    node_springs.add_node();
+    node_triangles.add_node();
+  }
+  return first;
+}
+
+Index SpringMesh::duplicate_node(Index n) {
+  for_each_node_array([&](auto& v) { append_copy(v, at(n)); });
+  node_springs.add_node();
+  return node_triangles.add_node();
+}
+
+Index SpringMesh::append_spring(const Edge& nodes, double l0, double k, double c, double lmax) {
+  const Index s = spring_count();
+  spring_nodes.push_back(nodes);
+  rest_length.push_back(l0);
+  stiffness.push_back(k);
+  damping.push_back(c);
+  max_length.push_back(lmax);
+  spring_factor.push_back(1.0);
+  spring_triangles.push_back({-1, -1});
+  node_springs.add(nodes[0], s);
+  node_springs.add(nodes[1], s);
+  return s;
+}
+
+Index SpringMesh::duplicate_spring(Index s, const Edge& nodes) {
+  const Index copy = spring_count();
+  for_each_spring_array([&](auto& v) { append_copy(v, at(s)); });
+  spring_nodes.back() = nodes;
+  spring_triangles.back() = {-1, -1};
+  node_springs.add(nodes[0], copy);
+  node_springs.add(nodes[1], copy);
+  return copy;
+}
+
+void SpringMesh::move_last_spring_into(Index s) {
+  for_each_spring_array([&](auto& v) { move_last_into(v, s); });
+}
+
+void SpringMesh::move_last_triangle_into(Index t) {
+  for_each_triangle_array([&](auto& v) { move_last_into(v, t); });
+}
+
+void SpringMesh::compact(std::span<const Index> node_map, Index new_nodes, std::span<const Index> spring_map,
+                         Index new_springs) {
+  for (auto& e : spring_nodes)
+    for (auto& x : e) x = node_map[at(x)];
+  for (auto& tn : tri_nodes)
+    for (auto& x : tn) x = node_map[at(x)];
+  for (auto& ts : tri_springs)
+    for (auto& x : ts) x = spring_map[at(x)];
+  for_each_node_array([&](auto& v) { compact_array(v, node_map, new_nodes); });
+  for_each_spring_array([&](auto& v) { compact_array(v, spring_map, new_springs); });
+  node_springs = Incidence(at(new_nodes));
+  node_triangles = Incidence(at(new_nodes));
+  for (Index s = 0; s < new_springs; ++s) {
+    node_springs.add(spring_nodes[at(s)][0], s);
+    node_springs.add(spring_nodes[at(s)][1], s);
+  }
+  for (Index t = 0; t < triangle_count(); ++t)
+    for (Index x : tri_nodes[at(t)]) node_triangles.add(x, t);
+}
+
 Result<SpringMesh> build_spring_mesh(const TriMesh& membrane, const SpringMeshDef& def) {
   if (auto s = check_def(def); !s) return s.error();
   const Index n = static_cast<Index>(membrane.positions.size());
@@ -132,7 +206,7 @@ Result<SpringMesh> build_spring_mesh(const TriMesh& membrane, const SpringMeshDe
           fmt::format("spring mesh: triangle {} repeats a node ({}, {}, {})", t, tri[0], tri[1], tri[2])};
   }
   SpringMesh m;
-  init_nodes(m, membrane.positions);
+  m.append_nodes(membrane.positions);
   for (std::size_t t = 0; t < membrane.triangles.size(); ++t) {
     const Tri& tri = membrane.triangles[t];
     const double area =
@@ -153,7 +227,7 @@ Result<SpringMesh> build_spring_mesh(const TetMesh& body, const SpringMeshDef& d
   if (n == 0 || body.tets.empty()) return Error{"spring mesh: the body has no nodes or no tetrahedra"};
   std::vector<Tet> tets = body.tets;
   SpringMesh m;
-  init_nodes(m, body.positions);
+  m.append_nodes(body.positions);
   for (std::size_t t = 0; t < tets.size(); ++t) {
     Tet& tet = tets[t];
     for (Index v : tet)
@@ -193,7 +267,7 @@ Result<SpringMesh> build_spring_graph(const std::vector<Vec3>& positions, const 
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
     return Error{"spring graph: an edge is listed twice"};
   SpringMesh m;
-  init_nodes(m, positions);
+  m.append_nodes(positions);
   if (auto s = add_springs(m, unique, def); !s) return s.error();
   finish_masses(m, def);
   return m;
@@ -201,16 +275,14 @@ Result<SpringMesh> build_spring_graph(const std::vector<Vec3>& positions, const 
 
 Status check_spring_mesh(const SpringMesh& m) {
   const std::size_t n = m.position.size();
-  if (m.rest_position.size() != n || m.velocity.size() != n || m.mass.size() != n || m.inv_mass.size() != n ||
-      m.stiffness_factor.size() != n || m.tear_factor.size() != n || m.weight.size() != n ||
-      m.origin.size() != n || m.node_springs.node_count() != n || m.node_triangles.node_count() != n)
-    return Error{"spring mesh: node arrays differ in length (N1)"};
+  bool same = m.node_springs.node_count() == n && m.node_triangles.node_count() == n;
+  m.for_each_node_array([&](const auto& v) { same = same && v.size() == n; });
+  if (!same) return Error{"spring mesh: node arrays differ in length (N1)"};
   const std::size_t e = m.spring_nodes.size();
-  if (m.rest_length.size() != e || m.stiffness.size() != e || m.damping.size() != e ||
-      m.max_length.size() != e || m.spring_factor.size() != e || m.spring_triangles.size() != e)
-    return Error{"spring mesh: spring arrays differ in length (N1)"};
-  if (m.tri_springs.size() != m.tri_nodes.size())
-    return Error{"spring mesh: triangle arrays differ in length (N1)"};
+  m.for_each_spring_array([&](const auto& v) { same = same && v.size() == e; });
+  if (!same) return Error{"spring mesh: spring arrays differ in length (N1)"};
+  m.for_each_triangle_array([&](const auto& v) { same = same && v.size() == m.tri_nodes.size(); });
+  if (!same) return Error{"spring mesh: triangle arrays differ in length (N1)"};
   for (std::size_t i = 0; i < n; ++i) {
     if (!(m.mass[i] > 0.0)) return Error{fmt::format("spring mesh: node {} has mass {} (N2)", i, m.mass[i])};
     if (m.inv_mass[i] != 0.0 && std::abs(m.inv_mass[i] * m.mass[i] - 1.0) > 1e-12)

@@ -230,45 +230,13 @@ bool Tearing::walk_fan(const SpringMesh& mesh, Index node, Index first_spring, I
   return false;
 }
 
-Index Tearing::duplicate_node(SpringMesh& mesh, Index node) {
-  const std::size_t i = u(node);
-  const Vec3 rest = mesh.rest_position[i], pos = mesh.position[i], vel = mesh.velocity[i];
-  mesh.rest_position.push_back(rest);
-  mesh.position.push_back(pos);
-  mesh.velocity.push_back(vel);
-  const double mass = mesh.mass[i], inv = mesh.inv_mass[i], sf = mesh.stiffness_factor[i],
-               tf = mesh.tear_factor[i], w = mesh.weight[i];
-  const Index origin = mesh.origin[i];
-  mesh.mass.push_back(mass);
-  mesh.inv_mass.push_back(inv);
-  mesh.stiffness_factor.push_back(sf);
-  mesh.tear_factor.push_back(tf);
-  mesh.weight.push_back(w);
-  mesh.origin.push_back(origin);
-  mesh.node_springs.add_node();
-  return mesh.node_triangles.add_node();
-}
-
 Index Tearing::duplicate_spring(SpringMesh& mesh, Index spring, Index old_end, Index new_end) {
-  const std::size_t i = u(spring);
-  Edge e = mesh.spring_nodes[i];
+  Edge e = mesh.spring_nodes[u(spring)];
   if (e[0] == old_end)
     e[0] = new_end;
   else
     e[1] = new_end;
-  const double l0 = mesh.rest_length[i], k = mesh.stiffness[i], c = mesh.damping[i],
-               lmax = mesh.max_length[i], f = mesh.spring_factor[i];
-  const Index s = mesh.spring_count();
-  mesh.spring_nodes.push_back(e);
-  mesh.rest_length.push_back(l0);
-  mesh.stiffness.push_back(k);
-  mesh.damping.push_back(c);
-  mesh.max_length.push_back(lmax);
-  mesh.spring_factor.push_back(f);
-  mesh.spring_triangles.push_back({-1, -1});
-  mesh.node_springs.add(e[0], s);
-  mesh.node_springs.add(e[1], s);
-  return s;
+  return mesh.duplicate_spring(spring, e);
 }
 
 void Tearing::move_triangle(SpringMesh& mesh, Index tri, Index from, Index to) {
@@ -339,7 +307,7 @@ int Tearing::tear(SpringMesh& mesh, Index node, NodeType type) {
     if (j == 0) j = m / 2;  // a fan of 3: the split is one triangle against two
     const Index c2 = walk_springs_[j];
     const Index e1 = mesh.other_end(c1, node), e2 = mesh.other_end(c2, node);
-    const Index copy = duplicate_node(mesh, node);
+    const Index copy = mesh.duplicate_node(node);
     const Index c1b = duplicate_spring(mesh, c1, node, copy);
     const Index c2b = duplicate_spring(mesh, c2, node, copy);
     // Triangles walk_tris_[0..j-1] and springs walk_springs_[1..j-1] move to the copy.
@@ -371,7 +339,7 @@ int Tearing::tear(SpringMesh& mesh, Index node, NodeType type) {
     }
   if (j == 0 || j >= walk_tris_.size()) return 0;  // crack spring not on this fan (rule 5 broken)
   const Index end = mesh.other_end(c1, node);
-  const Index copy = duplicate_node(mesh, node);
+  const Index copy = mesh.duplicate_node(node);
   const Index c1b = duplicate_spring(mesh, c1, node, copy);
   for (std::size_t i = 0; i < j; ++i) move_spring(mesh, walk_springs_[i], node, copy);
   for (std::size_t i = 0; i < j; ++i) move_triangle(mesh, walk_tris_[i], node, copy);
@@ -418,7 +386,7 @@ int Tearing::separate_fans(SpringMesh& mesh, Index node) {
   }
   int made = 0;
   for (Index label = 1; label < labels; ++label) {
-    const Index copy = duplicate_node(mesh, node);
+    const Index copy = mesh.duplicate_node(node);
     moved_springs_.clear();
     for (std::size_t i = 0; i < m; ++i) {
       if (fan_label_[i] != label) continue;
@@ -446,19 +414,6 @@ int Tearing::separate_fans(SpringMesh& mesh, Index node) {
 // (O(mesh size)), since the incidence lists cannot drop a node's list in place.
 
 namespace {
-template <class T>
-void compact(std::vector<T>& v, const std::vector<Index>& map, Index new_size) {
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (map[i] >= 0 && u(map[i]) != i) v[u(map[i])] = v[i];
-  v.resize(u(new_size));
-}
-
-template <class T>
-void move_last_into(std::vector<T>& v, Index slot) {
-  if (u(slot) + 1 != v.size()) v[u(slot)] = v.back();
-  v.pop_back();
-}
-
 void drop_triangle_slot(std::array<Index, 2>& st, Index t) {
   if (st[0] == t) {
     st[0] = st[1];
@@ -490,8 +445,7 @@ void DeletionTearing::remove_triangle(SpringMesh& mesh, Index t) {
         if (slot == last) slot = t;
     }
   }
-  move_last_into(mesh.tri_nodes, t);
-  move_last_into(mesh.tri_springs, t);
+  mesh.move_last_triangle_into(t);
 }
 
 void DeletionTearing::remove_spring(SpringMesh& mesh, Index s) {
@@ -509,13 +463,7 @@ void DeletionTearing::remove_spring(SpringMesh& mesh, Index s) {
     for (auto& d : drop_)
       if (d == last) d = s;
   }
-  move_last_into(mesh.spring_nodes, s);
-  move_last_into(mesh.rest_length, s);
-  move_last_into(mesh.stiffness, s);
-  move_last_into(mesh.damping, s);
-  move_last_into(mesh.max_length, s);
-  move_last_into(mesh.spring_factor, s);
-  move_last_into(mesh.spring_triangles, s);
+  mesh.move_last_spring_into(s);
 }
 
 int DeletionTearing::step(SpringMesh& mesh) {
@@ -559,36 +507,7 @@ int DeletionTearing::step(SpringMesh& mesh) {
     if (node_map_[u(e[0])] >= 0 && node_map_[u(e[1])] >= 0) spring_map_[u(s)] = new_springs++;
   }
   for (auto& ev : events_) ev.node = node_map_[u(ev.node)];
-  for (auto& e : mesh.spring_nodes)
-    for (auto& x : e) x = node_map_[u(x)];
-  for (auto& tn : mesh.tri_nodes)
-    for (auto& x : tn) x = node_map_[u(x)];
-  for (auto& ts : mesh.tri_springs)
-    for (auto& x : ts) x = spring_map_[u(x)];
-  compact(mesh.rest_position, node_map_, new_nodes);
-  compact(mesh.position, node_map_, new_nodes);
-  compact(mesh.velocity, node_map_, new_nodes);
-  compact(mesh.mass, node_map_, new_nodes);
-  compact(mesh.inv_mass, node_map_, new_nodes);
-  compact(mesh.stiffness_factor, node_map_, new_nodes);
-  compact(mesh.tear_factor, node_map_, new_nodes);
-  compact(mesh.weight, node_map_, new_nodes);
-  compact(mesh.origin, node_map_, new_nodes);
-  compact(mesh.spring_nodes, spring_map_, new_springs);
-  compact(mesh.rest_length, spring_map_, new_springs);
-  compact(mesh.stiffness, spring_map_, new_springs);
-  compact(mesh.damping, spring_map_, new_springs);
-  compact(mesh.max_length, spring_map_, new_springs);
-  compact(mesh.spring_factor, spring_map_, new_springs);
-  compact(mesh.spring_triangles, spring_map_, new_springs);
-  mesh.node_springs = Incidence(u(new_nodes));
-  mesh.node_triangles = Incidence(u(new_nodes));
-  for (Index s = 0; s < new_springs; ++s) {
-    mesh.node_springs.add(mesh.spring_nodes[u(s)][0], s);
-    mesh.node_springs.add(mesh.spring_nodes[u(s)][1], s);
-  }
-  for (Index t = 0; t < mesh.triangle_count(); ++t)
-    for (Index x : mesh.tri_nodes[u(t)]) mesh.node_triangles.add(x, t);
+  mesh.compact(node_map_, new_nodes, spring_map_, new_springs);
   return static_cast<int>(events_.size());
 }
 

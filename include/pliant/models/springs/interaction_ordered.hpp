@@ -16,6 +16,10 @@ namespace pliant::springs {
 /// Breadth-first order of all nodes from `sources` over the springs; nodes unreachable from them
 /// follow in index order. Allocates: call it when the interaction or the topology changes.
 std::vector<Index> breadth_first_order(const SpringMesh& mesh, std::span<const Index> sources);
+/// The same order written into `order` (node_count() entries), with `seen` as scratch: allocates only
+/// while the buffers grow.
+void breadth_first_order(const SpringMesh& mesh, std::span<const Index> sources, std::vector<Index>& order,
+                         std::vector<char>& seen);
 
 /// One interaction-ordered step (symplectic Euler per node) of length dt (unit: s) in the given
 /// node order; fixed nodes are skipped. No allocation.

@@ -62,6 +62,10 @@ std::string_view method_name(Method method);
 std::optional<Method> method_from_name(std::string_view name);
 /// True for methods that integrate dynamics (use dt, stiffness, damping, masses).
 bool method_is_dynamic(Method method);
+/// True for methods that integrate node by node in breadth-first order from the interaction nodes
+/// (interaction_ordered, lr_mass_spring): only they need that order rebuilt when the interaction or
+/// the topology changes.
+bool method_uses_interaction_order(Method method);
 
 /// How a combined method's position correction (Provot, Dragnet) enters the dynamics.
 enum class CorrectionCoupling : std::uint8_t {
@@ -85,17 +89,22 @@ struct MethodDef {
   CorrectionCoupling coupling = CorrectionCoupling::positions;  ///< combined methods only
   CorrectionOrder order = CorrectionOrder::after_integration;   ///< combined methods only
   ChainMailDef chainmail = {};
+  /// Integrator of mass_spring, length_correction_mass_spring and dragnet_mass_spring: explicit
+  /// Euler as in Grimm's (2005) comparison; the tearing scenes use symplectic Euler. The
+  /// interaction-ordered methods always integrate node by node (symplectic Euler per node).
+  Scheme scheme = Scheme::explicit_euler;
 };
 
-/// Steps a SpringMesh with one of the nine methods. No allocation after set_interaction and the
-/// first step.
+/// Steps a SpringMesh with one of the nine methods. Allocates only while its buffers grow (the
+/// interaction nodes, the breadth-first order, the mesh's node count after tearing).
 class MethodStepper {
  public:
   explicit MethodStepper(const MethodDef& def);
   const MethodDef& def() const { return def_; }
 
-  /// Declares the interaction nodes (moved by the caller). Computes the BFS order (allocates).
-  /// Indices outside the mesh are dropped.
+  /// Declares the interaction nodes (moved by the caller); indices outside the mesh are dropped.
+  /// Methods that use the interaction order (method_uses_interaction_order) rebuild it here, into
+  /// the buffer of the last one.
   void set_interaction(const SpringMesh& mesh, std::span<const Index> nodes);
   /// After a topology change that renumbered nodes (DeletionTearing::node_map(): old -> new index,
   /// -1 removed), moves the interaction nodes to their new indices and drops removed ones. Tearing
@@ -103,13 +112,16 @@ class MethodStepper {
   void remap_interaction(const SpringMesh& mesh, std::span<const Index> node_map);
   /// The interaction nodes the next step uses.
   std::span<const Index> interaction() const { return interaction_; }
-  /// One step. When the mesh's topology_version changed since set_interaction, the breadth-first
-  /// order is rebuilt first; interaction nodes that no longer exist (a caller that renumbered nodes
-  /// without remap_interaction) are dropped instead of being read out of bounds.
+  /// One step. When the mesh's topology_version or node count changed since the interaction was
+  /// set, interaction nodes that no longer exist (a caller that renumbered nodes without
+  /// remap_interaction) are dropped instead of being read out of bounds, and the breadth-first order
+  /// is rebuilt for the methods that use it.
   void step(SpringMesh& mesh, const Loads& loads = {});
 
  private:
   void correct(SpringMesh& mesh);
+  void drop_missing_interaction(const SpringMesh& mesh);
+  void refresh_for(const SpringMesh& mesh);
 
   MethodDef def_;
   Integrator integrator_;
@@ -117,8 +129,11 @@ class MethodStepper {
   ChainMail chainmail_;
   SortedLengthCorrection wagner_;
   std::vector<Index> interaction_, order_;
+  std::vector<char> seen_;  // breadth-first scratch
   std::vector<Vec3> before_;
-  std::uint64_t topology_version_ = 0;  // mesh.topology_version the order was built for
+  // The mesh the interaction nodes and order were set for: its topology_version and node count.
+  std::uint64_t topology_version_ = 0;
+  std::size_t node_count_ = 0;
 };
 
 }  // namespace pliant::springs

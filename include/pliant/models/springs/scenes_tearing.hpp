@@ -2,72 +2,57 @@
 // EYESI applications): a cylinder tool moving through a membrane at the thesis' three resolutions, a
 // pressurised balloon that bursts from one hole, and a capsulorhexis (a flap pulled around a circle).
 //
-// Every scene is a TearingScene: a SpringMesh, a symplectic-Euler integrator, a tearing method, and
-// optional interactions given as DATA (a tool trajectory of times and positions, a grabbed node's
-// path, an internal pressure), so one recorded interaction can be replayed with deletion tearing and
-// with area-preserving tearing and compared (Grimm 2005, figures 3.10-3.12).
+// Every scene is a TearingScene: a SpringsBody (the family's run time: symplectic Euler, the tearing
+// mode, the internal pressure) and its interactions given as DATA (a tool path of times and positions,
+// the grabbed flap's path), so one recorded interaction can be replayed with deletion tearing and with
+// area-preserving tearing and compared (Grimm 2005, figures 3.10-3.12).
 #pragma once
 
 #include "pliant/core/result.hpp"
+#include "pliant/core/timing.hpp"
+#include "pliant/core/track.hpp"
 #include "pliant/core/types.hpp"
-#include "pliant/models/springs/integrator.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
+#include "pliant/models/springs/springs_body.hpp"
 #include "pliant/models/springs/tearing.hpp"
 
 #include <vector>
 
 namespace pliant::springs {
 
-/// Which tearing runs after each integration step.
-enum class TearingMethod { none, deletion, area_preserving };
-
-/// A recorded path: positions at increasing times, linearly interpolated, clamped at both ends.
-struct Trajectory {
-  std::vector<double> times;    ///< strictly increasing (unit: s)
-  std::vector<Vec3> positions;  ///< one per time (unit: m)
-  /// Position at time t (unit: m); the first/last position outside the recorded span.
-  Vec3 at(double t) const;
-};
-
-/// A rigid cylinder that pushes every node inside it radially out to its surface.
+/// A rigid cylinder that pushes every free node inside it radially out to its surface (a SpringsBody
+/// obstacle) while its centre follows a recorded path.
 struct CylinderTool {
   Vec3 axis = Vec3(0, 1, 0);  ///< unit axis direction
   double radius = 0.006;      ///< (unit: m), > 0
   double half_length = 0.1;   ///< half the cylinder length along the axis (unit: m)
-  Trajectory path;            ///< centre of the cylinder over time
+  Track path = {};            ///< centre of the cylinder over time (unit: s, m)
 };
 
-/// A running tearing scene (state). step() never throws and allocates only while arrays grow.
+/// A running tearing scene: a body and the recorded interactions that drive it. step() moves the
+/// interactions to the end of the step and steps the body by its method's dt; it never throws and
+/// allocates only while arrays grow.
 struct TearingScene {
-  SpringMesh mesh;
-  Integrator integrator;
-  TearingMethod method = TearingMethod::area_preserving;
-  Tearing tearing;
-  DeletionTearing deletion;
-  int tears_per_step = 1;  ///< area-preserving tears per step (the thesis: 1)
+  SpringsBody body;
 
   bool has_tool = false;
-  CylinderTool tool;
-  /// Grabbed nodes (fixed), moved rigidly: node i goes to grab_start[i] + grab_path.at(t) −
-  /// grab_path.at(0). Deletion tearing renumbers them (a removed node becomes -1 and is skipped).
-  std::vector<Index> grabbed;
-  std::vector<Vec3> grab_start;  ///< (unit: m)
-  Trajectory grab_path;
-  double pressure = 0.0;  ///< internal pressure on the triangles' outward normals (unit: Pa)
-  double pressure_decay =
-      0.0;  ///< once anything tore, pressure *= exp(-dt/decay) per step (unit: s); 0 = keep
+  CylinderTool tool = {};
+  /// Grabs holding nodes, moved rigidly: grab i's target is grab_start[i] + grab_path.at(t) −
+  /// grab_path.at(0). A grab whose node deletion tearing removes lets go by itself.
+  std::vector<GrabId> grabs = {};
+  std::vector<Vec3> grab_start = {};  ///< (unit: m)
+  Track grab_path = {};
 
-  double time = 0.0;                  ///< simulated time (unit: s)
-  std::vector<TearEvent> events;      ///< tears of the last step
-  std::vector<TearEvent> all_events;  ///< every tear since the start (for replays and statistics)
+  double time = 0.0;                       ///< simulated time (unit: s)
+  std::vector<TearEvent> events = {};      ///< tears of the last step
+  std::vector<TearEvent> all_events = {};  ///< every tear since the start (for replays and statistics)
+  Profile profile = {};                    ///< the body's stages in the last step
 
-  /// One step: move the grab, integrate with pressure, push nodes out of the tool, tear.
+  const SpringMesh& mesh() const { return body.mesh(); }
+  /// One step of the body's time step: move the grabs and the tool, then step the body.
   void step();
   /// Steps until time >= t_end.
   void run_until(double t_end);
-
- private:
-  std::vector<Vec3> external_;
 };
 
 /// The cylinder-through-membrane scene (Grimm 2005, figures 3.10-3.12).
@@ -77,7 +62,7 @@ struct CylinderSceneDef {
   /// 272 nodes / 758 springs / 486 triangles. -1: only for rings == 9.
   int handle = -1;
   double radius = 0.05;  ///< disc radius (unit: m)
-  TearingMethod method = TearingMethod::area_preserving;
+  TearMode tear_mode = TearMode::area_preserving;
   TearingDef thresholds = {.seed_threshold = 0.4, .edge_threshold = 0.8, .inner_threshold = 1.6};
   SpringMeshDef springs = {.stiffness = 100.0, .damping = 0.05, .node_mass = 1e-3, .max_stretch = 1.25};
   double dt = 1e-3;            ///< time step (unit: s)
@@ -87,11 +72,11 @@ struct CylinderSceneDef {
 
 /// The thesis' resolutions: 0 → 9 rings + handle (272/758/486), 1 → 33 (3367/9900/6534),
 /// 2 → 53 (8587/25440/16854).
-CylinderSceneDef cylinder_scene_def(int resolution, TearingMethod method = TearingMethod::area_preserving);
+CylinderSceneDef cylinder_scene_def(int resolution, TearMode mode = TearMode::area_preserving);
 
 /// The recorded tool motion used by cylinder_scene: the cylinder (axis along y) starts above the
 /// disc centre, moves down through the membrane, then sideways across it (times in s, positions in m).
-Trajectory cylinder_tool_path(const CylinderSceneDef& def);
+Track cylinder_tool_path(const CylinderSceneDef& def);
 
 /// Builds the cylinder scene (rim fixed); fails with the meshing message.
 Result<TearingScene> cylinder_scene(const CylinderSceneDef& def);
@@ -111,7 +96,7 @@ struct BalloonSceneDef {
   SpringMeshDef springs = {.stiffness = 100.0, .damping = 0.05, .node_mass = 1e-3, .max_stretch = 2.0};
   double dt = 1e-3;              ///< (unit: s)
   double pressure_decay = 0.05;  ///< pressure release time after the puncture (unit: s)
-  int tears_per_step = 1;
+  int tears_per_step = 1;        ///< area-preserving tears at most per step
 };
 
 /// Builds the inflated balloon and punctures it (a hole at the top node). `initial_stress` receives

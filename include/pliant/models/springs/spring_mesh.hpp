@@ -1,11 +1,22 @@
-// SpringMesh: the struct-of-arrays state of a mass-spring body (membrane or volume).
+// SpringMesh: the struct-of-arrays data of a mass-spring body (membrane or volume).
 //
 // Asset / def / state (DESIGN.md): the ASSET of a mass-spring body is its initial mesh (a TriMesh
 // membrane or a TetMesh volume) plus a SpringMeshDef; both are immutable and shareable. The
-// SpringMesh built from them is STATE, and unusually for Pliant its topology is state too: tearing
-// (Grimm 2005, chapter 4) duplicates nodes and springs and moves springs and triangles from
-// one node to its copy while the simulation runs. All hot data is contiguous per-attribute arrays
-// (Grimm 2005, Table 4.2: arrays beat a pointer-linked node graph by up to 7.8x below ~3500 nodes).
+// SpringMesh built from them belongs to one body, and unusually for Pliant its topology and rest data
+// change while the simulation runs: tearing (Grimm 2005, chapter 4) duplicates nodes and springs,
+// splits lumped masses and moves springs and triangles from one node to its copy, and deletion tearing
+// removes and renumbers them. So the rest data cannot live in a shared immutable asset once a body
+// may tear (see docs/architecture.md, "The springs runtime"). Its arrays fall in three groups by who
+// writes them:
+//   motion state      position, velocity: every step (integrators, corrections) and grabs;
+//   constraint state  inv_mass (0 marks a fixed node): grabs fix and free nodes;
+//   rest data and     rest_position, mass, the factors, origin, every spring and triangle array and
+//   topology          the incidence lists: only the builders and tearing.
+// All hot data is contiguous per-attribute arrays (Grimm 2005, Table 4.2: arrays beat a pointer-linked
+// node graph by up to 7.8x below ~3500 nodes). The member functions below are the one place that
+// lists every array (for_each_node_array and its siblings) and the one place that appends, copies,
+// swap-removes and compacts entries; builders, tearing and scene set-ups go through them, so a new
+// attribute is added in one place.
 //
 // Invariants every writer (builders, tearing, deletion) must keep; check_spring_mesh() tests them:
 //  (N1) every node array has node_count() entries, every spring array spring_count(), every
@@ -92,7 +103,7 @@ struct SpringMeshDef {
   double max_stretch = 1.1;  ///< maximum length = max_stretch · rest length (dimensionless), >= 1
 };
 
-/// The state of a mass-spring body. See the invariants at the top of this file.
+/// The data of a mass-spring body. See the groups and invariants at the top of this file.
 struct SpringMesh {
   // ---- nodes ----
   std::vector<Vec3> rest_position;       ///< rest position (unit: m)
@@ -149,6 +160,69 @@ struct SpringMesh {
     const Edge& e = spring_nodes[static_cast<std::size_t>(s)];
     return (position[static_cast<std::size_t>(e[1])] - position[static_cast<std::size_t>(e[0])]).norm();
   }
+
+  // ---- the field lists: the only place that names every array of a group ----
+
+  /// Calls f(array) for every per-node array (not the incidence lists), in declaration order.
+  template <class F>
+  void for_each_node_array(F&& f) {
+    f(rest_position), f(position), f(velocity), f(mass), f(inv_mass), f(stiffness_factor), f(tear_factor),
+        f(weight), f(origin);
+  }
+  template <class F>
+  void for_each_node_array(F&& f) const {
+    f(rest_position), f(position), f(velocity), f(mass), f(inv_mass), f(stiffness_factor), f(tear_factor),
+        f(weight), f(origin);
+  }
+  /// Calls f(array) for every per-spring array, in declaration order.
+  template <class F>
+  void for_each_spring_array(F&& f) {
+    f(spring_nodes), f(rest_length), f(stiffness), f(damping), f(max_length), f(spring_factor),
+        f(spring_triangles);
+  }
+  template <class F>
+  void for_each_spring_array(F&& f) const {
+    f(spring_nodes), f(rest_length), f(stiffness), f(damping), f(max_length), f(spring_factor),
+        f(spring_triangles);
+  }
+  /// Calls f(array) for every per-triangle array, in declaration order.
+  template <class F>
+  void for_each_triangle_array(F&& f) {
+    f(tri_nodes), f(tri_springs);
+  }
+  template <class F>
+  void for_each_triangle_array(F&& f) const {
+    f(tri_nodes), f(tri_springs);
+  }
+
+  // ---- appending, copying, removing (topology writers use these; none bumps topology_version) ----
+
+  /// Appends free nodes at rest at the given rest positions (unit: m): velocity 0, mass and inv_mass 0
+  /// (the caller lumps masses, then sets inv_mass), unit factors and weight, origin = own index, no
+  /// springs or triangles. Returns the index of the first.
+  Index append_nodes(std::span<const Vec3> rest);
+  /// Appends a copy of node n (every per-node attribute, origin included) with no springs or
+  /// triangles; returns its index.
+  Index duplicate_node(Index n);
+  /// Appends a spring between `nodes` with the given rest length (unit: m), stiffness (unit: N/m),
+  /// damping (unit: N·s/m) and maximum length (unit: m), factor 1, no triangles, and lists it at both
+  /// nodes; returns its index.
+  Index append_spring(const Edge& nodes, double rest_length, double stiffness, double damping,
+                      double max_length);
+  /// Appends a copy of spring s (every per-spring attribute) joining `nodes` instead, with no
+  /// triangles, listed at both nodes; returns its index.
+  Index duplicate_spring(Index s, const Edge& nodes);
+  /// Moves the last spring's attributes into slot s and drops the last slot (swap-remove of the
+  /// arrays only: the caller renames the references to the moved spring and updates the incidence).
+  void move_last_spring_into(Index s);
+  /// Moves the last triangle's arrays into slot t and drops the last slot (as move_last_spring_into).
+  void move_last_triangle_into(Index t);
+  /// Removes nodes and springs at once: node_map[old] is the new index of each node (-1: removed,
+  /// new indices ascending), spring_map likewise for springs; every spring whose nodes survive must
+  /// survive. Renames the references in the spring and triangle arrays, compacts every per-node and
+  /// per-spring array and rebuilds the incidence lists (O(mesh size)).
+  void compact(std::span<const Index> node_map, Index new_nodes, std::span<const Index> spring_map,
+               Index new_springs);
 };
 
 /// Builds a membrane: one spring per unique triangle edge, masses lumped from triangle areas, every

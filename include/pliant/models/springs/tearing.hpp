@@ -116,7 +116,6 @@ class Tearing {
   void classify(const SpringMesh& mesh);
   int tear(SpringMesh& mesh, Index node, NodeType type);
   Index crack_spring(const SpringMesh& mesh, Index node, Index exclude) const;
-  Index duplicate_node(SpringMesh& mesh, Index node);
   Index duplicate_spring(SpringMesh& mesh, Index spring, Index old_end, Index new_end);
   void move_triangle(SpringMesh& mesh, Index tri, Index from, Index to);
   void move_spring(SpringMesh& mesh, Index spring, Index from, Index to);
