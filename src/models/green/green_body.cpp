@@ -106,6 +106,20 @@ Status GreenBody::set_grabs(std::span<const Grab> grabs) {
   held_node_ = std::move(nodes);
   held_grab_ = std::move(owner);
   held_offset_ = std::move(offsets);
+  // Each grab's patch compliance in the body frame, computed once per grab set: the haptic snapshot
+  // reads it after every step, and a step must not allocate.
+  grab_compliance_.assign(grabs.size(), Mat3::Zero());
+  if (k3 > 0) {
+    for (std::size_t m = 0; m < grabs.size(); ++m) {
+      // Stiffness of the rigid patch: the total force Σ f_i for a unit translation of every held
+      // node of grab m, the others held: S C⁻¹ Sᵀ; the compliance is its inverse.
+      Eigen::MatrixXd St = Eigen::MatrixXd::Zero(k3, 3);
+      for (std::size_t k = 0; k < held_node_.size(); ++k)
+        if (held_grab_[k] == m) St.block<3, 3>(static_cast<Eigen::Index>(3 * k), 0).setIdentity();
+      const Mat3 stiffness = St.transpose() * grab_factor_.solve(St);
+      grab_compliance_[m] = stiffness.inverse();
+    }
+  }
   state_.grabs.assign(grabs.begin(), grabs.end());
   state_.grab_forces.assign(grabs.size(), Vec3::Zero());
   handle_.setZero(m3);
@@ -339,16 +353,9 @@ void GreenBody::update_grab_forces() {
 }
 
 Mat3 GreenBody::grab_compliance(std::size_t index) const {
-  // Stiffness of the rigid patch: the total force Σ f_i for a unit translation of every held node
-  // of this grab, others held: S C⁻¹ Sᵀ; the compliance is its inverse.
-  const Eigen::Index k3 = static_cast<Eigen::Index>(3 * held_node_.size());
-  Eigen::MatrixXd St = Eigen::MatrixXd::Zero(k3, 3);
-  for (std::size_t k = 0; k < held_node_.size(); ++k)
-    if (held_grab_[k] == index) St.block<3, 3>(static_cast<Eigen::Index>(3 * k), 0).setIdentity();
-  const Eigen::MatrixXd X = grab_factor_.solve(St);
-  const Mat3 stiffness = St.transpose() * X;
+  if (index >= grab_compliance_.size()) return Mat3::Zero();
   const Mat3& R = state_.rotation;
-  return R * stiffness.inverse() * R.transpose();
+  return R * grab_compliance_[index] * R.transpose();
 }
 
 Mat3 GreenBody::local_compliance(Index n) const {
@@ -357,9 +364,8 @@ Mat3 GreenBody::local_compliance(Index n) const {
     if (held_node_[k] == n) return grab_compliance(held_grab_[k]);
   Mat3 c = asset_->green_block(n, n);
   if (!held_node_.empty()) {
-    // G(n, G) C⁻¹ G(G, n) = W_n G_SG(n)ᵀ.
-    const Eigen::MatrixXd Wn = w_.middleRows(3 * n, 3).cast<double>();
-    c -= Wn * g_sg_.middleRows(3 * n, 3).transpose();
+    // G(n, G) C⁻¹ G(G, n) = W_n G_SG(n)ᵀ (a 3 × 3 product; no temporary matrix).
+    c.noalias() -= w_.middleRows(3 * n, 3).cast<double>() * g_sg_.middleRows(3 * n, 3).transpose();
   }
   return R * c * R.transpose();
 }

@@ -257,18 +257,26 @@ TEST_P(Conformance, StepAfterWarmUpDoesNotAllocate) {
   const SurfacePoint p = free_corner(b);
   const Vec3 start = point_on(b.surface_positions(), b.surface_triangles(), p);
   const GrabId id = b.grab(p);
+  // The grab drives a haptic contact: the World publishes its snapshot after every step.
+  ASSERT_TRUE(world->bind_haptic_grab(0, 0, id, start));
   std::vector<double> field(b.surface_positions().size());
   auto frame = [&](int k) {
-    b.move_grab(id, start + Vec3(0.0, 0.0, 0.0002 * k));
+    world->move_haptic_grab(0, start + Vec3(0.0, 0.0, 0.0002 * k));
     world->step();
     b.fill_field(0, field);
     (void)b.grab_reaction(id);
+    (void)b.grab_compliance(id);
+    (void)world->haptics().read();
   };
   for (int k = 1; k <= 5; ++k) frame(k);  // warm-up: buffers reach their size
   test::count_allocations(true);
   for (int k = 6; k <= 10; ++k) frame(k);
   test::count_allocations(false);
   EXPECT_EQ(test::allocations_counted(), 0) << "allocations in 5 steps after warm-up";
+  const HapticSnapshot& snap = world->haptics().read();
+  EXPECT_TRUE(snap.contacts[0].active);
+  EXPECT_EQ(snap.step, world->step_count());
+  EXPECT_EQ(snap.contacts[0].force, b.grab_reaction(id)) << "the snapshot carries the last step's reaction";
 }
 
 TEST(Conformance, CapabilitiesAreQueriedNotAssumed) {

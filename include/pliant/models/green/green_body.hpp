@@ -145,14 +145,15 @@ class GreenBody {
   std::vector<std::size_t> held_grab_;  // k, grab of each held node
   std::vector<Vec3> held_offset_;       // k, offset from the grab's target (world frame, unit: m)
   Eigen::LDLT<Eigen::MatrixXd> grab_factor_;
-  Eigen::MatrixXf w_;               // 3Ns × 3k, W = G_SG C⁻¹ (column-major)
-  Eigen::MatrixXf w_sum_;           // 3Ns × 3m, W̄: per grab, W summed over its held nodes
-  Eigen::MatrixXd g_sg_;            // 3Ns × 3k, G_SG in double (for local_compliance)
-  Eigen::VectorXd handle_;          // 3m, h
-  Eigen::VectorXd handle_applied_;  // 3m, h used for the current u_grab_
-  Eigen::VectorXd node_part_;       // 3k, e
-  Eigen::VectorXd node_applied_;    // 3k, e used for the current u_grab_
-  Eigen::VectorXd residual_;        // 3k, h_m(i) + e_i
+  std::vector<Mat3> grab_compliance_;  // m, each grab's patch compliance in the body frame (unit: m/N)
+  Eigen::MatrixXf w_;                  // 3Ns × 3k, W = G_SG C⁻¹ (column-major)
+  Eigen::MatrixXf w_sum_;              // 3Ns × 3m, W̄: per grab, W summed over its held nodes
+  Eigen::MatrixXd g_sg_;               // 3Ns × 3k, G_SG in double (for local_compliance)
+  Eigen::VectorXd handle_;             // 3m, h
+  Eigen::VectorXd handle_applied_;     // 3m, h used for the current u_grab_
+  Eigen::VectorXd node_part_;          // 3k, e
+  Eigen::VectorXd node_applied_;       // 3k, e used for the current u_grab_
+  Eigen::VectorXd residual_;           // 3k, h_m(i) + e_i
   Eigen::VectorXd grab_force_solve_;
   bool grabs_dirty_ = true;
 
