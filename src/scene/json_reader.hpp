@@ -6,6 +6,7 @@
 // default. The scene loader converts the exception into a Result at its boundary.
 #pragma once
 
+#include "pliant/core/result.hpp"
 #include "pliant/core/types.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace pliant::scene::detail {
@@ -73,6 +75,13 @@ class JsonReader {
   std::string file_;
   std::string pointer_;
 };
+
+/// The value of `result`, or throws JsonReadError at `where` with the result's one-line error.
+template <class T>
+T take(Result<T> result, const JsonReader& where) {
+  if (!result.ok()) where.fail(result.message());
+  return std::move(result).value();
+}
 
 /// Short rendering of a JSON value for messages (strings quoted, long values cut).
 std::string describe(const nlohmann::json& value);

@@ -1,0 +1,189 @@
+#include "mesh_reader.hpp"
+
+#include "pliant/io/mesh_file.hpp"
+#include "pliant/meshing/ball.hpp"
+#include "pliant/meshing/box.hpp"
+#include "pliant/meshing/disc_membrane.hpp"
+#include "pliant/meshing/hex_disc.hpp"
+#include "pliant/meshing/icosphere.hpp"
+#include "pliant/meshing/rect_membrane.hpp"
+#include "pliant/meshing/tube.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace pliant::scene::detail {
+namespace {
+
+constexpr long long kMaxIndex = std::numeric_limits<Index>::max();
+
+std::array<Index, 3> cells3(const JsonReader& r) {
+  const auto e = r.elements();
+  if (e.size() != 3) r.fail_expected("an array of 3 integers");
+  return {static_cast<Index>(e[0].integer(1, 100000)), static_cast<Index>(e[1].integer(1, 100000)),
+          static_cast<Index>(e[2].integer(1, 100000))};
+}
+
+Vec3 positive3(const JsonReader& r) {
+  const auto e = r.elements();
+  if (e.size() != 3) r.fail_expected("an array of 3 numbers > 0");
+  return {e[0].positive(), e[1].positive(), e[2].positive()};
+}
+
+// SceneLimits::max_mesh_elements, checked from a shape's parameters before meshing (the meshers'
+// own element counts) and from the mesh after reading or meshing.
+void check_elements(const JsonReader& m, long double elements, std::size_t limit, const char* what) {
+  if (limit == 0 || elements <= static_cast<long double>(limit)) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s %.6Lg elements, more than this reader's limit of %zu", what, elements,
+                limit);
+  m.fail(buf);
+}
+
+long double integer_param(const JsonReader& m, const char* key, long long fallback) {
+  const auto v = m.find(key);
+  return v && v->json().is_number_integer() ? static_cast<long double>(v->json().get<long long>())
+                                            : static_cast<long double>(fallback);
+}
+
+long double shape_element_estimate(const JsonReader& m, const std::string& shape) {
+  auto cells = [&](const char* key, int n, long double fallback) {
+    const auto v = m.find(key);
+    if (!v || !v->json().is_array() || v->json().size() != static_cast<std::size_t>(n)) return fallback;
+    long double p = 1;
+    for (const auto& e : v->json())
+      p *= e.is_number_integer() ? static_cast<long double>(e.get<long long>()) : 1;
+    return p;
+  };
+  if (shape == "box") {
+    const auto c = meshing::BoxDef{}.cells;
+    return 6 * cells("cells", 3, static_cast<long double>(c[0]) * c[1] * c[2]);
+  }
+  if (shape == "tube") {
+    const meshing::TubeDef d;
+    return 6 * integer_param(m, "segments_around", d.segments_around) *
+           integer_param(m, "segments_along", d.segments_along) *
+           integer_param(m, "segments_through", d.segments_through);
+  }
+  if (shape == "ball") {
+    const long double n = integer_param(m, "resolution", meshing::BallDef{}.resolution);
+    return 6 * n * n * n;
+  }
+  if (shape == "disc") return 2 * integer_param(m, "nodes", meshing::DiscMembraneDef{}.nodes);
+  if (shape == "hexdisc") {
+    const long double n = integer_param(m, "rings", meshing::HexDiscDef{}.rings);
+    return 6 * n * n;
+  }
+  if (shape == "rect") {
+    const meshing::RectMembraneDef d;
+    return 2 * cells("cells", 2, static_cast<long double>(d.cells_x) * d.cells_y);
+  }
+  if (shape == "icosphere") {
+    const long double s = integer_param(m, "subdivisions", meshing::IcosphereDef{}.subdivisions);
+    return 20 * std::pow(4.0L, std::clamp<long double>(s, 0, 30));
+  }
+  return 0;  // an unknown shape: read_mesh_unchecked says which ones exist
+}
+
+// "mesh": {"file": "beam.msh"} or {"shape": "tube", ...parameters of that shape}.
+void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in) {
+  if (m.has("file")) {
+    m.expect_object({"file"});
+    const JsonReader f = m.at("file");
+    const std::filesystem::path path = dir / f.string();
+    io::MeshFile file = take(io::read_mesh_file(path), f);
+    if (!file.tets.empty()) {
+      in.volume = take(io::read_tet_mesh(path), f);
+    } else {
+      in.surface = take(io::read_tri_mesh(path), f);
+    }
+    return;
+  }
+  const std::string shape =
+      m.at("shape").one_of({"box", "tube", "ball", "disc", "hexdisc", "rect", "icosphere"});
+  if (shape == "box") {
+    m.expect_object({"shape", "origin", "size", "cells", "split"});
+    meshing::BoxDef d;
+    if (auto v = m.find("origin")) d.origin = v->vec3();
+    if (auto v = m.find("size")) d.size = positive3(*v);
+    if (auto v = m.find("cells")) d.cells = cells3(*v);
+    if (auto v = m.find("split"))
+      d.split = v->one_of({"five", "six"}) == "six" ? meshing::CellSplit::six : meshing::CellSplit::five;
+    in.volume = take(meshing::box_mesh(d), m);
+  } else if (shape == "tube") {
+    m.expect_object({"shape", "inner_radius", "outer_radius", "length", "segments_around", "segments_along",
+                     "segments_through"});
+    meshing::TubeDef d;
+    d.inner_radius = m.positive_or("inner_radius", d.inner_radius);
+    d.outer_radius = m.positive_or("outer_radius", d.outer_radius);
+    d.length = m.positive_or("length", d.length);
+    d.segments_around = static_cast<Index>(m.integer_or("segments_around", d.segments_around, 3, kMaxIndex));
+    d.segments_along = static_cast<Index>(m.integer_or("segments_along", d.segments_along, 1, kMaxIndex));
+    d.segments_through =
+        static_cast<Index>(m.integer_or("segments_through", d.segments_through, 1, kMaxIndex));
+    in.volume = take(meshing::tube_mesh(d), m);
+  } else if (shape == "ball") {
+    m.expect_object({"shape", "center", "radius", "resolution"});
+    meshing::BallDef d;
+    if (auto v = m.find("center")) d.center = v->vec3();
+    d.radius = m.positive_or("radius", d.radius);
+    d.resolution = static_cast<Index>(m.integer_or("resolution", d.resolution, 2, kMaxIndex));
+    in.volume = take(meshing::ball_mesh(d), m);
+  } else if (shape == "disc") {
+    m.expect_object({"shape", "center", "radius", "nodes", "boundary_nodes"});
+    meshing::DiscMembraneDef d;
+    if (auto v = m.find("center")) d.center = v->vec3();
+    d.radius = m.positive_or("radius", d.radius);
+    d.nodes = static_cast<Index>(m.integer_or("nodes", d.nodes, 7, kMaxIndex));
+    d.boundary_nodes = static_cast<Index>(m.integer_or("boundary_nodes", d.boundary_nodes, 6, kMaxIndex));
+    in.surface = take(meshing::disc_membrane(d), m);
+  } else if (shape == "hexdisc") {
+    m.expect_object({"shape", "center", "radius", "rings"});
+    meshing::HexDiscDef d;
+    if (auto v = m.find("center")) d.center = v->vec3();
+    d.radius = m.positive_or("radius", d.radius);
+    d.rings = static_cast<Index>(m.integer_or("rings", d.rings, 1, 10000));
+    in.surface = take(meshing::hex_disc(d), m);
+  } else if (shape == "rect") {
+    m.expect_object({"shape", "size", "cells"});
+    meshing::RectMembraneDef d;
+    if (auto v = m.find("size")) {
+      const auto e = v->elements();
+      if (e.size() != 2) v->fail_expected("an array of 2 numbers");
+      d.size = {e[0].positive(), e[1].positive()};
+    }
+    if (auto v = m.find("cells")) {
+      const auto e = v->elements();
+      if (e.size() != 2) v->fail_expected("an array of 2 integers");
+      d.cells_x = static_cast<Index>(e[0].integer(1, 100000));
+      d.cells_y = static_cast<Index>(e[1].integer(1, 100000));
+    }
+    in.surface = take(meshing::rect_membrane(d), m);
+  } else {
+    m.expect_object({"shape", "center", "radius", "subdivisions"});
+    meshing::IcosphereDef d;
+    if (auto v = m.find("center")) d.center = v->vec3();
+    d.radius = m.positive_or("radius", d.radius);
+    d.subdivisions = static_cast<Index>(
+        m.integer_or("subdivisions", d.subdivisions, 0, meshing::kMaxIcosphereSubdivisions));
+    in.surface = take(meshing::icosphere(d), m);
+  }
+}
+
+}  // namespace
+
+void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in,
+               std::size_t max_elements) {
+  if (m.has("shape") && m.at("shape").json().is_string())
+    check_elements(m, shape_element_estimate(m, m.at("shape").string()), max_elements,
+                   "the parameters ask for about");
+  read_mesh_unchecked(m, dir, in);
+  const std::size_t n = in.volume ? in.volume->tets.size() : in.surface ? in.surface->triangles.size() : 0;
+  check_elements(m, static_cast<long double>(n), max_elements, "the mesh has");
+}
+
+}  // namespace pliant::scene::detail
