@@ -1,6 +1,5 @@
 // Area-preserving membrane tearing (J. Grimm, "Interaktive Simulation von Weichgewebe ...",
-// doctoral thesis, Universität Mannheim 2005, section 3.3, algorithms 3.2-3.4; also Grimm 2005b) and
-// tearing by deleting over-stretched springs (same thesis, section 3.2, algorithm 3.1).
+// doctoral thesis, Universität Mannheim 2005, section 3.3, algorithms 3.2-3.4; also Grimm 2005b).
 //
 // Fan walk (thesis figure 3.6): around the tearing node n, triangles are linked through the springs
 // at n. Starting from one spring, the next triangle is the other triangle of the spring just crossed;
@@ -15,83 +14,23 @@
 //
 // Only topology moves; positions are untouched, so a fresh crack is closed and opens as the springs
 // on both sides pull their own copy of the node away.
-#include "pliant/models/springs/tearing.hpp"
+#include "pliant/models/springs/tearing_area.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include "tearing_queries.hpp"
+
+#include <array>
+#include <cstddef>
 #include <limits>
+#include <vector>
 
 namespace pliant::springs {
-namespace {
 
-inline std::size_t u(Index i) { return static_cast<std::size_t>(i); }
-
-inline int tri_count(const SpringMesh& m, Index s) {
-  const auto& st = m.spring_triangles[u(s)];
-  return (st[0] >= 0 ? 1 : 0) + (st[1] >= 0 ? 1 : 0);
-}
-
-// The two springs of triangle t that end at node n: (n -> next) and (prev -> n).
-inline void springs_at(const SpringMesh& m, Index t, Index n, Index& s_out, Index& s_in) {
-  const Tri& tn = m.tri_nodes[u(t)];
-  const auto& ts = m.tri_springs[u(t)];
-  int k = tn[0] == n ? 0 : (tn[1] == n ? 1 : 2);
-  s_out = ts[u(k)];
-  s_in = ts[u((k + 2) % 3)];
-}
-
-inline Index other_triangle(const SpringMesh& m, Index s, Index t) {
-  const auto& st = m.spring_triangles[u(s)];
-  return st[0] == t ? st[1] : st[0];
-}
-
-inline double rest_area(const SpringMesh& m, Index t) {
-  const Tri& tn = m.tri_nodes[u(t)];
-  const Vec3& a = m.rest_position[u(tn[0])];
-  return 0.5 * (m.rest_position[u(tn[1])] - a).cross(m.rest_position[u(tn[2])] - a).norm();
-}
-
-inline double relative_length(const SpringMesh& m, Index s) { return m.length(s) / m.rest_length[u(s)]; }
-
-}  // namespace
-
-const char* tear_kind_name(TearKind kind) {
-  switch (kind) {
-    case TearKind::hole:
-      return "hole";
-    case TearKind::propagate:
-      return "propagate";
-    case TearKind::branch:
-      return "branch";
-    case TearKind::tear_through:
-      return "tear_through";
-    case TearKind::deletion:
-      return "deletion";
-  }
-  return "unknown";
-}
-
-EventBrief TearEvent::brief() const {
-  // The names event listings use (summary.json): the category's prefix, then the kind.
-  std::string_view kind_name = "tear_delete";
-  switch (kind) {
-    case TearKind::hole:
-      kind_name = "tear_hole";
-      break;
-    case TearKind::propagate:
-      kind_name = "tear_propagate";
-      break;
-    case TearKind::branch:
-      kind_name = "tear_branch";
-      break;
-    case TearKind::tear_through:
-      kind_name = "tear_through";
-      break;
-    case TearKind::deletion:
-      break;
-  }
-  return {kind_name, node, position};
-}
+using detail::other_triangle;
+using detail::relative_length;
+using detail::rest_area;
+using detail::springs_at;
+using detail::tri_count;
+using detail::u;
 
 double node_stress(const SpringMesh& mesh, Index node) {
   double sum = 0.0;
@@ -403,143 +342,6 @@ int Tearing::separate_fans(SpringMesh& mesh, Index node) {
     ++made;
   }
   return made;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Deletion tearing
-//
-// Springs and triangles are removed by swap-remove (the last element moves into the hole and its
-// references are renamed), so a tear costs O(degree) and the arrays stay dense, as in the thesis'
-// array layout (table 4.2). Only when a node loses its last triangle are the node arrays compacted
-// (O(mesh size)), since the incidence lists cannot drop a node's list in place.
-
-namespace {
-void drop_triangle_slot(std::array<Index, 2>& st, Index t) {
-  if (st[0] == t) {
-    st[0] = st[1];
-    st[1] = -1;
-  } else if (st[1] == t) {
-    st[1] = -1;
-  }
-}
-}  // namespace
-
-void DeletionTearing::remove_triangle(SpringMesh& mesh, Index t) {
-  const Tri tn = mesh.tri_nodes[u(t)];
-  const auto ts = mesh.tri_springs[u(t)];
-  for (Index s : ts) {
-    auto& st = mesh.spring_triangles[u(s)];
-    drop_triangle_slot(st, t);
-    if (st[0] < 0) drop_.push_back(s);  // rule 4: a spring without a triangle goes too
-  }
-  for (Index x : tn) {
-    mesh.node_triangles.remove(x, t);
-    if (mesh.node_triangles.of(x).empty()) orphans_.push_back(x);  // rule 1
-  }
-  const Index last = mesh.triangle_count() - 1;
-  if (t != last) {
-    for (Index x : mesh.tri_nodes[u(last)]) mesh.node_triangles.rename(x, last, t);
-    for (Index s : mesh.tri_springs[u(last)]) {
-      auto& st = mesh.spring_triangles[u(s)];
-      for (auto& slot : st)
-        if (slot == last) slot = t;
-    }
-  }
-  mesh.move_last_triangle_into(t);
-}
-
-void DeletionTearing::remove_spring(SpringMesh& mesh, Index s) {
-  const Edge e = mesh.spring_nodes[u(s)];
-  mesh.node_springs.remove(e[0], s);
-  mesh.node_springs.remove(e[1], s);
-  const Index last = mesh.spring_count() - 1;
-  if (s != last) {
-    for (Index x : mesh.spring_nodes[u(last)]) mesh.node_springs.rename(x, last, s);
-    for (Index t : mesh.spring_triangles[u(last)]) {
-      if (t < 0) continue;
-      for (auto& x : mesh.tri_springs[u(t)])
-        if (x == last) x = s;
-    }
-    for (auto& d : drop_)
-      if (d == last) d = s;
-  }
-  mesh.move_last_spring_into(s);
-}
-
-int DeletionTearing::step(SpringMesh& mesh) {
-  events_.clear();
-  node_map_.clear();
-  orphans_.clear();
-  // Downwards: the spring swapped into a freed slot comes from the end, which was already checked.
-  for (Index s = mesh.spring_count() - 1; s >= 0; --s) {
-    if (s >= mesh.spring_count()) continue;
-    if (!(mesh.length(s) > mesh.max_length[u(s)])) continue;
-    const Edge e = mesh.spring_nodes[u(s)];
-    events_.push_back(
-        {e[0], -1, -1, TearKind::deletion, 0.5 * (mesh.position[u(e[0])] + mesh.position[u(e[1])])});
-    drop_.clear();
-    while (mesh.spring_triangles[u(s)][0] >= 0) remove_triangle(mesh, mesh.spring_triangles[u(s)][0]);
-    drop_.erase(std::remove(drop_.begin(), drop_.end(), s), drop_.end());
-    remove_spring(mesh, s);
-    while (!drop_.empty()) {
-      const Index d = drop_.back();
-      drop_.pop_back();
-      remove_spring(mesh, d);
-    }
-  }
-  if (events_.empty()) return 0;
-  ++mesh.topology_version;
-
-  // Nodes left without a triangle (rule 1) go with their remaining (free) springs: compact.
-  bool any = false;
-  for (Index x : orphans_) any = any || mesh.node_triangles.of(x).empty();
-  if (!any) return static_cast<int>(events_.size());
-  const Index nodes = mesh.node_count(), springs = mesh.spring_count();
-  node_map_.assign(u(nodes), 0);
-  for (Index x : orphans_)
-    if (mesh.node_triangles.of(x).empty()) node_map_[u(x)] = -1;
-  Index new_nodes = 0;
-  for (Index n = 0; n < nodes; ++n) node_map_[u(n)] = node_map_[u(n)] < 0 ? -1 : new_nodes++;
-  spring_map_.assign(u(springs), -1);
-  Index new_springs = 0;
-  for (Index s = 0; s < springs; ++s) {
-    const Edge& e = mesh.spring_nodes[u(s)];
-    if (node_map_[u(e[0])] >= 0 && node_map_[u(e[1])] >= 0) spring_map_[u(s)] = new_springs++;
-  }
-  for (auto& ev : events_) ev.node = node_map_[u(ev.node)];
-  mesh.compact(node_map_, new_nodes, spring_map_, new_springs);
-  return static_cast<int>(events_.size());
-}
-
-// ---------------------------------------------------------------------------------------------------
-
-double total_rest_area(const SpringMesh& mesh) {
-  double a = 0.0;
-  for (Index t = 0; t < mesh.triangle_count(); ++t) a += rest_area(mesh, t);
-  return a;
-}
-
-Index triangle_components(const SpringMesh& mesh) {
-  const Index n = mesh.triangle_count();
-  std::vector<Index> parent(u(n));
-  for (Index i = 0; i < n; ++i) parent[u(i)] = i;
-  auto find = [&](Index x) {
-    while (parent[u(x)] != x) {
-      parent[u(x)] = parent[u(parent[u(x)])];
-      x = parent[u(x)];
-    }
-    return x;
-  };
-  Index components = n;
-  for (const auto& st : mesh.spring_triangles) {
-    if (st[0] < 0 || st[1] < 0) continue;
-    const Index a = find(st[0]), b = find(st[1]);
-    if (a != b) {
-      parent[u(a)] = b;
-      --components;
-    }
-  }
-  return components;
 }
 
 }  // namespace pliant::springs
