@@ -80,6 +80,37 @@ TEST(Assembly, SparseProductEqualsEdgeStoreProduct) {
   }
 }
 
+// add_product accumulates scale · K (u - u0) over 3-vectors, against the sparse assembly.
+TEST(Assembly, EdgeStoreAddProductAccumulatesScaledDisplacementProduct) {
+  TetMesh mesh = box(Vec3(1.0, 0.4, 0.4), {5, 2, 2}, meshing::CellSplit::five);
+  test::jitter_interior(mesh, Vec3(1.0, 0.4, 0.4), 0.2, 0.2);
+  const Material m = material_preset("liver").value();
+  const SparseMatrix K = assemble_stiffness(mesh, m);
+  const EdgeStiffness S = assemble_edge_stiffness(mesh, m);
+  const std::size_t n = mesh.node_count();
+  std::mt19937 rng(11);
+  std::normal_distribution<double> nd;
+  std::vector<Vec3> u(n), u0(n), y0(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    u[i] = Vec3(nd(rng), nd(rng), nd(rng));
+    u0[i] = Vec3(nd(rng), nd(rng), nd(rng));
+  }
+  const auto flat = [](const std::vector<Vec3>& v) {
+    Eigen::VectorXd out(3 * static_cast<Eigen::Index>(v.size()));
+    for (std::size_t i = 0; i < v.size(); ++i) out.segment<3>(3 * static_cast<Eigen::Index>(i)) = v[i];
+    return out;
+  };
+  const double scale = -0.37;
+  const Eigen::VectorXd ku = K * flat(u), kd = K * (flat(u) - flat(u0));
+  for (auto& v : y0) v = ku.cwiseAbs().maxCoeff() * Vec3(nd(rng), nd(rng), nd(rng));  // a prior sum
+  std::vector<Vec3> y = y0;
+  S.add_product(u, scale, y);
+  EXPECT_LT((flat(y) - flat(y0) - scale * ku).norm(), 1e-12 * ku.norm());
+  y = y0;
+  S.add_product(u, scale, y, u0);
+  EXPECT_LT((flat(y) - flat(y0) - scale * kd).norm(), 1e-12 * kd.norm());
+}
+
 TEST(Assembly, BitIdenticalForAnyThreadCountAndOnReuse) {
   TetMesh mesh = box(Vec3(1.0, 1.0, 1.0), {8, 8, 8});
   test::jitter_interior(mesh, Vec3(1, 1, 1), 0.125, 0.2);

@@ -29,6 +29,12 @@ struct EdgeStiffness {
   /// g = K u (both 3·#nodes). Serial, in Nikitina et al.'s order; `g` must not alias `u`. No allocation when
   /// `g` already has the right size.
   void multiply(const Eigen::VectorXd& u, Eigen::VectorXd& g) const;
+  /// y += scale · K (u - u0), the same product over #nodes 3-vectors (y: N per m of u, times scale). An
+  /// empty `u0` stands for zero; positions and rest positions as u and u0 give K times the displacement
+  /// without forming it (the elastic force of linear FEM is -K (x - X)). `y` must not alias `u` or `u0`.
+  /// No allocation.
+  void add_product(std::span<const Vec3> u, double scale, std::span<Vec3> y,
+                   std::span<const Vec3> u0 = {}) const;
   /// Bytes held by the blocks and edge list.
   std::size_t memory_bytes() const;
 };
