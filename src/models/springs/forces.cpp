@@ -8,14 +8,18 @@ namespace {
 std::size_t at(Index i) { return static_cast<std::size_t>(i); }
 }  // namespace
 
-void accumulate_forces(const SpringMesh& mesh, std::span<const Vec3> x, std::span<const Vec3> v,
-                       const Loads& loads, std::span<Vec3> force) {
+void load_forces(const SpringMesh& mesh, std::span<const Vec3> v, const Loads& loads, std::span<Vec3> force) {
   const std::size_t n = mesh.position.size();
   const bool has_external = loads.external.size() == n;
   for (std::size_t i = 0; i < n; ++i) {
     force[i] = mesh.mass[i] * (loads.gravity - loads.mass_damping * v[i]);
     if (has_external) force[i] += loads.external[i];
   }
+}
+
+void accumulate_forces(const SpringMesh& mesh, std::span<const Vec3> x, std::span<const Vec3> v,
+                       const Loads& loads, std::span<Vec3> force) {
+  load_forces(mesh, v, loads, force);
   const std::size_t e = mesh.spring_nodes.size();
   for (std::size_t s = 0; s < e; ++s) {
     const auto [a, b] = mesh.spring_nodes[s];

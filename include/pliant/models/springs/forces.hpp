@@ -33,6 +33,10 @@ struct Loads {
   std::span<const Vec3> external = {};
 };
 
+/// Writes the loads alone, F_i = m_i (g - mass_damping · v_i) + E_i, at velocities v (`force`: node_count()
+/// entries, unit: N): the part of the force every model on a SpringMesh shares.
+void load_forces(const SpringMesh& mesh, std::span<const Vec3> v, const Loads& loads, std::span<Vec3> force);
+
 /// F = Σ spring forces + mass·g + external, evaluated at (x, v) (any positions, not necessarily the
 /// mesh's own, so RK stages can use scratch arrays). `force` must have node_count() entries; fixed
 /// nodes get their force too (the reaction), integrators ignore it.
