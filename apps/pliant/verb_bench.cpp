@@ -32,6 +32,7 @@ void run_bench(const BenchArgs& args) {
   if (chosen.empty()) {
     std::string names;
     for (const auto& e : all) names += (names.empty() ? "" : ", ") + e.name;
+    if (args.name.empty()) fail(fmt::format("bench: name a benchmark: one of {}, all", names));
     fail(fmt::format("bench: unknown benchmark '{}' (available: {}, all)", args.name, names));
   }
   // With several benchmarks --json names a directory (one NAME.json each); with one, a file.
@@ -63,7 +64,10 @@ void setup_bench(CLI::App& app) {
   for (const auto& e : bench::registered()) names += "\n  " + e.name + ": " + e.description;
   auto* cmd =
       app.add_subcommand("bench", "Run a benchmark, print its table and, with -o, write JSON." + names);
-  cmd->add_option("name", args->name, "Benchmark name, or 'all'")->required();
+  std::string list;
+  for (const auto& e : bench::registered()) list += (list.empty() ? "" : ", ") + e.name;
+  // Not CLI11's required(): its "name is required" would not say which names exist.
+  cmd->add_option("name", args->name, "Benchmark name, or 'all' (one of: " + list + ")");
   // -o names the output as in every verb; --json is the older spelling, kept for scripts.
   cmd->add_option("-o,--output,--json", args->json,
                   "Write the results to this JSON file (a directory for 'all'; default: print only)");

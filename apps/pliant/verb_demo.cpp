@@ -60,8 +60,8 @@ void run_demo(const DemoArgs& args) {
   }
   summary["wall_s"] = total.seconds();
   unwrap(io::write_file_atomically(root / "summary.json", summary.dump(2) + "\n"));
-  fmt::print("demo: {:.1f} s in all; open {}/*/*.pvd in ParaView, PNG frames beside them, {}\n",
-             total.seconds(), root.string(), (root / "summary.json").string());
+  fmt::print("demo: {:.1f} s in all; open {}/*/*.pvd in ParaView{}, {}\n", total.seconds(), root.string(),
+             args.no_render ? "" : ", PNG frames beside them", (root / "summary.json").string());
 }
 
 void setup_demo(CLI::App& app) {

@@ -5,7 +5,9 @@
 // is reported and rebuilt. Before the solve the memory need is printed and compared with
 // --max-memory; a progress bar with ETA goes to stderr. The file appears atomically.
 #include "cli.hpp"
+
 #include "option_checks.hpp"
+#include "pliant/core/escape.hpp"
 
 #if PLIANT_HAS_GREEN && PLIANT_HAS_IO
 #include "pliant/core/region.hpp"
@@ -136,6 +138,10 @@ struct ProgressBar {
 
 void run_precompute(const PrecomputeArgs& args) {
   if (args.output.empty()) fail("precompute: -o FILE.green is required");
+  // Scene files and `pliant info` recognise the asset by its extension: refuse another one up front,
+  // before minutes of precomputation.
+  if (std::filesystem::path(args.output).extension() != ".green")
+    fail("precompute: the output must be a .green file (got \"" + escape_for_message(args.output) + "\")");
   if (args.fix.empty() && args.controls.empty())
     fail("precompute: --fix REGION (or --control REGION) is required");
   const TetMesh mesh = load_mesh(args.mesh);

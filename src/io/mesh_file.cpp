@@ -79,6 +79,9 @@ Result<MeshFile> parse_mesh(std::string_view bytes, const std::string& name, con
 }
 
 Result<MeshFile> read_mesh_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return Error{path.string() + ": cannot open: it is a directory"};
   const std::string ext = lower_extension(path);
   if (ext == ".node" || ext == ".ele") {
     auto node_path = path, ele_path = path;

@@ -50,7 +50,7 @@ TEST(Icosphere, NodesOnTheSphereTrianglesOutwardAndWellShaped) {
 
 TEST(Icosphere, RejectsBadParameters) {
   EXPECT_THAT(icosphere({.radius = 0}).message(), HasSubstr("radius"));
-  EXPECT_THAT(icosphere({.subdivisions = 11}).message(), HasSubstr("subdivisions must be between 0 and 10"));
+  EXPECT_THAT(icosphere({.subdivisions = 10}).message(), HasSubstr("subdivisions must be between 0 and 9"));
   EXPECT_THAT(icosphere({.subdivisions = -1}).message(), HasSubstr("subdivisions"));
 }
 

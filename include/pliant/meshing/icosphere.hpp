@@ -7,8 +7,9 @@
 
 namespace pliant::meshing {
 
-/// The finest subdivision level: 10·4^10 + 2 ≈ 10.5 million nodes. The CLI and scene files use it too.
-inline constexpr Index kMaxIcosphereSubdivisions = 10;
+/// The finest subdivision level: 20·4^9 ≈ 5.2 million triangles (level 10, 21 million, would pass
+/// the meshers' element limit kMaxElements). The CLI and scene files use it too.
+inline constexpr Index kMaxIcosphereSubdivisions = 9;
 
 struct IcosphereDef {
   Vec3 center = Vec3::Zero();  ///< centre (unit: m)
