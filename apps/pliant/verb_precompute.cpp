@@ -140,8 +140,10 @@ void run_precompute(const PrecomputeArgs& args) {
   if (args.output.empty()) fail("precompute: -o FILE.green is required");
   // Scene files and `pliant info` recognise the asset by its extension: refuse another one up front,
   // before minutes of precomputation.
-  if (std::filesystem::path(args.output).extension() != ".green")
-    fail("precompute: the output must be a .green file (got \"" + escape_for_message(args.output) + "\")");
+  if (const std::string ext = std::filesystem::path(args.output).extension().string(); ext != ".green")
+    fail(ext.empty()
+             ? std::string("precompute: -o must name a .green file (the name given has no extension)")
+             : "precompute: -o must name a .green file, not a \"" + escape_for_message(ext) + "\" one");
   if (args.fix.empty() && args.controls.empty())
     fail("precompute: --fix REGION (or --control REGION) is required");
   const TetMesh mesh = load_mesh(args.mesh);
