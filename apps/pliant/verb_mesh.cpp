@@ -10,9 +10,7 @@
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/mesh_file.hpp"
-#include "pliant/io/mesh_writers.hpp"
-#include "pliant/io/surface_writers.hpp"
-#include "pliant/io/vtu.hpp"
+#include "pliant/io/write_mesh.hpp"
 #include "pliant/meshing/ball.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/meshing/disc_membrane.hpp"
@@ -46,44 +44,16 @@ namespace {
 
 Vec3 to_vec3(const std::array<double, 3>& a) { return Vec3(a[0], a[1], a[2]); }
 
-std::string lower_extension(const std::string& path) {
-  std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
-}
-
 // Checked before any work, so a typo in -o does not cost a long meshing run.
 void require_output_extension(const std::string& path) {
-  const std::string ext = lower_extension(path);
-  if (ext != ".vtu" && ext != ".mesh" && ext != ".obj" && ext != ".stl" && ext != ".off" && ext != ".ply") {
-    fail(fmt::format("-o: unsupported output format '{}' for {} (use .vtu, .mesh, .obj, .stl, .off or .ply)",
-                     ext, path));
-  }
-}
-
-// A surface in the format of the extension (checked by require_output_extension).
-void write_surface(const std::string& path, const TriMesh& surface) {
-  const std::string ext = lower_extension(path);
-  unwrap(ext == ".vtu"    ? io::write_vtu(path, surface)
-         : ext == ".mesh" ? io::write_medit(path, surface)
-         : ext == ".obj"  ? io::write_obj(path, surface)
-         : ext == ".off"  ? io::write_off(path, surface)
-         : ext == ".ply"  ? io::write_ply(path, surface)
-                          : io::write_stl(path, surface));
+  if (const Status checked = io::check_mesh_output(path); !checked) fail("-o: " + checked.message());
 }
 
 void write_tets(const std::string& path, const TetMesh& mesh) {
-  const std::string ext = lower_extension(path);
-  if (ext == ".vtu") {
-    unwrap(io::write_vtu(path, mesh));
-  } else if (ext == ".mesh") {
-    unwrap(io::write_medit(path, mesh));
-  } else {
-    write_surface(path, extract_boundary(mesh).mesh);
-  }
+  unwrap(io::write_mesh(path, mesh));
   const MeshQuality q = mesh_quality(mesh);
   fmt::print("wrote {}: {} nodes, {} tets{}; volume {:.6g} m³\n", path, mesh.node_count(), mesh.tet_count(),
-             ext == ".vtu" || ext == ".mesh" ? "" : " (boundary surface written)", q.total_volume);
+             io::is_volume_format(path) ? "" : " (boundary surface written)", q.total_volume);
   fmt::print(
       "quality: radius ratio min {:.3f} mean {:.3f}; dihedral angles {:.1f}° .. {:.1f}°; tet volume {:.3g} "
       ".. "
@@ -93,8 +63,7 @@ void write_tets(const std::string& path, const TetMesh& mesh) {
 }
 
 void write_triangles(const std::string& path, const TriMesh& mesh) {
-  const std::string ext = lower_extension(path);
-  write_surface(path, mesh);
+  unwrap(io::write_mesh(path, mesh));
   double area = 0;
   for (const Tri& t : mesh.triangles) {
     area += area_vector(mesh.positions[t[0]], mesh.positions[t[1]], mesh.positions[t[2]]).norm();
