@@ -279,6 +279,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
       }
     }
     if ((every > 0 && s % every == 0) || s == steps) write_frame(frame++);
+    if (options.after_step) options.after_step();
   }
   const double wall_s = wall.seconds();
 #if PLIANT_HAS_RENDER

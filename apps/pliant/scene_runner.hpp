@@ -1,5 +1,5 @@
-// Headless scene runs shared by `pliant run` and `pliant demo`: steps a scene, writes ParaView
-// frames (.vtu per body per frame plus a .pvd series per body), optional PNG frames, and
+// Headless scene runs shared by `pliant run`, `pliant demo` and the Python module's Scene.run: steps a scene,
+// writes ParaView frames (.vtu per body per frame plus a .pvd series per body), optional PNG frames, and
 // summary.json; returns the summary.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 
 namespace pliant::cli {
 
@@ -17,6 +18,8 @@ struct RunOptions {
   bool render = false;            ///< write PNG frames (needs the render module and EGL)
   bool print_table = true;        ///< print the per-stage timing table
   double load_s = -1.0;           ///< time spent building the scene (unit: s), reported when ≥ 0
+  /// Called after every step (e.g. the Python module checks for Ctrl-C there); may throw to stop.
+  std::function<void()> after_step;
 };
 
 /// Runs the scene; throws UserError on a failure the user can fix (unwritable directory, no EGL, a

@@ -16,3 +16,8 @@ run(${WORK_DIR}/build/drag_beam ${WORK_DIR}/beam.obj)
 if(NOT EXISTS ${WORK_DIR}/beam.obj)
   message(FATAL_ERROR "drag_beam wrote no beam.obj")
 endif()
+# The Python package lands in the interpreter's directory under the prefix and imports from there.
+if(PYTHON)
+  run(${CMAKE_COMMAND} -E env PYTHONPATH=${WORK_DIR}/prefix/${PYTHON_SITE} ${PYTHON} -c
+      "import pliant, pathlib; assert pathlib.Path(pliant.__file__).with_suffix('.pyi').exists(); print(pliant.box())")
+endif()

@@ -1,0 +1,316 @@
+// Scenes, the world and bodies behind the surface contract. Arrays of a body (surface positions,
+// triangles) are read-only numpy views of the body's own memory: no copy, valid until the next step
+// (a tearing body may reallocate them then); .copy() keeps one.
+#include "bindings.hpp"
+
+#include "cli.hpp"
+#include "pliant/scene/scene_file.hpp"
+#include "pliant/scene/world.hpp"
+#include "scene_runner.hpp"
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+namespace pliant::python {
+namespace {
+
+using scene::Body;
+using scene::GrabId;
+using scene::SurfacePoint;
+using scene::World;
+
+// Long loops run without the GIL; every 50 ms they take it back to let Python handle Ctrl-C
+// (KeyboardInterrupt stops the loop after the step in progress).
+class InterruptCheck {
+ public:
+  void operator()() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(50)) return;
+    last_ = now;
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+py::array_t<double> vec3_array(const Vec3& v) {
+  py::array_t<double> a(3);
+  for (int k = 0; k < 3; ++k) a.mutable_at(k) = v[k];
+  return a;
+}
+
+py::object json_to_python(const nlohmann::json& j) {
+  return py::module_::import("json").attr("loads")(j.dump());
+}
+
+py::dict profile_dict(const Profile& profile) {
+  py::dict d;
+  for (const Profile::Stage& s : profile.stages) d[py::str(s.name)] = s.ms;
+  return d;
+}
+
+Body& body_at(World& world, const py::object& key) {
+  if (py::isinstance<py::str>(key)) {
+    const std::string name = key.cast<std::string>();
+    for (std::size_t i = 0; i < world.body_count(); ++i)
+      if (world.body(static_cast<Index>(i)).name() == name) return world.body(static_cast<Index>(i));
+    throw py::key_error("no body named \"" + name + "\"");
+  }
+  const long long i = key.cast<long long>();
+  const long long n = static_cast<long long>(world.body_count());
+  if (i < -n || i >= n)
+    throw py::index_error("body index " + std::to_string(i) + " out of range (" + std::to_string(n) +
+                          " bodies)");
+  return world.body(static_cast<Index>(i < 0 ? i + n : i));
+}
+
+void check_point(const Body& body, const SurfacePoint& p) {
+  const auto n = static_cast<long long>(body.surface_triangles().size());
+  if (p.triangle < 0 || p.triangle >= n)
+    throw py::value_error("point: triangle " + std::to_string(p.triangle) + " outside 0.." +
+                          std::to_string(n - 1));
+}
+
+py::list events_list(const World& world) {
+  py::list out;
+  for (const scene::WorldEvent& e : world.events()) {
+    py::dict d;
+    d["body"] = world.body(e.body).name();
+    d["time"] = e.time;
+    d["category"] = std::string(e.category);
+    d["kind"] = std::string(e.brief.kind);
+    d["node"] = e.brief.node;
+    d["position"] = vec3_array(e.brief.position);
+    out.append(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_scene(py::module_& m) {
+  py::class_<SurfacePoint>(m, "SurfacePoint",
+                           "A point on a body's current surface: triangle and barycentric (u, v).")
+      .def(py::init([](Index triangle, double u, double v) {
+             return SurfacePoint{triangle, u, v};
+           }),
+           py::arg("triangle"), py::arg("u") = 1.0 / 3.0, py::arg("v") = 1.0 / 3.0)
+      .def_readwrite("triangle", &SurfacePoint::triangle)
+      .def_readwrite("u", &SurfacePoint::u)
+      .def_readwrite("v", &SurfacePoint::v)
+      .def("__repr__", [](const SurfacePoint& p) {
+        return "<pliant.SurfacePoint triangle=" + std::to_string(p.triangle) +
+               " u=" + py::repr(py::float_(p.u)).cast<std::string>() +
+               " v=" + py::repr(py::float_(p.v)).cast<std::string>() + ">";
+      });
+
+  py::class_<GrabId>(m, "Grab",
+                     "A grab handle returned by Body.grab; pass it to move_grab, release, reaction.")
+      .def_property_readonly("valid", &GrabId::valid)
+      .def("__eq__", [](const GrabId& a, const GrabId& b) { return a == b; })
+      .def("__repr__", [](const GrabId& g) { return "<pliant.Grab slot=" + std::to_string(g.slot) + ">"; });
+
+  py::class_<Body, std::unique_ptr<Body, py::nodelete>>(
+      m, "Body", "A deformable body of any family, seen through the surface contract.")
+      .def_property_readonly("name", &Body::name)
+      .def_property_readonly("family", [](const Body& b) { return std::string(b.family()); })
+      .def_property_readonly(
+          "surface_positions",
+          [](py::object self) { return view_vec3(self.cast<const Body&>().surface_positions(), self); },
+          "(n, 3) float64 read-only view of the current surface positions (unit: m); no copy, valid until "
+          "the next step")
+      .def_property_readonly(
+          "surface_rest_positions",
+          [](py::object self) { return view_vec3(self.cast<const Body&>().surface_rest_positions(), self); },
+          "(n, 3) float64 read-only view of the rest surface positions (unit: m)")
+      .def_property_readonly(
+          "surface_triangles",
+          [](py::object self) { return view_index<3>(self.cast<const Body&>().surface_triangles(), self); },
+          "(k, 3) int32 read-only view of the surface triangles (outward)")
+      .def_property_readonly(
+          "fields",
+          [](const Body& b) {
+            py::dict d;
+            for (const scene::FieldInfo& f : b.fields())
+              d[py::str(std::string(f.name))] = std::string(f.unit);
+            return d;
+          },
+          "{name: unit} of the per-surface-node fields the body offers")
+      .def(
+          "field",
+          [](const Body& b, const std::string& name, py::object out) {
+            const int index = scene::find_field(b, name);
+            if (index < 0) throw py::key_error("body \"" + b.name() + "\" has no field \"" + name + "\"");
+            const auto n = static_cast<py::ssize_t>(b.surface_positions().size());
+            py::array_t<double> array =
+                out.is_none() ? py::array_t<double>(n) : out.cast<py::array_t<double>>();
+            if (!out.is_none()) {
+              if (!py::isinstance<py::array_t<double>>(out) || array.ndim() != 1 || array.shape(0) != n ||
+                  !(array.flags() & py::array::c_style) || !array.writeable())
+                throw py::value_error("out: expected a writeable contiguous float64 array of shape (" +
+                                      std::to_string(n) + ",)");
+            }
+            b.fill_field(static_cast<std::size_t>(index),
+                         std::span<double>(array.mutable_data(), static_cast<std::size_t>(n)));
+            return array;
+          },
+          py::arg("name"), py::arg("out") = py::none(),
+          "Field values per surface node (fills `out` when given, allocating nothing)")
+      .def("grab", &Body::grab, py::arg("point"), "Holds the surface point where it is now")
+      .def(
+          "grab_patch", [](Body& b, const SurfacePoint& p, double radius) { return b.grab_patch(p, radius); },
+          py::arg("point"), py::arg("radius") = scene::kDefaultGrabRadius,
+          "A soft grab of the surface within radius (unit: m) of the point; negative: the body's default")
+      .def(
+          "move_grab",
+          [](Body& b, const GrabId& id, const py::handle& target) {
+            b.move_grab(id, to_vec3(target, "target"));
+          },
+          py::arg("grab"), py::arg("target"),
+          "Moves the grab's target (unit: m); the body follows in its next step")
+      .def("release", &Body::release, py::arg("grab"))
+      .def(
+          "reaction", [](const Body& b, const GrabId& id) { return vec3_array(b.grab_reaction(id)); },
+          py::arg("grab"), "Force the body exerts on the grabbing tool after the last step (unit: N)")
+      .def(
+          "compliance",
+          [](const Body& b, const GrabId& id) {
+            const Mat3 c = b.grab_compliance(id);
+            py::array_t<double> a({3, 3});
+            for (int i = 0; i < 3; ++i)
+              for (int j = 0; j < 3; ++j) a.mutable_at(i, j) = c(i, j);
+            return a;
+          },
+          py::arg("grab"), "Local compliance at the grab (unit: m/N), 3x3")
+      .def(
+          "apply_force",
+          [](Body& b, const SurfacePoint& p, const py::handle& force) {
+            check_point(b, p);
+            b.apply_force(p, to_vec3(force, "force"));
+          },
+          py::arg("point"), py::arg("force"), "Adds a force (unit: N) at a surface point for the next step")
+      .def_property_readonly("state_hash", &Body::state_hash)
+      .def("__repr__", [](const Body& b) {
+        return "<pliant.Body \"" + b.name() + "\" (" + std::string(b.family()) + "), " +
+               std::to_string(b.surface_positions().size()) + " surface nodes>";
+      });
+
+  py::class_<World>(m, "World", "Bodies of any family, scripted interactions and the staged step.")
+      .def_property_readonly("time", &World::time, "simulated time (unit: s)")
+      .def_property_readonly("time_step", &World::time_step, "(unit: s)")
+      .def_property_readonly("step_count", &World::step_count)
+      .def_property_readonly("body_count", &World::body_count)
+      .def(
+          "body", [](World& w, const py::object& key) -> Body& { return body_at(w, key); }, py::arg("key"),
+          py::return_value_policy::reference_internal, "A body by index or name")
+      .def_property_readonly(
+          "bodies",
+          [](py::object self) {
+            World& w = self.cast<World&>();
+            py::list out;
+            for (std::size_t i = 0; i < w.body_count(); ++i)
+              out.append(py::cast(&w.body(static_cast<Index>(i)), py::return_value_policy::reference_internal,
+                                  self));
+            return out;
+          },
+          "The bodies, in scene order")
+      .def(
+          "step",
+          [](World& w) {
+            py::gil_scoped_release release;
+            w.step();
+          },
+          "Advances every body by one time step (the GIL is released)")
+      .def(
+          "run",
+          [](World& w, long long steps) {
+            if (steps < 0) throw py::value_error("steps: expected ≥ 0, got " + std::to_string(steps));
+            py::gil_scoped_release release;
+            InterruptCheck check;
+            for (long long s = 0; s < steps; ++s) {
+              w.step();
+              check();
+            }
+          },
+          py::arg("steps"), "Takes `steps` steps without the GIL; Ctrl-C stops it between steps")
+      .def(
+          "pick",
+          [](World& w, const py::handle& origin, const py::handle& direction) -> py::object {
+            Ray ray{to_vec3(origin, "origin"), to_vec3(direction, "direction")};
+            if (ray.direction.squaredNorm() == 0.0 || !ray.direction.allFinite() || !ray.origin.allFinite())
+              throw py::value_error("direction: expected a finite non-zero vector");
+            const auto hit = w.pick(ray);
+            if (!hit) return py::none();
+            py::dict d;
+            d["body"] = hit->body;
+            d["point"] = hit->point;
+            d["position"] = vec3_array(hit->position);
+            d["t"] = hit->t;
+            return d;
+          },
+          py::arg("origin"), py::arg("direction"),
+          "The first surface a ray hits: {body, point, position, t}, or None")
+      .def_property_readonly("events", &events_list, "Events of the last step as dicts")
+      .def_property_readonly(
+          "profile", [](const World& w) { return profile_dict(w.profile()); },
+          "Stage name -> duration of the last step (unit: ms)")
+      .def(
+          "body_profile",
+          [](const World& w, long long i) {
+            if (i < 0 || i >= static_cast<long long>(w.body_count()))
+              throw py::index_error("body index out of range");
+            return profile_dict(w.body_profile(static_cast<Index>(i)));
+          },
+          py::arg("index"), "A body's own stages of the last step (unit: ms)")
+      .def_property_readonly("state_hash", &World::state_hash, "Hash of every body's state and the clock");
+
+  py::class_<scene::Scene>(m, "Scene", "A loaded scene: its world, step count and output settings.")
+      .def_readonly("name", &scene::Scene::name)
+      .def_readonly("steps", &scene::Scene::steps)
+      .def_property_readonly(
+          "world", [](scene::Scene& s) -> World& { return *s.world; },
+          py::return_value_policy::reference_internal)
+      .def(
+          "run",
+          [](scene::Scene& s, const std::filesystem::path& out_dir, py::object steps, bool render) {
+            cli::RunOptions options;
+            options.out_dir = out_dir;
+            options.steps = steps.is_none() ? -1 : steps.cast<int>();
+            options.render = render;
+            options.print_table = false;
+            nlohmann::json summary;
+            {
+              py::gil_scoped_release release;
+              InterruptCheck check;
+              options.after_step = [&check] { check(); };
+              try {
+                summary = cli::run_scene(s, options);
+              } catch (const cli::UserError& e) {
+                throw PliantError{e.what()};
+              }
+            }
+            return json_to_python(summary);
+          },
+          py::arg("out_dir"), py::arg("steps") = py::none(), py::arg("render") = false,
+          "Runs headless like `pliant run`: VTU frames + .pvd series per body (and PNG frames when "
+          "render or the scene asks), summary.json in out_dir; returns the summary as a dict");
+
+  m.def(
+      "load_scene", [](const std::filesystem::path& path) { return unwrap(scene::load_scene(path)); },
+      py::arg("path"), "Reads and builds a scene file; pliant.Error names the file and JSON path at fault");
+  m.def(
+      "parse_scene",
+      [](const std::string& text, const std::filesystem::path& file) {
+        return unwrap(scene::parse_scene(text, file));
+      },
+      py::arg("text"), py::arg("file") = "scene.json",
+      "Builds a scene from JSON text; `file` names it in messages and anchors relative mesh paths");
+}
+
+}  // namespace pliant::python

@@ -1,0 +1,244 @@
+"""Scenes and bodies from Python: zero-copy views, grabs, events, equality with the CLI, errors, the GIL
+and Ctrl-C, and no leaks over many create/destroy cycles."""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import pliant
+
+BEAM = {
+    "pliant": 1,
+    "name": "beam",
+    "time_step": 0.02,
+    "steps": 20,
+    "bodies": [
+        {
+            "name": "beam",
+            "family": "green",
+            "mesh": {"shape": "box", "origin": [0, -0.02, -0.02], "size": [0.3, 0.04, 0.04], "cells": [6, 1, 1]},
+            "material": {"preset": "rubber"},
+            "fixed": ["xmin"],
+        }
+    ],
+    "interactions": [
+        {"type": "probe", "body": "beam", "near": [0.3, 0, 0.02], "force": [0, 0, -0.5], "ramp": 0.2}
+    ],
+}
+
+MEMBRANE = {
+    "pliant": 1,
+    "name": "membrane",
+    "time_step": 0.01,
+    "steps": 30,
+    "bodies": [
+        {
+            "name": "membrane",
+            "family": "springs",
+            "mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [8, 8]},
+            "fixed": ["xmin", "xmax"],
+        }
+    ],
+}
+
+
+def beam_scene():
+    return pliant.scene_from_dict(BEAM)
+
+
+def test_surface_views_are_zero_copy_and_follow_the_steps():
+    scene = beam_scene()
+    body = scene.world.body("beam")
+    x = body.surface_positions
+    assert x.shape == (len(body.surface_rest_positions), 3) and x.dtype == np.float64
+    assert not x.flags.writeable and not x.flags.owndata
+    before = x.copy()
+    scene.world.run(10)
+    # The same array object now shows the new positions: the step wrote into the memory it views.
+    assert np.abs(x - before).max() > 1e-5
+    np.testing.assert_array_equal(x, body.surface_positions)
+    tri = body.surface_triangles
+    assert tri.dtype == np.int32 and tri.shape[1] == 3 and tri.max() < len(x)
+
+
+def test_probe_bends_the_beam_down_and_fields_fill_caller_buffers():
+    scene = beam_scene()
+    w = scene.world
+    w.run(20)
+    body = w.body(0)
+    dz = body.surface_positions[:, 2] - body.surface_rest_positions[:, 2]
+    assert dz.min() < -1e-4  # the probe pushes -z at the free end
+    u = body.field("displacement")
+    np.testing.assert_allclose(u, np.linalg.norm(body.surface_positions - body.surface_rest_positions, axis=1),
+                               rtol=1e-12, atol=1e-15)
+    out = np.empty(len(u))
+    assert body.field("displacement", out=out) is not None
+    np.testing.assert_array_equal(out, u)
+    with pytest.raises(ValueError, match="out: expected a writeable contiguous float64 array"):
+        body.field("displacement", out=np.empty(3))
+    with pytest.raises(KeyError):
+        body.field("no_such_field")
+    assert set(w.profile) >= {"apply_interactions", "solve"}
+
+
+def test_a_grab_by_ray_holds_the_point_and_reports_a_restoring_reaction():
+    scene = beam_scene()
+    w = scene.world
+    hit = w.pick([0.29, 0.0, 1.0], [0, 0, -1])
+    assert hit is not None and hit["body"] == 0
+    assert hit["position"][2] == pytest.approx(0.02)
+    body = w.body(hit["body"])
+    grab = body.grab(hit["point"])
+    assert grab.valid
+    target = hit["position"] + [0, 0, 0.005]
+    body.move_grab(grab, target)
+    w.step()
+    reaction = body.reaction(grab)
+    # Lifting the free end: the beam pulls the tool back down.
+    assert reaction[2] < 0
+    # Green bodies are linear: reaction = -K (x - x0) with K = compliance⁻¹ at the grab.
+    c = body.compliance(grab)
+    assert c.shape == (3, 3) and np.allclose(c, c.T, rtol=1e-6, atol=1e-12)
+    body.release(grab)
+
+
+def test_membrane_from_a_dict_steps_and_hashes_deterministically():
+    a = pliant.scene_from_dict(MEMBRANE)
+    b = pliant.scene_from_dict(MEMBRANE)
+    a.world.run(15)
+    for _ in range(15):
+        b.world.step()
+    assert a.world.state_hash == b.world.state_hash
+    assert a.world.body(0).family == "springs"
+
+
+def test_scene_run_writes_frames_and_returns_the_summary(tmp_path):
+    scene = beam_scene()
+    summary = scene.run(tmp_path, steps=10)
+    assert summary["steps"] == 10
+    assert (tmp_path / "summary.json").exists()
+    assert json.loads((tmp_path / "summary.json").read_text())["state_hash"] == summary["state_hash"]
+    assert (tmp_path / "beam.pvd").exists() and summary["vtu_files"] >= 2
+    assert summary["state_hash"] == f"{scene.world.state_hash:016x}"
+
+
+def test_python_and_the_cli_give_the_same_state(tmp_path, cli):
+    if cli is None:
+        pytest.skip("PLIANT_CLI not set (ctest sets it)")
+    path = tmp_path / "beam.json"
+    path.write_text(json.dumps(BEAM))
+    subprocess.run([str(cli), "run", str(path), "-o", str(tmp_path / "cli"), "--steps", "12"], check=True,
+                   capture_output=True)
+    cli_hash = json.loads((tmp_path / "cli" / "summary.json").read_text())["state_hash"]
+    scene = pliant.load_scene(path)
+    scene.world.run(12)
+    assert f"{scene.world.state_hash:016x}" == cli_hash
+
+
+def test_scene_errors_name_the_json_path():
+    bad = json.loads(json.dumps(BEAM))
+    bad["bodies"][0]["material"] = {"E": "soft", "nu": 0.3}
+    with pytest.raises(pliant.Error, match="beam.json: /bodies/0/material/E"):
+        pliant.scene_from_dict(bad, file="beam.json")
+    bad = json.loads(json.dumps(BEAM))
+    bad["bodies"][0]["colour"] = 1
+    with pytest.raises(pliant.Error, match="/bodies/0/colour"):
+        pliant.scene_from_dict(bad)
+    with pytest.raises(TypeError, match="scene: expected a dict"):
+        pliant.scene_from_dict([1, 2])
+    with pytest.raises(pliant.Error, match="no_such.json"):
+        pliant.load_scene("no_such.json")
+    with pytest.raises(ValueError, match="steps"):
+        beam_scene().world.run(-1)
+
+
+def test_bad_interaction_arguments_name_the_argument():
+    scene = beam_scene()
+    body = scene.world.body(0)
+    with pytest.raises(ValueError, match="point: triangle"):
+        body.apply_force(pliant.SurfacePoint(10**6), [0, 0, 1])
+    with pytest.raises(ValueError, match="force: expected 3 numbers"):
+        body.apply_force(pliant.SurfacePoint(0), [0, 1])
+    with pytest.raises(ValueError, match="direction"):
+        scene.world.pick([0, 0, 0], [0, 0, 0])
+    with pytest.raises(KeyError):
+        scene.world.body("nobody")
+    with pytest.raises(IndexError):
+        scene.world.body(5)
+
+
+def test_a_long_run_releases_the_gil():
+    scene = pliant.scene_from_dict(MEMBRANE)
+    ticks = []
+    stop = threading.Event()
+
+    def count():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        start = time.monotonic()
+        steps = 0
+        while time.monotonic() - start < 0.3:
+            scene.world.run(50)
+            steps += 50
+    finally:
+        stop.set()
+        t.join()
+    # The counter thread ran while the main thread was inside run(): many ticks, not one per call.
+    assert len(ticks) > steps / 50 + 10
+
+
+def test_ctrl_c_stops_a_run():
+    scene = pliant.scene_from_dict(MEMBRANE)
+    timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        scene.world.run(10**9)
+    assert time.monotonic() - start < 5
+    assert scene.world.step_count > 0
+
+
+def rss_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def test_no_leak_over_a_thousand_create_destroy_cycles():
+    small = json.loads(json.dumps(MEMBRANE))
+    small["bodies"][0]["mesh"]["cells"] = [3, 3]
+
+    def cycle():
+        s = pliant.scene_from_dict(small)
+        w = s.world
+        b = w.body(0)
+        x = b.surface_positions
+        w.step()
+        return float(x[0, 0])
+
+    for _ in range(100):  # warm-up: allocator pools, caches
+        cycle()
+    before = rss_kib()
+    for _ in range(1000):
+        cycle()
+    growth = rss_kib() - before
+    # A leaked scene would cost tens of KiB each (tens of MiB in all).
+    assert growth < 4096, f"RSS grew by {growth} KiB over 1000 cycles"
+
+
+def test_views_keep_their_body_alive():
+    x = beam_scene().world.body(0).surface_positions  # scene, world and body go out of scope here
+    assert np.isfinite(x).all()  # the view's base holds them alive
