@@ -53,4 +53,29 @@ def scene_from_dict(scene, file="scene.json"):
     return parse_scene(_json.dumps(scene), str(file))
 
 
+def _add_body(self, spec=None, *, file="body.json", **keys):
+    """Adds a body of any family and returns it (a pliant.Body).
+
+    ``spec`` and the keyword arguments are a body object of the scene-file schema
+    (docs/scene-format.md): ``name``, ``family``, ``mesh``, ``fixed`` and the family's keys, e.g.
+    ``world.add_body(name="beam", family="green", mesh=pliant.box(...), material={"preset": "rubber"},
+    fixed=["xmin"])``. ``mesh`` may be a pliant.TetMesh or TriMesh, or the schema's mesh object (a file
+    or a shape). Errors name ``file`` and the JSON path, e.g. ``body.json: /material/E: ...``. Heavy
+    assets (a Green precomputation) are built here, without the GIL.
+    """
+    body = dict(spec or {})
+    body.update(keys)
+    # Names label output files and select bodies: unique within a world, as in scene files.
+    if any(b.name == body.get("name") for b in self.bodies):
+        raise Error(f'{file}: /name: duplicate body name "{body.get("name")}"')
+    mesh = body.get("mesh")
+    if isinstance(mesh, (TetMesh, TriMesh)):
+        del body["mesh"]
+    else:
+        mesh = None
+    return self._add_body(_json.dumps(body), mesh, str(file))
+
+
+World.add_body = _add_body
+
 __version__ = "0.1.0"

@@ -202,6 +202,35 @@ void bind_scene(py::module_& m) {
       });
 
   py::class_<World>(m, "World", "Bodies of any family, scripted interactions and the staged step.")
+      .def(py::init([](double time_step) {
+             if (!(time_step > 0.0 && time_step <= 10.0))
+               throw py::value_error("time_step: expected a number in (0, 10] s, got " +
+                                     py::repr(py::float_(time_step)).cast<std::string>());
+             return std::make_unique<World>(time_step);
+           }),
+           py::arg("time_step") = 1.0 / 60.0, "An empty world stepping by time_step (unit: s)")
+      .def(
+          "_add_body",
+          [](World& w, const std::string& json_text, const py::object& mesh,
+             const std::string& file) -> Body& {
+            scene::BodyMesh given;
+            if (py::isinstance<TetMesh>(mesh)) {
+              given.volume = mesh.cast<const TetMesh&>();
+            } else if (py::isinstance<TriMesh>(mesh)) {
+              given.surface = mesh.cast<const TriMesh&>();
+            } else if (!mesh.is_none()) {
+              throw py::type_error("mesh: expected a pliant.TetMesh, a pliant.TriMesh or a dict, got " +
+                                   py::str(py::type::handle_of(mesh)).cast<std::string>());
+            }
+            std::unique_ptr<Body> body;
+            {
+              py::gil_scoped_release release;
+              body =
+                  unwrap(scene::make_body(json_text, file, w.time_step(), mesh.is_none() ? nullptr : &given));
+            }
+            return w.body(w.add_body(std::move(body)));
+          },
+          py::arg("json_text"), py::arg("mesh"), py::arg("file"), py::return_value_policy::reference_internal)
       .def_property_readonly("time", &World::time, "simulated time (unit: s)")
       .def_property_readonly("time_step", &World::time_step, "(unit: s)")
       .def_property_readonly("step_count", &World::step_count)

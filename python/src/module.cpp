@@ -76,6 +76,19 @@ template std::vector<std::array<Index, 3>> to_indices<3>(const py::handle&, cons
 template std::vector<std::array<Index, 4>> to_indices<4>(const py::handle&, const char*, std::size_t);
 
 Vec3 to_vec3(const py::handle& value, const char* argument) {
+  // Fast paths for what a per-frame call passes (a float64 array of 3, a list or tuple of 3 floats):
+  // a grab moved every haptic frame must not pay for a generic array conversion.
+  if (py::isinstance<py::array_t<double>>(value)) {
+    const auto a = py::reinterpret_borrow<py::array_t<double>>(value);
+    if (a.ndim() == 1 && a.shape(0) == 3) return Vec3(a.at(0), a.at(1), a.at(2));
+  } else if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    PyObject* seq = value.ptr();
+    if (PySequence_Fast_GET_SIZE(seq) == 3) {
+      PyObject** items = PySequence_Fast_ITEMS(seq);
+      if (PyFloat_CheckExact(items[0]) && PyFloat_CheckExact(items[1]) && PyFloat_CheckExact(items[2]))
+        return Vec3(PyFloat_AS_DOUBLE(items[0]), PyFloat_AS_DOUBLE(items[1]), PyFloat_AS_DOUBLE(items[2]));
+    }
+  }
   const auto a = as_float_array(value, argument);
   if (a.ndim() != 1 || a.shape(0) != 3)
     throw py::value_error(std::string(argument) + ": expected 3 numbers, got shape " + shape_of(a));

@@ -242,3 +242,36 @@ def test_no_leak_over_a_thousand_create_destroy_cycles():
 def test_views_keep_their_body_alive():
     x = beam_scene().world.body(0).surface_positions  # scene, world and body go out of scope here
     assert np.isfinite(x).all()  # the view's base holds them alive
+
+
+def test_a_world_built_in_python_equals_the_same_scene_from_a_file():
+    spec = dict(BEAM["bodies"][0])
+    world = pliant.World(time_step=BEAM["time_step"])
+    body = world.add_body(spec)
+    assert body.family == "green" and world.body_count == 1
+    # The same mesh as an object instead of the shape key gives the same body.
+    mesh = pliant.box(size=[0.3, 0.04, 0.04], cells=[6, 1, 1], origin=[0, -0.02, -0.02])
+    twin = pliant.World(time_step=BEAM["time_step"])
+    other = twin.add_body(name="beam", family="green", mesh=mesh, material={"preset": "rubber"}, fixed=["xmin"])
+    np.testing.assert_array_equal(body.surface_rest_positions, other.surface_rest_positions)
+    for w, b in ((world, body), (twin, other)):
+        hit = w.pick([0.29, 0.0, 1.0], [0, 0, -1])
+        g = b.grab(hit["point"])
+        b.move_grab(g, hit["position"] + [0, 0, 0.004])
+        w.run(3)
+    assert world.state_hash == twin.state_hash
+    with pytest.raises(pliant.Error, match='body.json: /name: duplicate body name "beam"'):
+        world.add_body(spec)
+
+
+def test_add_body_errors_name_the_json_path_inside_the_body():
+    world = pliant.World()
+    with pytest.raises(pliant.Error, match="body.json: /material/E"):
+        world.add_body(name="b", family="green", mesh=pliant.box(), material={"E": -1, "nu": 0.3}, fixed=["xmin"])
+    with pytest.raises(pliant.Error, match="/family"):
+        world.add_body(name="b", family="jelly", mesh=pliant.box())
+    with pytest.raises(TypeError, match="mesh: expected"):
+        world._add_body("{}", 5, "x.json")
+    with pytest.raises(ValueError, match="time_step"):
+        pliant.World(time_step=0)
+    assert world.body_count == 0

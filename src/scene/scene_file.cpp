@@ -64,6 +64,55 @@ std::string read_color_field(const JsonReader& r, const World& world) {
   r.fail_expected("a field of these bodies (" + list + ")");
 }
 
+// One body object: the shared keys (name, family, mesh or the given mesh, fixed), then the family's.
+std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path& file, double dt,
+                                const SceneLimits& limits, const BodyMesh* mesh) {
+  const JsonReader fam = b.at("family");
+  const detail::FamilyEntry* entry =
+      fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
+  if (!entry) {
+    std::string names;
+    for (const detail::FamilyEntry* f : detail::family_entries())
+      names += (names.empty() ? "\"" : ", \"") + std::string(f->name) + "\"";
+    fam.fail_expected("one of " + names);
+  }
+  std::vector<std::string_view> keys = {"name", "family", "mesh", "fixed"};
+  if (mesh) keys.erase(keys.begin() + 2);
+  keys.insert(keys.end(), entry->keys.begin(), entry->keys.end());
+  if (mesh && b.has("mesh")) b.at("mesh").fail("the mesh is given twice (as a key and as a mesh object)");
+  b.expect_object(keys);
+  BodyInputs in;
+  in.name = read_file_name(b.at("name"));
+  in.directory = file.parent_path();
+  in.time_step = dt;
+  in.max_threads = limits.max_threads;
+  in.write_files = limits.write_files;
+  if (mesh) {
+    if (mesh->volume.has_value() == mesh->surface.has_value())
+      b.fail("the mesh object must hold either a volume or a surface");
+    in.volume = mesh->volume;
+    in.surface = mesh->surface;
+  } else {
+    detail::read_mesh(b.at("mesh"), in.directory, in, limits.max_mesh_elements);
+  }
+  if (!entry->why_fixed.empty() && !b.has("fixed"))
+    b.fail("missing required key \"fixed\" (" + std::string(entry->why_fixed) + ")");
+  if (auto fixed = b.find("fixed")) {
+    const std::vector<Vec3>& nodes = in.volume ? in.volume->positions : in.surface->positions;
+    for (const JsonReader& r : fixed->elements()) {
+      const std::string text = r.string();
+      Region region = take(parse_region(text), r);
+      if (Status s = check_region(region, nodes.size()); !s.ok()) r.fail(s.message());
+      // A support that holds nothing is a typo or a wrong unit, never what was meant.
+      if (select_nodes(nodes, region).empty())
+        r.fail("region \"" + escape_for_message(text) + "\" selects no node of the mesh (" +
+               bounds_text(nodes) + ")");
+      in.fixed.push_back(std::move(region));
+    }
+  }
+  return entry->make(b, std::move(in));
+}
+
 }  // namespace
 
 Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& file) {
@@ -98,46 +147,12 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
     const auto bodies = root.at("bodies").elements(1);
     for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
       const JsonReader& b = bodies[bi];
-      const JsonReader fam = b.at("family");
-      const detail::FamilyEntry* entry =
-          fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
-      if (!entry) {
-        std::string names;
-        for (const detail::FamilyEntry* f : detail::family_entries())
-          names += (names.empty() ? "\"" : ", \"") + std::string(f->name) + "\"";
-        fam.fail_expected("one of " + names);
-      }
-      std::vector<std::string_view> keys = {"name", "family", "mesh", "fixed"};
-      keys.insert(keys.end(), entry->keys.begin(), entry->keys.end());
-      b.expect_object(keys);
-      BodyInputs in;
-      in.name = read_file_name(b.at("name"));
       for (std::size_t i = 0; i < bi; ++i) {
-        if (scene.world->body(static_cast<Index>(i)).name() == in.name)
-          b.at("name").fail("duplicate body name \"" + in.name + "\" (also " + bodies[i].pointer() +
-                            "/name)");
+        if (b.has("name") && bodies[i].has("name") && b.at("name").json() == bodies[i].at("name").json())
+          b.at("name").fail("duplicate body name \"" + read_file_name(b.at("name")) + "\" (also " +
+                            bodies[i].pointer() + "/name)");
       }
-      in.directory = file.parent_path();
-      in.time_step = dt;
-      in.max_threads = limits.max_threads;
-      in.write_files = limits.write_files;
-      detail::read_mesh(b.at("mesh"), in.directory, in, limits.max_mesh_elements);
-      if (!entry->why_fixed.empty() && !b.has("fixed"))
-        b.fail("missing required key \"fixed\" (" + std::string(entry->why_fixed) + ")");
-      if (auto fixed = b.find("fixed")) {
-        const std::vector<Vec3>& nodes = in.volume ? in.volume->positions : in.surface->positions;
-        for (const JsonReader& r : fixed->elements()) {
-          const std::string text = r.string();
-          Region region = take(parse_region(text), r);
-          if (Status s = check_region(region, nodes.size()); !s.ok()) r.fail(s.message());
-          // A support that holds nothing is a typo or a wrong unit, never what was meant.
-          if (select_nodes(nodes, region).empty())
-            r.fail("region \"" + escape_for_message(text) + "\" selects no node of the mesh (" +
-                   bounds_text(nodes) + ")");
-          in.fixed.push_back(std::move(region));
-        }
-      }
-      scene.world->add_body(entry->make(b, std::move(in)));
+      scene.world->add_body(read_body(b, file, dt, limits, nullptr));
     }
     if (auto list = root.find("interactions")) {
       for (const JsonReader& r : list->elements()) detail::read_interaction(r, *scene.world);
@@ -166,6 +181,28 @@ Result<Scene> load_scene(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return parse_scene(text.str(), path);
+}
+
+Result<std::unique_ptr<Body>> make_body(std::string_view body_json, const std::filesystem::path& file,
+                                        double time_step, const BodyMesh* mesh, const SceneLimits& limits) {
+  const std::string name = file.string();
+  if (!(time_step > 0.0 && time_step <= 10.0))
+    return Error{name + ": time step must be in (0, 10] s, got " + std::to_string(time_step)};
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(body_json);
+  } catch (const nlohmann::json::parse_error& e) {
+    return Error{detail::invalid_json_message(name, e)};
+  } catch (const nlohmann::json::exception& e) {
+    return Error{detail::invalid_json_message(name, e, body_json)};
+  }
+  try {
+    return read_body(JsonReader(doc, name), file, time_step, limits, mesh);
+  } catch (const detail::JsonReadError& e) {
+    return Error{e.what()};
+  } catch (const nlohmann::json::exception& e) {
+    return Error{escape_for_message(name + ": " + e.what(), std::string::npos)};
+  }
 }
 
 }  // namespace pliant::scene

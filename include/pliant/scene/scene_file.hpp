@@ -7,11 +7,14 @@
 #pragma once
 
 #include "pliant/core/result.hpp"
+#include "pliant/core/tet_mesh.hpp"
+#include "pliant/core/tri_mesh.hpp"
 #include "pliant/scene/world.hpp"
 
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,6 +52,21 @@ struct SceneLimits {
   /// false: nothing is written (a Green "cache" that is missing or stale is rebuilt in memory only).
   bool write_files = true;
 };
+
+/// A mesh given in code to make_body, instead of the body object's "mesh" key: exactly one is set.
+struct BodyMesh {
+  std::optional<TetMesh> volume;
+  std::optional<TriMesh> surface;
+};
+
+/// Builds one body from a body object of the scene schema (JSON text with "name", "family", "mesh",
+/// "fixed" and the family's keys; docs/scene-format.md), for a World assembled in code
+/// (World::add_body). `mesh`, when given, replaces the "mesh" key. `time_step` is the world's step
+/// (unit: s), which bounds a family's substeps. Errors name `file` and the JSON path inside the body
+/// object, e.g. `body.json: /material/E: expected a number > 0, got "soft"`.
+Result<std::unique_ptr<Body>> make_body(std::string_view body_json, const std::filesystem::path& file,
+                                        double time_step, const BodyMesh* mesh = nullptr,
+                                        const SceneLimits& limits = {});
 
 /// Reads and builds a scene. Relative mesh paths are resolved against the scene file's directory.
 Result<Scene> load_scene(const std::filesystem::path& path);
