@@ -92,7 +92,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="smoke run: small pipe, few steps")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
-    steps, rounds, calls = (5, 3, 2000) if args.quick else (60, 9, 200000)
+    steps, rounds, calls = (5, 3, 2000) if args.quick else (100, 21, 200000)
 
     runs = []
     for name, make, ray in (
