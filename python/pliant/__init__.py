@@ -11,6 +11,7 @@ from ._pliant import (  # noqa: F401
     Body,
     Error,
     Grab,
+    GreenAsset,
     Material,
     Scene,
     SurfacePoint,
@@ -38,7 +39,7 @@ except ImportError:  # pragma: no cover
     pass
 
 # Show the public names as pliant.X (not pliant._pliant.X) in reprs, tracebacks and help().
-for _cls in (Body, Error, Grab, Material, Scene, SurfacePoint, TetMesh, TriMesh, World):
+for _cls in (Body, Error, Grab, GreenAsset, Material, Scene, SurfacePoint, TetMesh, TriMesh, World):
     _cls.__module__ = __name__
 
 

@@ -55,5 +55,7 @@ Vec3 to_vec3(const py::handle& value, const char* argument);
 void bind_mesh(py::module_& m);
 void bind_materials(py::module_& m);
 void bind_scene(py::module_& m);
+/// After bind_scene: it adds World.add_green_body.
+void bind_green(py::module_& m);
 
 }  // namespace pliant::python

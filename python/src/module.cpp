@@ -115,4 +115,5 @@ PYBIND11_MODULE(_pliant, m) {
   bind_mesh(m);
   bind_materials(m);
   bind_scene(m);
+  bind_green(m);
 }

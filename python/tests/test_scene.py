@@ -275,3 +275,47 @@ def test_add_body_errors_name_the_json_path_inside_the_body():
     with pytest.raises(ValueError, match="time_step"):
         pliant.World(time_step=0)
     assert world.body_count == 0
+
+
+def test_a_green_asset_built_in_python_is_shared_saved_and_equals_the_scene_body(tmp_path):
+    mesh = pliant.box(size=[0.3, 0.04, 0.04], cells=[6, 1, 1], origin=[0, -0.02, -0.02])
+    seen = []
+    asset = pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["xmin"], progress=seen.append)
+    assert seen and seen[-1] == 1.0 and all(a <= b for a, b in zip(seen, seen[1:]))
+    asset.save(tmp_path / "beam.green")
+    loaded = pliant.GreenAsset.load(tmp_path / "beam.green")
+    worlds = []
+    for a in (asset, loaded):
+        w = pliant.World(time_step=BEAM["time_step"])
+        w.add_green_body("beam", a)
+        w.add_green_body("twin", a)  # a second body over the same asset
+        worlds.append(w)
+    reference = pliant.World(time_step=BEAM["time_step"])
+    reference.add_body(BEAM["bodies"][0])
+    for w in worlds + [reference]:
+        b = w.body(0)
+        hit = w.pick([0.29, 0.0, 1.0], [0, 0, -1])
+        g = b.grab(hit["point"])
+        b.move_grab(g, hit["position"] + [0, 0, 0.004])
+        w.step()
+    x = [w.body(0).surface_positions for w in worlds + [reference]]
+    np.testing.assert_array_equal(x[0], x[1])  # the file holds the same asset
+    np.testing.assert_allclose(x[0], x[2], rtol=0, atol=1e-12)  # and the scene builds the same body
+    with pytest.raises(pliant.Error, match="duplicate body name"):
+        worlds[0].add_green_body("beam", asset)
+
+
+def test_an_exception_in_the_progress_callback_cancels_the_precomputation():
+    mesh = pliant.box(size=[0.3, 0.04, 0.04], cells=[12, 2, 2])
+    calls = []
+
+    def stop(fraction):
+        calls.append(fraction)
+        if fraction > 0:
+            raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["xmin"], progress=stop)
+    assert calls[-1] < 1.0
+    with pytest.raises(pliant.Error, match="selects no node"):
+        pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["x<-5"])

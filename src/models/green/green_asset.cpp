@@ -202,6 +202,8 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
     Eigen::MatrixXd x;
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t task = 0; task < total_tasks; ++task) {
+      if (settings.cancel && settings.cancel->load(std::memory_order_relaxed))
+        continue;  // no break in omp for
       if (task < node_blocks) {
         // Unit loads on the free surface nodes [first, last): columns of A⁻¹ restricted to the surface.
         const std::size_t first = task * per_block_nodes;
@@ -266,6 +268,7 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
                           static_cast<double>(std::max<std::size_t>(total_tasks, 1)));
     }
   }
+  if (settings.cancel && settings.cancel->load()) return Error{"green: precomputation cancelled"};
   if (settings.progress) settings.progress(1.0);
 
   const float* block_ptr = block;

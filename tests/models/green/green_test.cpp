@@ -12,6 +12,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include <atomic>
 #include <map>
 #include <random>
 
@@ -391,6 +392,28 @@ TEST(Green, ThreadCountDoesNotChangeTheBlock) {
   EXPECT_GE(calls, 2);
   EXPECT_TRUE(monotone);
   EXPECT_EQ(last, 1.0);
+}
+
+TEST(Green, CancelFromTheProgressCallbackStopsTheBuild) {
+  const TetMesh mesh = beam();
+  const auto fixed = nodes_where(mesh, [](const Vec3& x) { return x.x() < 1e-9; });
+  GreenBuildSettings settings;
+  settings.threads = 2;
+  settings.block_columns = 3;  // one node per block: many blocks to stop between
+  std::atomic<bool> cancel{false};
+  settings.cancel = &cancel;
+  double last = -1;
+  settings.progress = [&](double f) {
+    last = f;
+    if (f > 0.0) cancel = true;  // as a Ctrl-C after the first finished block
+  };
+  const auto r = build_green_asset(mesh, rubbery(), fixed, {}, settings);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.message(), "green: precomputation cancelled");
+  EXPECT_LT(last, 1.0);  // it never reported completion
+  cancel = false;        // the same settings, not cancelled, build normally
+  settings.progress = nullptr;
+  EXPECT_TRUE(build_green_asset(mesh, rubbery(), fixed, {}, settings).ok());
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "pliant/core/types.hpp"
 #include "pliant/materials/material.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -43,6 +44,9 @@ struct GreenBuildSettings {
   int block_columns = 96;
   /// Called with the finished fraction in [0, 1] from the calling thread (no printing inside).
   std::function<void(double fraction)> progress;
+  /// When set and it becomes true (e.g. from `progress`, on Ctrl-C), the build stops after the
+  /// blocks in flight and fails with "green: precomputation cancelled".
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Per-control-element data of the asset.
