@@ -21,6 +21,7 @@ from ._pliant import (  # noqa: F401
     ball,
     box,
     disc_membrane,
+    families,
     hex_disc,
     icosphere,
     load_scene,

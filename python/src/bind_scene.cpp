@@ -4,6 +4,7 @@
 #include "bindings.hpp"
 
 #include "cli.hpp"
+#include "pliant/scene/families.hpp"
 #include "pliant/scene/scene_file.hpp"
 #include "pliant/scene/world.hpp"
 #include "scene_runner.hpp"
@@ -330,6 +331,22 @@ void bind_scene(py::module_& m) {
           "Runs headless like `pliant run`: VTU frames + .pvd series per body (and PNG frames when "
           "render or the scene asks), summary.json in out_dir; returns the summary as a dict");
 
+  m.def(
+      "families",
+      [] {
+        py::list out;
+        for (const scene::FamilyInfo& f : scene::registered_families()) {
+          py::dict d;
+          d["name"] = f.name;
+          d["summary"] = f.summary;
+          d["keys"] = f.keys;
+          d["example_body"] = json_to_python(nlohmann::json::parse(f.example_body));
+          out.append(std::move(d));
+        }
+        return out;
+      },
+      "The model families of this build: dicts with name, summary, keys (body keys besides the shared "
+      "ones) and example_body (a small body object without name and family, for World.add_body)");
   m.def(
       "load_scene", [](const std::filesystem::path& path) { return unwrap(scene::load_scene(path)); },
       py::arg("path"), "Reads and builds a scene file; pliant.Error names the file and JSON path at fault");

@@ -319,3 +319,29 @@ def test_an_exception_in_the_progress_callback_cancels_the_precomputation():
     assert calls[-1] < 1.0
     with pytest.raises(pliant.Error, match="selects no node"):
         pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["x<-5"])
+
+
+@pytest.mark.parametrize("family", [f["name"] for f in pliant.families()])
+def test_every_registered_family_builds_steps_and_grabs_from_python(family):
+    info = next(f for f in pliant.families() if f["name"] == family)
+    assert info["summary"] and isinstance(info["keys"], list)
+    world = pliant.World(time_step=0.01)
+    body = world.add_body(info["example_body"], name="b", family=family)
+    assert body.family == family
+    x = body.surface_positions
+    tri = body.surface_triangles
+    assert x.shape[1] == 3 and x.dtype == np.float64 and tri.dtype == np.int32 and len(tri) > 0
+    # Grab the first triangle's centre and pull it along its normal: the body follows.
+    a, b, c = x[tri[0]]
+    centre = (a + b + c) / 3
+    g = body.grab(pliant.SurfacePoint(0))
+    assert g.valid
+    normal = np.cross(b - a, c - a)
+    normal /= np.linalg.norm(normal)
+    extent = np.ptp(x, axis=0).max()
+    body.move_grab(g, centre + 0.01 * extent * normal)
+    world.run(5)
+    assert np.isfinite(body.surface_positions).all()
+    assert np.isfinite(body.reaction(g)).all()
+    for name in body.fields:
+        assert np.isfinite(body.field(name)).all()
