@@ -314,9 +314,11 @@ def test_an_exception_in_the_progress_callback_cancels_the_precomputation():
         if fraction > 0:
             raise RuntimeError("stop here")
 
+    # Progress comes from the first worker as its blocks finish, so where the build stops depends on
+    # the schedule; the exception always reaches the caller, with no asset.
     with pytest.raises(RuntimeError, match="stop here"):
         pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["xmin"], progress=stop)
-    assert calls[-1] < 1.0
+    assert calls and calls[0] == 0.0
     with pytest.raises(pliant.Error, match="selects no node"):
         pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["x<-5"])
 
