@@ -1,0 +1,185 @@
+#include "pliant/models/meshless/mls_force_model.hpp"
+
+#include "pliant/core/threads.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace pliant::meshless {
+namespace {
+
+constexpr Index kParallelFrom = 2048;  // phyxels below which a step runs on one thread
+
+int team(Index n) { return n >= kParallelFrom ? solver_threads() : 1; }
+
+Mat3 cofactor(const Mat3& J) {
+  Mat3 c;
+  c.row(0) = J.row(1).cross(J.row(2));
+  c.row(1) = J.row(2).cross(J.row(0));
+  c.row(2) = J.row(0).cross(J.row(1));
+  return c;
+}
+
+// First Piola stress P and energy density Ψ of one phyxel at deformation gradient J.
+Mat3 piola(const Mat3& J, const materials::Material& m, StrainMeasure strain, double kv, double* energy) {
+  const Mat3 I = Mat3::Identity();
+  Mat3 P;
+  double psi = 0.0;
+  if (strain == StrainMeasure::green) {
+    const Mat3 E = 0.5 * (J.transpose() * J - I);
+    const double tr = E.trace();
+    P = J * (m.lambda * tr * I + 2.0 * m.mu * E);
+    if (energy) psi = m.mu * E.squaredNorm() + 0.5 * m.lambda * tr * tr;
+  } else {
+    const Mat3 H = J - I;
+    const Mat3 eps = 0.5 * (H + H.transpose());
+    const double tr = eps.trace();
+    P = m.lambda * tr * I + 2.0 * m.mu * eps;
+    if (energy) psi = m.mu * eps.squaredNorm() + 0.5 * m.lambda * tr * tr;
+  }
+  if (kv > 0.0) {
+    const double dv = J.determinant() - 1.0;
+    P += kv * dv * cofactor(J);
+    if (energy) psi += 0.5 * kv * dv * dv;
+  }
+  if (energy) *energy = psi;
+  return P;
+}
+
+}  // namespace
+
+MlsForceModel::MlsForceModel(const MlsBody& body, MlsLoads loads)
+    : body_(body),
+      loads_(loads),
+      jacobi_(body.rest.size(), 0.0),
+      stress_(body.rest.size()),
+      product_(body.rest.size()) {
+  // Diagonal of the rest tangent per phyxel, bounded per degree of freedom by (λ + k_v + 2μ) v_i |d|²
+  // for each link end (the second derivative of Ψ along e_a dᵀ is μ(|d|² + d_a²) + λ d_a²).
+  for (std::size_t i = 0; i < body.rest.size(); ++i) {
+    const auto& m = body.materials[static_cast<std::size_t>(body.material[i])];
+    const double c = (m.lambda + body.volume_stiffness + 2.0 * m.mu) * body.volume[i];
+    for (Index l = body.link_begin[i]; l < body.link_begin[i + 1]; ++l) {
+      jacobi_[static_cast<std::size_t>(body.link_target[static_cast<std::size_t>(l)])] +=
+          c * body.link_d[static_cast<std::size_t>(l)].squaredNorm();
+    }
+    jacobi_[i] += c * body.d_sum[i].squaredNorm();
+  }
+}
+
+void MlsForceModel::gather(std::span<const Mat3> g, double scale, std::span<Vec3> y) const {
+  const Index n = body_.size();
+#pragma omp parallel for schedule(static) num_threads(team(n))
+  for (Index j = 0; j < n; ++j) {
+    const auto ju = static_cast<std::size_t>(j);
+    Vec3 sum = g[ju] * body_.d_sum[ju];
+    for (Index k = body_.in_begin[ju]; k < body_.in_begin[ju + 1]; ++k) {
+      const auto ku = static_cast<std::size_t>(k);
+      sum.noalias() -= g[static_cast<std::size_t>(body_.in_source[ku])] *
+                       body_.link_d[static_cast<std::size_t>(body_.in_link[ku])];
+    }
+    y[ju] += scale * sum;
+  }
+}
+
+void MlsForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const {
+  const Index n = body_.size();
+  const double kv = body_.volume_stiffness;
+#pragma omp parallel for schedule(static) num_threads(team(n))
+  for (Index i = 0; i < n; ++i) {
+    const auto iu = static_cast<std::size_t>(i);
+    const Mat3 J = deformation_gradient(body_, x, i);
+    stress_[iu] = body_.volume[iu] * piola(J, body_.materials[static_cast<std::size_t>(body_.material[iu])],
+                                           body_.strain, kv, nullptr);
+  }
+  const bool external = loads_.external.size() == body_.rest.size();
+  for (std::size_t i = 0; i < body_.rest.size(); ++i) {
+    const double m = body_.mass[i];
+    f[i] = m * (loads_.gravity - loads_.mass_damping * v[i]);
+    if (external) f[i] += loads_.external[i];
+  }
+  gather(stress_, 1.0, f);
+}
+
+void MlsForceModel::add_stiffness_product(std::span<const Vec3> /*x*/, std::span<const Vec3> p, double scale,
+                                          std::span<Vec3> y) const {
+  const Index n = body_.size();
+  const double kv = body_.volume_stiffness;
+#pragma omp parallel for schedule(static) num_threads(team(n))
+  for (Index i = 0; i < n; ++i) {
+    const auto iu = static_cast<std::size_t>(i);
+    Mat3 H = Mat3::Zero();
+    for (Index l = body_.link_begin[iu]; l < body_.link_begin[iu + 1]; ++l) {
+      const auto lu = static_cast<std::size_t>(l);
+      H.noalias() +=
+          (p[static_cast<std::size_t>(body_.link_target[lu])] - p[iu]) * body_.link_d[lu].transpose();
+    }
+    const Mat3 eps = 0.5 * (H + H.transpose());
+    const auto& m = body_.materials[static_cast<std::size_t>(body_.material[iu])];
+    product_[iu] = body_.volume[iu] * ((m.lambda + kv) * eps.trace() * Mat3::Identity() + 2.0 * m.mu * eps);
+  }
+  gather(product_, -scale, y);  // K = -∂f/∂x
+}
+
+void MlsForceModel::add_damping_product(std::span<const Vec3> /*x*/, std::span<const Vec3> /*p*/,
+                                        double /*scale*/, std::span<Vec3> /*y*/) const {}
+
+void MlsForceModel::add_jacobi_diagonal(std::span<const Vec3> /*x*/, double beta_k, double /*beta_d*/,
+                                        std::span<double> diagonal) const {
+  for (std::size_t i = 0; i < jacobi_.size(); ++i) diagonal[i] += beta_k * jacobi_[i];
+}
+
+double MlsForceModel::elastic_energy(std::span<const Vec3> x) const {
+  double total = 0.0;
+  for (Index i = 0; i < body_.size(); ++i) {
+    const auto iu = static_cast<std::size_t>(i);
+    double psi = 0.0;
+    piola(deformation_gradient(body_, x, i), body_.materials[static_cast<std::size_t>(body_.material[iu])],
+          body_.strain, body_.volume_stiffness, &psi);
+    total += body_.volume[iu] * psi;
+  }
+  return total;
+}
+
+double symplectic_euler_stable_step(const MlsBody& body, double safety) {
+  const std::size_t n = body.rest.size();
+  MlsForceModel model(body);
+  std::vector<Vec3> q(n), kq(n);
+  // A fixed, irregular start vector with a component along every mode.
+  std::uint64_t state = 0x2545f4914f6cdd1dULL;
+  bool any_free = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int a = 0; a < 3; ++a) {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      q[i][a] = body.inv_mass[i] > 0.0 ? static_cast<double>(state >> 11) * 0x1.0p-53 - 0.5 : 0.0;
+    }
+    any_free = any_free || body.inv_mass[i] > 0.0;
+  }
+  if (!any_free) return std::numeric_limits<double>::infinity();
+  double omega2 = 0.0;
+  for (int it = 0; it < 60; ++it) {
+    std::fill(kq.begin(), kq.end(), Vec3::Zero());
+    model.add_stiffness_product(body.rest, q, 1.0, kq);
+    double qkq = 0.0, qmq = 0.0, norm = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (body.inv_mass[i] == 0.0) continue;
+      qkq += q[i].dot(kq[i]);
+      qmq += body.mass[i] * q[i].squaredNorm();
+    }
+    if (!(qmq > 0.0)) break;
+    omega2 = std::max(omega2, qkq / qmq);
+    for (std::size_t i = 0; i < n; ++i) {
+      q[i] = body.inv_mass[i] * kq[i];
+      norm += body.mass[i] * q[i].squaredNorm();
+    }
+    if (!(norm > 0.0)) break;
+    const double inv = 1.0 / std::sqrt(norm);
+    for (Vec3& qi : q) qi *= inv;
+  }
+  if (!(omega2 > 0.0)) return std::numeric_limits<double>::infinity();
+  return safety * 2.0 / std::sqrt(omega2);
+}
+
+}  // namespace pliant::meshless

@@ -1,0 +1,202 @@
+// MLS forces and their integration: rigid invariance, momentum balance, energy, stability, volume term.
+#include "pliant/models/meshless/mls_force_model.hpp"
+#include "pliant/core/threads.hpp"
+#include "pliant/dynamics/integrator.hpp"
+#include "shapes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+namespace pliant::meshless {
+namespace {
+
+double max_norm(const std::vector<Vec3>& f) {
+  double m = 0.0;
+  for (const Vec3& v : f) m = std::max(m, v.norm());
+  return m;
+}
+
+std::vector<Vec3> stretched(const MlsBody& body, double sx) {
+  std::vector<Vec3> x = body.rest;
+  for (Vec3& p : x) p.x() *= sx;
+  return x;
+}
+
+TEST(MlsForceModel, RigidMotionsGiveNoElasticForce) {
+  for (double jitter : {0.0, 0.7}) {
+    const MlsBody body =
+        test::box_body(Vec3::Zero(), Vec3(0.05, 0.04, 0.03), 0.01, jitter, {.volume_stiffness = 5e4});
+    const MlsForceModel model(body);
+    std::vector<Vec3> v(body.rest.size(), Vec3::Zero()), f(body.rest.size());
+    model.forces(stretched(body, 1.01), v, f);
+    const double reference = max_norm(f);  // a 1% stretch
+    ASSERT_GT(reference, 0.0);
+    for (const double angle : {0.3, std::numbers::pi / 2}) {
+      const Mat3 R = Eigen::AngleAxisd(angle, Vec3(1, 2, -0.5).normalized()).toRotationMatrix();
+      std::vector<Vec3> x;
+      for (const Vec3& p : body.rest) x.push_back(R * p + Vec3(0.4, -1.0, 2.0));
+      model.forces(x, v, f);
+      EXPECT_LT(max_norm(f), 1e-9 * reference) << "angle " << angle << " jitter " << jitter;
+      EXPECT_LT(model.elastic_energy(x), 1e-20);
+    }
+  }
+}
+
+TEST(MlsForceModel, LinearStrainIsNotRotationInvariant) {
+  const MlsBody body =
+      test::box_body(Vec3::Zero(), Vec3::Constant(0.03), 0.01, 0.0, {.strain = StrainMeasure::linear});
+  const Mat3 R = Eigen::AngleAxisd(std::numbers::pi / 2, Vec3::UnitZ()).toRotationMatrix();
+  std::vector<Vec3> x;
+  for (const Vec3& p : body.rest) x.push_back(R * p);
+  EXPECT_GT(MlsForceModel(body).elastic_energy(x), 0.0);  // why Green strain is the default
+}
+
+TEST(MlsForceModel, ForcesAreMinusTheEnergyGradientAndSumToZero) {
+  const MlsBody body =
+      test::box_body(Vec3::Zero(), Vec3(0.04, 0.03, 0.03), 0.01, 0.5, {.volume_stiffness = 3e4});
+  const MlsForceModel model(body);
+  std::vector<Vec3> x = body.rest;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] += 0.002 * Vec3(std::sin(3.0 * i), std::cos(5.0 * i), std::sin(7.0 * i + 1));
+  }
+  std::vector<Vec3> v(x.size(), Vec3::Zero()), f(x.size());
+  model.forces(x, v, f);
+  Vec3 sum = Vec3::Zero();
+  for (const Vec3& fi : f) sum += fi;
+  EXPECT_LT(sum.norm(), 1e-12 * max_norm(f));
+  const double e = 1e-7;
+  for (std::size_t i : {0UL, 5UL, x.size() / 2, x.size() - 1}) {
+    for (int a = 0; a < 3; ++a) {
+      std::vector<Vec3> xp = x, xm = x;
+      xp[i][a] += e;
+      xm[i][a] -= e;
+      const double grad = (model.elastic_energy(xp) - model.elastic_energy(xm)) / (2 * e);
+      EXPECT_NEAR(-grad, f[i][a], 1e-6 * max_norm(f)) << i << " " << a;
+    }
+  }
+}
+
+TEST(MlsForceModel, SameBitsOnOneAndTwoThreads) {
+  const MlsBody body = test::box_body(Vec3::Zero(), Vec3(0.14, 0.13, 0.13), 0.01, 0.3);
+  ASSERT_GE(body.size(), 2048);  // large enough for the parallel path
+  const MlsForceModel model(body);
+  std::vector<Vec3> x = stretched(body, 1.05), v(x.size(), Vec3::Zero()), f1(x.size()), f2(x.size());
+  set_threads(1);
+  model.forces(x, v, f1);
+  set_threads(2);
+  model.forces(x, v, f2);
+  set_threads(0);
+  for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(f1[i], f2[i]) << i;
+}
+
+double total_energy(const MlsBody& body, const MlsForceModel& model) {
+  double kinetic = 0.0;
+  for (std::size_t i = 0; i < body.rest.size(); ++i)
+    kinetic += 0.5 * body.mass[i] * body.velocity[i].squaredNorm();
+  return kinetic + model.elastic_energy(body.position);
+}
+
+// Largest relative energy error of symplectic Euler over the first and the last quarter of a run.
+std::pair<double, double> energy_errors(double safety) {
+  MlsBody body = test::box_body(Vec3::Zero(), Vec3(0.06, 0.04, 0.04), 0.01, 0.0, {.volume_stiffness = 2e4});
+  const MlsForceModel model(body);
+  body.position = stretched(body, 1.05);
+  const double dt = symplectic_euler_stable_step(body, safety);
+  dynamics::Integrator integrator({.scheme = dynamics::Scheme::symplectic_euler, .dt = dt});
+  const double e0 = total_energy(body, model);
+  const int steps = static_cast<int>(std::lround(600 * 0.4 / safety));  // the same simulated time
+  double early = 0.0, late = 0.0;
+  for (int s = 0; s < steps; ++s) {
+    integrator.step(model, body.position, body.velocity);
+    const double error = std::abs(total_energy(body, model) - e0) / e0;
+    if (s < steps / 4) early = std::max(early, error);
+    if (s >= steps * 3 / 4) late = std::max(late, error);
+  }
+  return {early, late};
+}
+
+TEST(MlsForceModel, SymplecticEulerEnergyDriftIsBounded) {
+  // Without damping the energy error of symplectic Euler oscillates with an amplitude O(h) and does
+  // not grow: the last quarter is no worse than the first, and halving h halves the error.
+  const auto [early, late] = energy_errors(0.4);
+  const auto [early_fine, late_fine] = energy_errors(0.2);
+  EXPECT_LT(late, 1.2 * early);
+  EXPECT_LT(late_fine, 1.2 * early_fine);
+  EXPECT_LT(std::max(early_fine, late_fine), 0.6 * std::max(early, late));
+}
+
+TEST(MlsForceModel, StableStepSeparatesStableFromUnstable) {
+  MlsBody body =
+      test::box_body(Vec3::Zero(), Vec3(0.05, 0.04, 0.04), 0.01, 0.4, {.strain = StrainMeasure::linear});
+  const double critical = symplectic_euler_stable_step(body, 1.0);
+  ASSERT_TRUE(std::isfinite(critical));
+  const MlsForceModel model(body);
+  auto amplification = [&](double dt) {
+    MlsBody b = body;
+    for (std::size_t i = 0; i < b.rest.size(); ++i)
+      b.position[i] += 1e-5 * Vec3(std::sin(11.0 * i), std::cos(3.0 * i), 0.3);
+    const MlsForceModel m(b);
+    dynamics::Integrator integrator({.scheme = dynamics::Scheme::symplectic_euler, .dt = dt});
+    const double e0 = total_energy(b, m);
+    for (int s = 0; s < 300; ++s) integrator.step(m, b.position, b.velocity);
+    return total_energy(b, m) / e0;
+  };
+  EXPECT_LT(amplification(0.9 * critical), 2.0);
+  EXPECT_GT(amplification(1.5 * critical), 1e6);  // Rayleigh quotients bound ω_max from below
+}
+
+TEST(MlsForceModel, FreeFallKeepsMassAndFallsAtG) {
+  MlsBody body = test::box_body(Vec3::Zero(), Vec3::Constant(0.04), 0.01, 0.6);
+  const double mass = body.total_mass();
+  MlsForceModel model(body, {.gravity = Vec3(0, 0, -9.81)});
+  const double dt = 1e-4;
+  dynamics::Integrator integrator({.scheme = dynamics::Scheme::symplectic_euler, .dt = dt});
+  auto centre = [&] {
+    Vec3 c = Vec3::Zero();
+    for (std::size_t i = 0; i < body.rest.size(); ++i) c += body.mass[i] * body.position[i];
+    return Vec3(c / mass);
+  };
+  const Vec3 c0 = centre();
+  const int steps = 200;
+  for (int s = 0; s < steps; ++s) integrator.step(model, body.position, body.velocity);
+  EXPECT_EQ(body.total_mass(), mass);
+  // Internal forces cancel: the centre follows symplectic Euler's free fall, z = -g h² n(n+1)/2.
+  EXPECT_NEAR((centre() - c0).z(), -9.81 * dt * dt * steps * (steps + 1) / 2, 1e-12);
+  EXPECT_NEAR((centre() - c0).head<2>().norm(), 0.0, 1e-14);
+}
+
+// Mean |det J - 1| of a cube squeezed by 20% between its fixed top and bottom layers, settled.
+double squeezed_volume_error(double volume_stiffness) {
+  MlsBody body =
+      test::box_body(Vec3::Zero(), Vec3::Constant(0.06), 0.01, 0.0, {.volume_stiffness = volume_stiffness});
+  for (Index i = 0; i < body.size(); ++i) {
+    Vec3& p = body.position[static_cast<std::size_t>(i)];
+    p.z() = 0.005 + 0.8 * (p.z() - 0.005);
+    if (p.z() < 0.006 || p.z() > 0.04) body.set_fixed(i, true);
+  }
+  const MlsForceModel model(body, {.mass_damping = 60.0});
+  dynamics::Integrator integrator(
+      {.scheme = dynamics::Scheme::symplectic_euler, .dt = symplectic_euler_stable_step(body, 0.4)});
+  for (int s = 0; s < 1500; ++s) integrator.step(model, body.position, body.velocity);
+  double error = 0.0;
+  int count = 0;
+  for (Index i = 0; i < body.size(); ++i) {
+    if (body.inv_mass[static_cast<std::size_t>(i)] == 0.0) continue;
+    error += std::abs(deformation_gradient(body, body.position, i).determinant() - 1.0);
+    ++count;
+  }
+  return error / count;
+}
+
+TEST(MlsForceModel, VolumeTermKeepsDetJNearOneUnderCompression) {
+  const double free = squeezed_volume_error(0.0);
+  const double kept = squeezed_volume_error(3e5);  // k_v = 40 μ
+  EXPECT_GT(free, 0.05);
+  EXPECT_LT(kept, 0.3 * free);
+  EXPECT_LT(kept, 0.03);
+}
+
+}  // namespace
+}  // namespace pliant::meshless
