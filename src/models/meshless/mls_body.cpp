@@ -1,5 +1,7 @@
 #include "pliant/models/meshless/mls_body.hpp"
 
+#include "point_grid.hpp"
+
 #include <Eigen/Eigenvalues>
 
 #include <fmt/format.h>
@@ -11,71 +13,7 @@
 namespace pliant::meshless {
 namespace {
 
-// Points bucketed in a uniform grid of cubic cells (counting sort), for radius queries.
-class PointGrid {
- public:
-  PointGrid(std::span<const Vec3> points, double cell) : points_(points), cell_(cell) {
-    for (const Vec3& p : points) box_.extend(p);
-    for (int a = 0; a < 3; ++a) {
-      dims_[static_cast<std::size_t>(a)] =
-          std::max<Index>(1, static_cast<Index>(std::floor(box_.extent()[a] / cell)) + 1);
-    }
-    const std::size_t cells = static_cast<std::size_t>(dims_[0]) * dims_[1] * dims_[2];
-    begin_.assign(cells + 1, 0);
-    std::vector<std::size_t> of(points.size());
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      of[i] = flat(coord(points[i]));
-      ++begin_[of[i] + 1];
-    }
-    for (std::size_t c = 0; c < cells; ++c) begin_[c + 1] += begin_[c];
-    items_.resize(points.size());
-    std::vector<Index> fill(begin_.begin(), begin_.end() - 1);
-    for (std::size_t i = 0; i < points.size(); ++i)
-      items_[static_cast<std::size_t>(fill[of[i]]++)] = static_cast<Index>(i);
-  }
-
-  // Indices j ≠ i with |p_j - p_i| < radius, ascending.
-  void neighbours(Index i, double radius, std::vector<Index>& out) const {
-    out.clear();
-    const Vec3& p = points_[static_cast<std::size_t>(i)];
-    const auto lo = coord(p - Vec3::Constant(radius));
-    const auto hi = coord(p + Vec3::Constant(radius));
-    const double r2 = radius * radius;
-    for (Index z = lo[2]; z <= hi[2]; ++z) {
-      for (Index y = lo[1]; y <= hi[1]; ++y) {
-        for (Index x = lo[0]; x <= hi[0]; ++x) {
-          const std::size_t c = flat({x, y, z});
-          for (Index k = begin_[c]; k < begin_[c + 1]; ++k) {
-            const Index j = items_[static_cast<std::size_t>(k)];
-            if (j != i && (points_[static_cast<std::size_t>(j)] - p).squaredNorm() < r2) out.push_back(j);
-          }
-        }
-      }
-    }
-    std::sort(out.begin(), out.end());
-  }
-
- private:
-  std::array<Index, 3> coord(const Vec3& p) const {
-    std::array<Index, 3> c{};
-    for (int a = 0; a < 3; ++a) {
-      const auto au = static_cast<std::size_t>(a);
-      const double g = std::floor((p[a] - box_.min[a]) / cell_);
-      c[au] = static_cast<Index>(std::clamp(g, 0.0, static_cast<double>(dims_[au] - 1)));
-    }
-    return c;
-  }
-  std::size_t flat(const std::array<Index, 3>& c) const {
-    return static_cast<std::size_t>(c[0]) +
-           static_cast<std::size_t>(dims_[0]) * (c[1] + static_cast<std::size_t>(dims_[1]) * c[2]);
-  }
-
-  std::span<const Vec3> points_;
-  double cell_;
-  Aabb box_;
-  std::array<Index, 3> dims_{1, 1, 1};
-  std::vector<Index> begin_, items_;
-};
+using detail::PointGrid;
 
 // Dimensionless kernel shape (1 - r²/h²)³: d_ij does not depend on the kernel's scale.
 double kernel_shape(double r2, double h2) {
@@ -194,12 +132,12 @@ Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def) 
     const auto iu = static_cast<std::size_t>(i);
     double h = h0;
     NeighbourhoodFix fix = NeighbourhoodFix::none;
-    grid.neighbours(i, h, nbrs);
+    grid.within(points[static_cast<std::size_t>(i)], h, i, nbrs);
     Neighbourhood nb = moment_of(points, i, nbrs, h);
     for (int t = 0; t < def.max_enlargements && !(nb.condition <= def.max_condition); ++t) {
       h *= def.enlargement;
       fix = NeighbourhoodFix::enlarged;
-      grid.neighbours(i, h, nbrs);
+      grid.within(points[static_cast<std::size_t>(i)], h, i, nbrs);
       nb = moment_of(points, i, nbrs, h);
     }
     Mat3 moment = nb.moment;

@@ -1,0 +1,75 @@
+// DrivenSurface: a render surface moved by the phyxels (Li et al., patent CN102831280, claim 3).
+//
+// Each surface vertex X gets, once at bind time, a moving-least-squares fit with a linear basis over
+// the phyxels j within a radius R: with p_j = [1, (X_j - X)/R] and w_j = (1 - |X_j - X|²/R²)³,
+// M = Σ_j w_j p_j p_jᵀ (4×4) and c_j = w_j M⁻¹ p_j, the shape function is φ_j = c_j[0] and the
+// (diffuse) gradient is g_j = c_j[1..3]/R. Both are exact for linear fields, so an affine motion of
+// the phyxels moves the vertex affinely. Per frame a vertex then costs a few multiply-adds per phyxel:
+//   x = X + Σ φ_j u_j,   F = I + Σ u_j g_jᵀ (Σ g_j = 0),   n' = cof(F) n / |cof(F) n|.
+// cof(F) n = det(F) F⁻ᵀ n is how area vectors transform, so n' is exactly the normal of the deformed
+// surface under an affine motion. To first order in H = F - I (H_ab = ∂u_a/∂X_b) it is (I - Hᵀ) n up
+// to length; in Müller et al.'s notation (∇u)_ab = ∂u_b/∂x_a that is (I - ∇u) n, and the patent's
+// printed n + ∇uᵀ n has the wrong sign (first_order_normal; the tests check both against the surface).
+//
+// Forces applied to the surface (grabs, contacts) go to the phyxels by the same weights: f_j += φ_j f,
+// which keeps the total force (Σ φ_j = 1) and, for a linear motion, does the same virtual work.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/core/tri_mesh.hpp"
+#include "pliant/core/types.hpp"
+#include "pliant/models/meshless/mls_body.hpp"
+
+#include <span>
+#include <vector>
+
+namespace pliant::meshless {
+
+struct SurfaceBindingDef {
+  double radius = 0.0;         ///< fit radius R (unit: m); 0: the body's nominal support h
+  double max_condition = 1e6;  ///< largest accepted condition number of the 4×4 moment matrix (dimensionless)
+  double enlargement = 1.25;   ///< radius growth per try for a poorly conditioned vertex (dimensionless), > 1
+  int max_enlargements = 8;    ///< tries before the bind fails
+};
+
+class DrivenSurface {
+ public:
+  /// Binds every vertex of `surface` (rest positions, unit: m) to the phyxels of `body` at rest. Fails
+  /// with a one-line message naming the first vertex whose neighbourhood stays degenerate.
+  static Result<DrivenSurface> bind(const MlsBody& body, const TriMesh& surface,
+                                    const SurfaceBindingDef& def = {});
+
+  std::size_t vertex_count() const { return rest_.size(); }
+  const std::vector<Vec3>& rest_positions() const { return rest_; }
+  const std::vector<Vec3>& rest_normals() const { return normal_; }
+  const std::vector<Tri>& triangles() const { return triangles_; }
+
+  /// Positions (unit: m) and unit normals of the vertices for phyxel positions `x` ("#phyxels"
+  /// entries, unit: m). Both outputs have vertex_count() entries. No allocation.
+  void update(const MlsBody& body, std::span<const Vec3> x, std::span<Vec3> positions,
+              std::span<Vec3> normals) const;
+
+  /// Adds force f (unit: N) applied at vertex v to the phyxel forces (unit: N, "#phyxels" entries).
+  void scatter_force(Index v, const Vec3& f, std::span<Vec3> phyxel_force) const;
+  /// Deformation gradient F at vertex v for phyxel positions x (dimensionless).
+  Mat3 deformation_gradient(const MlsBody& body, std::span<const Vec3> x, Index v) const;
+
+  /// Phyxels weighing on vertex v, with their weights φ_j.
+  std::span<const Index> phyxels(Index v) const;
+  std::span<const double> weights(Index v) const;
+
+ private:
+  std::vector<Vec3> rest_, normal_;
+  std::vector<Tri> triangles_;
+  std::vector<Index> begin_, phyxel_;
+  std::vector<double> weight_;
+  std::vector<Vec3> gradient_;
+};
+
+/// The first-order normal (I - Hᵀ) n, normalised, for the displacement gradient H_ab = ∂u_a/∂X_b.
+Vec3 first_order_normal(const Mat3& H, const Vec3& n);
+
+/// Area-weighted vertex normals of a triangle surface (unit vectors; zero for an unused vertex).
+std::vector<Vec3> area_weighted_normals(std::span<const Vec3> positions, std::span<const Tri> triangles);
+
+}  // namespace pliant::meshless

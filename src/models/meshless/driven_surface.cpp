@@ -1,0 +1,162 @@
+#include "pliant/models/meshless/driven_surface.hpp"
+
+#include "pliant/core/threads.hpp"
+#include "point_grid.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cmath>
+
+namespace pliant::meshless {
+namespace {
+
+using detail::PointGrid;
+using Mat4 = Eigen::Matrix4d;
+using Vec4 = Eigen::Vector4d;
+
+Mat3 cofactor(const Mat3& J) {
+  Mat3 c;
+  c.row(0) = J.row(1).cross(J.row(2));
+  c.row(1) = J.row(2).cross(J.row(0));
+  c.row(2) = J.row(0).cross(J.row(1));
+  return c;
+}
+
+}  // namespace
+
+std::vector<Vec3> area_weighted_normals(std::span<const Vec3> positions, std::span<const Tri> triangles) {
+  std::vector<Vec3> n(positions.size(), Vec3::Zero());
+  for (const Tri& t : triangles) {
+    const Vec3 area =
+        (positions[static_cast<std::size_t>(t[1])] - positions[static_cast<std::size_t>(t[0])])
+            .cross(positions[static_cast<std::size_t>(t[2])] - positions[static_cast<std::size_t>(t[0])]);
+    for (Index v : t) n[static_cast<std::size_t>(v)] += area;
+  }
+  for (Vec3& v : n) {
+    if (v.norm() > 0.0) v.normalize();
+  }
+  return n;
+}
+
+Vec3 first_order_normal(const Mat3& H, const Vec3& n) {
+  return ((Mat3::Identity() - H.transpose()) * n).normalized();
+}
+
+Result<DrivenSurface> DrivenSurface::bind(const MlsBody& body, const TriMesh& surface,
+                                          const SurfaceBindingDef& def) {
+  if (body.size() == 0) return Error{"driven surface: the body has no phyxels"};
+  const double r0 =
+      def.radius > 0.0 ? def.radius : *std::min_element(body.support.begin(), body.support.end());
+  if (!(r0 > 0.0) || !std::isfinite(r0))
+    return Error{fmt::format("driven surface: radius {} m is not positive", r0)};
+  if (!(def.enlargement > 1.0) || !(def.max_condition > 1.0)) {
+    return Error{"driven surface: enlargement and max_condition must exceed 1"};
+  }
+  for (std::size_t t = 0; t < surface.triangles.size(); ++t) {
+    for (Index v : surface.triangles[t]) {
+      if (v < 0 || static_cast<std::size_t>(v) >= surface.positions.size()) {
+        return Error{fmt::format("driven surface: triangle {} names node {}, but there are {} nodes", t, v,
+                                 surface.positions.size())};
+      }
+    }
+  }
+  DrivenSurface ds;
+  ds.rest_ = surface.positions;
+  ds.triangles_ = surface.triangles;
+  ds.normal_ = area_weighted_normals(surface.positions, surface.triangles);
+  ds.begin_.assign(surface.positions.size() + 1, 0);
+  const PointGrid grid(body.rest, r0);
+  std::vector<Index> near;
+  for (std::size_t v = 0; v < surface.positions.size(); ++v) {
+    const Vec3& X = surface.positions[v];
+    double R = r0;
+    Mat4 M;
+    bool ok = false;
+    for (int attempt = 0; attempt <= def.max_enlargements && !ok; ++attempt, R *= def.enlargement) {
+      grid.within(X, R, -1, near);
+      M.setZero();
+      for (Index j : near) {
+        Vec4 p;
+        p << 1.0, (body.rest[static_cast<std::size_t>(j)] - X) / R;
+        const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
+        M.noalias() += q * q * q * p * p.transpose();
+      }
+      const Eigen::SelfAdjointEigenSolver<Mat4> eig(M, Eigen::EigenvaluesOnly);
+      ok = eig.eigenvalues()[0] > 0.0 && eig.eigenvalues()[3] / eig.eigenvalues()[0] <= def.max_condition;
+      if (ok) break;
+    }
+    if (!ok) {
+      return Error{
+          fmt::format("driven surface: vertex {} has no well-conditioned phyxel neighbourhood within {} m", v,
+                      R / def.enlargement)};
+    }
+    const Mat4 Minv = M.inverse();
+    for (Index j : near) {
+      const Vec3 dx = body.rest[static_cast<std::size_t>(j)] - X;
+      Vec4 p;
+      p << 1.0, dx / R;
+      const double q = 1.0 - dx.squaredNorm() / (R * R);
+      const Vec4 c = q * q * q * (Minv * p);
+      ds.phyxel_.push_back(j);
+      ds.weight_.push_back(c[0]);
+      ds.gradient_.push_back(c.tail<3>() / R);
+    }
+    ds.begin_[v + 1] = static_cast<Index>(ds.phyxel_.size());
+  }
+  return ds;
+}
+
+std::span<const Index> DrivenSurface::phyxels(Index v) const {
+  const auto vu = static_cast<std::size_t>(v);
+  return {phyxel_.data() + begin_[vu], static_cast<std::size_t>(begin_[vu + 1] - begin_[vu])};
+}
+std::span<const double> DrivenSurface::weights(Index v) const {
+  const auto vu = static_cast<std::size_t>(v);
+  return {weight_.data() + begin_[vu], static_cast<std::size_t>(begin_[vu + 1] - begin_[vu])};
+}
+
+Mat3 DrivenSurface::deformation_gradient(const MlsBody& body, std::span<const Vec3> x, Index v) const {
+  const auto vu = static_cast<std::size_t>(v);
+  Mat3 F = Mat3::Identity();
+  for (Index k = begin_[vu]; k < begin_[vu + 1]; ++k) {
+    const auto ku = static_cast<std::size_t>(k);
+    const auto j = static_cast<std::size_t>(phyxel_[ku]);
+    F.noalias() += (x[j] - body.rest[j]) * gradient_[ku].transpose();
+  }
+  return F;
+}
+
+void DrivenSurface::update(const MlsBody& body, std::span<const Vec3> x, std::span<Vec3> positions,
+                           std::span<Vec3> normals) const {
+  const auto n = static_cast<Index>(rest_.size());
+#pragma omp parallel for schedule(static) num_threads(n >= 4096 ? solver_threads() : 1)
+  for (Index v = 0; v < n; ++v) {
+    const auto vu = static_cast<std::size_t>(v);
+    Vec3 u = Vec3::Zero();
+    Mat3 F = Mat3::Identity();
+    for (Index k = begin_[vu]; k < begin_[vu + 1]; ++k) {
+      const auto ku = static_cast<std::size_t>(k);
+      const auto j = static_cast<std::size_t>(phyxel_[ku]);
+      const Vec3 uj = x[j] - body.rest[j];
+      u.noalias() += weight_[ku] * uj;
+      F.noalias() += uj * gradient_[ku].transpose();
+    }
+    positions[vu] = rest_[vu] + u;
+    const Vec3 nn = cofactor(F) * normal_[vu];
+    const double len = nn.norm();
+    normals[vu] = len > 0.0 ? Vec3(nn / len) : normal_[vu];
+  }
+}
+
+void DrivenSurface::scatter_force(Index v, const Vec3& f, std::span<Vec3> phyxel_force) const {
+  const auto vu = static_cast<std::size_t>(v);
+  for (Index k = begin_[vu]; k < begin_[vu + 1]; ++k) {
+    phyxel_force[static_cast<std::size_t>(phyxel_[static_cast<std::size_t>(k)])] +=
+        weight_[static_cast<std::size_t>(k)] * f;
+  }
+}
+
+}  // namespace pliant::meshless
