@@ -132,7 +132,7 @@ Mat3 DrivenSurface::deformation_gradient(const MlsBody& body, std::span<const Ve
 void DrivenSurface::update(const MlsBody& body, std::span<const Vec3> x, std::span<Vec3> positions,
                            std::span<Vec3> normals) const {
   const auto n = static_cast<Index>(rest_.size());
-#pragma omp parallel for schedule(static) num_threads(n >= 4096 ? solver_threads() : 1)
+#pragma omp parallel for schedule(static) if (n >= 4096) num_threads(n >= 4096 ? solver_threads() : 1)
   for (Index v = 0; v < n; ++v) {
     const auto vu = static_cast<std::size_t>(v);
     Vec3 u = Vec3::Zero();

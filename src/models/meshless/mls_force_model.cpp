@@ -2,6 +2,7 @@
 
 #include "pliant/core/threads.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -69,7 +70,7 @@ MlsForceModel::MlsForceModel(const MlsBody& body, MlsLoads loads)
 
 void MlsForceModel::gather(std::span<const Mat3> g, double scale, std::span<Vec3> y) const {
   const Index n = body_.size();
-#pragma omp parallel for schedule(static) num_threads(team(n))
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
   for (Index j = 0; j < n; ++j) {
     const auto ju = static_cast<std::size_t>(j);
     Vec3 sum = g[ju] * body_.d_sum[ju];
@@ -82,30 +83,34 @@ void MlsForceModel::gather(std::span<const Mat3> g, double scale, std::span<Vec3
   }
 }
 
-void MlsForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const {
+void MlsForceModel::elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) const {
   const Index n = body_.size();
   const double kv = body_.volume_stiffness;
-#pragma omp parallel for schedule(static) num_threads(team(n))
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
   for (Index i = 0; i < n; ++i) {
     const auto iu = static_cast<std::size_t>(i);
     const Mat3 J = deformation_gradient(body_, x, i);
     stress_[iu] = body_.volume[iu] * piola(J, body_.materials[static_cast<std::size_t>(body_.material[iu])],
                                            body_.strain, kv, nullptr);
   }
+  std::fill(f.begin(), f.end(), Vec3::Zero());
+  gather(stress_, 1.0, f);
+}
+
+void MlsForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const {
+  elastic_forces(x, f);
   const bool external = loads_.external.size() == body_.rest.size();
   for (std::size_t i = 0; i < body_.rest.size(); ++i) {
-    const double m = body_.mass[i];
-    f[i] = m * (loads_.gravity - loads_.mass_damping * v[i]);
+    f[i] += body_.mass[i] * (loads_.gravity - loads_.mass_damping * v[i]);
     if (external) f[i] += loads_.external[i];
   }
-  gather(stress_, 1.0, f);
 }
 
 void MlsForceModel::add_stiffness_product(std::span<const Vec3> /*x*/, std::span<const Vec3> p, double scale,
                                           std::span<Vec3> y) const {
   const Index n = body_.size();
   const double kv = body_.volume_stiffness;
-#pragma omp parallel for schedule(static) num_threads(team(n))
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
   for (Index i = 0; i < n; ++i) {
     const auto iu = static_cast<std::size_t>(i);
     Mat3 H = Mat3::Zero();

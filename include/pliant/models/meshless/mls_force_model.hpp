@@ -48,6 +48,8 @@ class MlsForceModel final : public dynamics::ForceModel {
   void add_jacobi_diagonal(std::span<const Vec3> x, double beta_k, double beta_d,
                            std::span<double> diagonal) const override;
 
+  /// The elastic and volume forces alone (no loads) at positions x (unit: N), size() entries.
+  void elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) const;
   /// Elastic plus volume energy Σ v_i Ψ(J_i) at positions x (unit: J).
   double elastic_energy(std::span<const Vec3> x) const;
 

@@ -1,0 +1,87 @@
+// The meshless family's panel: material (preset or E, nu, density), phyxel spacing and support, volume
+// stiffness, strain measure, integrator and mass damping.
+#include "family_panel.hpp"
+
+#include "pliant/dynamics/integrator.hpp"
+#include "pliant/materials/material.hpp"
+#include "pliant/models/meshless/mls_body.hpp"
+#include "pliant/scene/material_json.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace pliant::viewer {
+
+using nlohmann::json;
+
+void meshless_panel(const PanelContext& ctx) {
+  const json& body = ctx.body;
+  const std::string& base = ctx.pointer;
+  const json material = body.value("material", json::object());
+  const std::string preset = string_at(material, "preset", "");
+  Result<materials::Material> m = scene::material_from_json(material.dump());
+  if (!m.ok()) m = materials::material_from_young_poisson(2e4, 0.3);
+  const double E = m->youngs_modulus(), nu = m->poisson_ratio();
+  const double density = number_at(material, "density", m->density);
+  const auto set_material = [&](json value) {
+    ctx.edit(json::json_pointer(base + "/material"), std::move(value));
+  };
+
+  const std::vector<std::string> presets = materials::material_preset_names();
+  std::vector<std::string> items = {"custom (E, nu)"};
+  items.insert(items.end(), presets.begin(), presets.end());
+  int current = 0;
+  for (std::size_t i = 0; i < presets.size(); ++i)
+    if (presets[i] == preset) current = static_cast<int>(i) + 1;
+  if (ImGui::Combo("material", &current, items_of(items).c_str())) {
+    if (current == 0) {
+      set_material({{"E", E}, {"nu", nu}, {"density", density}});
+    } else {
+      set_material({{"preset", presets[static_cast<std::size_t>(current - 1)]}});
+    }
+  }
+  double v = 0;
+  if (preset.empty()) {
+    if (slider("E (Pa)", base + "/material/E", E, 1e2, 1e9, "%.4g", true, v))
+      set_material({{"E", v}, {"nu", nu}, {"density", density}});
+    if (slider("nu", base + "/material/nu", nu, -0.9, 0.49, "%.3f", false, v))
+      set_material({{"E", E}, {"nu", v}, {"density", density}});
+  } else {
+    ImGui::TextDisabled("E = %.4g Pa, nu = %.3f", E, nu);
+  }
+
+  const json s = body.value("meshless", json::object());
+  const std::string at = base + "/meshless";
+  const auto ptr = [&](const char* key) { return json::json_pointer(at + "/" + key); };
+  if (slider("spacing (m)", at + "/spacing", number_at(s, "spacing", 0.01), 1e-3, 0.1, "%.4g", true, v))
+    ctx.edit(ptr("spacing"), v);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("phyxel lattice spacing: finer is slower (more phyxels, smaller step)");
+  if (slider("support (x spacing)", at + "/support",
+             number_at(s, "support", meshless::MlsDef{}.support_factor), 1.5, 4.0, "%.2f", false, v))
+    ctx.edit(ptr("support"), v);
+  if (slider("volume stiffness (Pa)", at + "/volume_stiffness", number_at(s, "volume_stiffness", 0.0), 0.0,
+             1e7, "%.4g", true, v))
+    ctx.edit(ptr("volume_stiffness"), v);
+  if (slider("mass damping (1/s)", at + "/mass_damping", number_at(s, "mass_damping", 0.0), 0.0, 1e3, "%.4g",
+             true, v))
+    ctx.edit(ptr("mass_damping"), v);
+
+  const std::vector<std::string> strains = {"green", "linear"};
+  int strain = string_at(s, "strain", "green") == "linear" ? 1 : 0;
+  if (ImGui::Combo("strain", &strain, items_of(strains).c_str()))
+    ctx.edit(ptr("strain"), strains[static_cast<std::size_t>(strain)]);
+
+  const std::vector<std::string> schemes = {"symplectic_euler", "backward_euler", "central_difference",
+                                            "rk4"};
+  const std::string scheme = string_at(s, "integrator", "symplectic_euler");
+  int si = static_cast<int>(std::find(schemes.begin(), schemes.end(), scheme) - schemes.begin());
+  if (si >= static_cast<int>(schemes.size())) si = 0;
+  if (ImGui::Combo("integrator", &si, items_of(schemes).c_str()))
+    ctx.edit(ptr("integrator"), schemes[static_cast<std::size_t>(si)]);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("backward_euler linearises about the rest state (exact for small deformation)");
+}
+
+}  // namespace pliant::viewer

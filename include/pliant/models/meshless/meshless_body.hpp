@@ -1,0 +1,121 @@
+// MeshlessBody: the meshless family's run time. A closed surface is sampled into phyxels (sampling.hpp),
+// given MLS rest constants (mls_body.hpp), integrated by pliant::dynamics over MlsForceModel with
+// substeps no longer than the stable explicit step, and drives its own surface (driven_surface.hpp).
+//
+// Grabs hold a surface vertex through the phyxels its MLS fit uses (every phyxel with a weight on it):
+// they become kinematic and translate with the grab's target, so the vertex, whose weights sum to 1,
+// sits exactly at the target; the reaction is the sum of the elastic forces on the held phyxels.
+// Forces applied at the surface reach the phyxels by the same weights.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/core/timing.hpp"
+#include "pliant/core/tri_mesh.hpp"
+#include "pliant/core/types.hpp"
+#include "pliant/dynamics/integrator.hpp"
+#include "pliant/models/meshless/driven_surface.hpp"
+#include "pliant/models/meshless/mls_body.hpp"
+#include "pliant/models/meshless/mls_force_model.hpp"
+#include "pliant/models/meshless/sampling.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace pliant::meshless {
+
+struct MeshlessBodyDef {
+  SamplingDef sampling;       ///< spacing and jitter of the phyxels
+  MlsDef mls;                 ///< support, materials, volume term, strain (its spacing is sampling's)
+  SurfaceBindingDef binding;  ///< how surface vertices are fitted to phyxels
+  dynamics::Scheme scheme = dynamics::Scheme::symplectic_euler;
+  double dt = 0.0;              ///< largest substep (unit: s); 0: symplectic_euler_stable_step · dt_safety
+  double dt_safety = 0.5;       ///< fraction of the stable step taken when dt is 0, in (0, 1]
+  Vec3 gravity = Vec3::Zero();  ///< (unit: m/s²)
+  double mass_damping = 0.0;    ///< Rayleigh α (unit: 1/s)
+};
+
+/// A grab handle: a slot and the generation of its use (a released handle never aliases a new grab).
+struct MeshlessGrabId {
+  Index slot = -1;
+  std::uint32_t generation = 0;
+};
+
+/// A grab released in the last step.
+struct MeshlessGrabRelease {
+  MeshlessGrabId id;
+  Index vertex = -1;             ///< the surface vertex it held
+  Vec3 position = Vec3::Zero();  ///< where (unit: m)
+};
+
+class MeshlessBody {
+ public:
+  /// Samples `surface` (closed, outward, unit: m) and builds everything. Fails with a one-line message.
+  static Result<MeshlessBody> build(const TriMesh& surface, const MeshlessBodyDef& def);
+
+  const MlsBody& phyxels() const { return *body_; }
+  const DrivenSurface& surface() const { return surface_; }
+  const MeshlessBodyDef& def() const { return def_; }
+  /// Current surface positions (unit: m) and unit normals, one per surface vertex.
+  std::span<const Vec3> surface_positions() const { return x_surface_; }
+  std::span<const Vec3> surface_normals() const { return n_surface_; }
+  /// The substep (unit: s) and the stable explicit step it was derived from or checked against.
+  double substep() const { return substep_; }
+  double stable_step() const { return stable_step_; }
+
+  /// Fixes phyxel i in place (a support) or frees it.
+  void set_fixed(Index phyxel, bool fixed);
+
+  /// Grabs surface vertex v where it is now; an invalid id for a bad vertex.
+  MeshlessGrabId grab(Index vertex);
+  /// Moves a grab's target (unit: m); the held phyxels reach it over the next step's substeps.
+  void move_grab(MeshlessGrabId id, const Vec3& target);
+  void release(MeshlessGrabId id);
+  /// Sum of the elastic forces on the held phyxels after the last step (unit: N).
+  Vec3 grab_reaction(MeshlessGrabId id) const;
+  /// Phyxels a grab holds (empty for an invalid id).
+  std::span<const Index> grab_phyxels(MeshlessGrabId id) const;
+  /// The vertex a grab holds, or -1.
+  Index grab_vertex(MeshlessGrabId id) const;
+  /// Grabs released since the previous step's start (valid until the next step).
+  std::span<const MeshlessGrabRelease> released_grabs() const { return released_; }
+
+  /// Adds force f (unit: N) at surface vertex v for the next step.
+  void add_surface_force(Index vertex, const Vec3& f);
+
+  /// Advances by dt (unit: s) in ceil(dt / substep) equal substeps; never throws. Stages recorded:
+  /// "meshless.solve", "meshless.surface" (unit: ms).
+  void step(double dt, Profile& profile);
+
+  /// Per surface vertex det F - 1 (dimensionless), the volume change the surface sees; `out` has
+  /// one entry per vertex.
+  void volume_change(std::span<double> out) const;
+  std::uint64_t state_hash() const;
+
+ private:
+  struct Grab {
+    bool live = false;
+    std::uint32_t generation = 0;
+    Index vertex = -1;
+    std::vector<Index> phyxels;
+    std::vector<Vec3> offset;  // held phyxel position minus the vertex position at grab time
+    Vec3 from = Vec3::Zero(), target = Vec3::Zero();
+    Vec3 reaction = Vec3::Zero();
+  };
+  const Grab* live_grab(MeshlessGrabId id) const;
+
+  MeshlessBodyDef def_;
+  std::unique_ptr<MlsBody> body_;  // stable address: the force model refers to it
+  std::unique_ptr<MlsForceModel> model_;
+  DrivenSurface surface_;
+  dynamics::Integrator integrator_;
+  double substep_ = 0.0, stable_step_ = 0.0;
+  std::vector<Vec3> x_surface_, n_surface_;
+  std::vector<Vec3> external_, scratch_;
+  std::vector<std::uint8_t> fixed_;  // supports (set_fixed), kept through grabs
+  std::vector<Grab> grabs_;
+  std::vector<MeshlessGrabRelease> released_, pending_released_;
+};
+
+}  // namespace pliant::meshless

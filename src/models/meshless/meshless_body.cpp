@@ -1,0 +1,185 @@
+#include "pliant/models/meshless/meshless_body.hpp"
+
+#include "pliant/core/hash.hpp"
+
+#include <fmt/format.h>
+#include <cmath>
+
+namespace pliant::meshless {
+
+Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessBodyDef& def) {
+  if (!(def.dt >= 0.0) || !std::isfinite(def.dt))
+    return Error{fmt::format("meshless: dt {} s is negative", def.dt)};
+  if (!(def.dt_safety > 0.0 && def.dt_safety <= 1.0)) {
+    return Error{fmt::format("meshless: dt_safety {} is outside (0, 1]", def.dt_safety)};
+  }
+  if (!(def.mass_damping >= 0.0) || !def.gravity.allFinite()) {
+    return Error{"meshless: mass_damping must be >= 0 and gravity finite"};
+  }
+  auto distance = SignedDistance::build(surface);
+  if (!distance) return distance.error();
+  auto points = sample_phyxels(*distance, def.sampling);
+  if (!points) return points.error();
+  MlsDef mls = def.mls;
+  mls.spacing = def.sampling.spacing;
+  auto body = build_mls_body(*points, mls);
+  if (!body) return body.error();
+  auto driven = DrivenSurface::bind(*body, surface, def.binding);
+  if (!driven) return driven.error();
+
+  MeshlessBody b;
+  b.def_ = def;
+  b.body_ = std::make_unique<MlsBody>(std::move(body).value());
+  b.surface_ = std::move(driven).value();
+  const std::size_t n = b.body_->rest.size();
+  b.external_.assign(n, Vec3::Zero());
+  b.scratch_.assign(n, Vec3::Zero());
+  b.fixed_.assign(n, 0);
+  b.model_ = std::make_unique<MlsForceModel>(
+      *b.body_, MlsLoads{.gravity = def.gravity, .mass_damping = def.mass_damping, .external = b.external_});
+  b.stable_step_ = symplectic_euler_stable_step(*b.body_, 1.0);
+  b.substep_ = def.dt > 0.0 ? def.dt : def.dt_safety * b.stable_step_;
+  if (!std::isfinite(b.substep_)) b.substep_ = 1e-3;
+  b.integrator_.set_def({.scheme = def.scheme, .dt = b.substep_});
+  b.x_surface_.resize(b.surface_.vertex_count());
+  b.n_surface_.resize(b.surface_.vertex_count());
+  b.surface_.update(*b.body_, b.body_->position, b.x_surface_, b.n_surface_);
+  b.released_.reserve(8);
+  b.pending_released_.reserve(8);
+  return b;
+}
+
+void MeshlessBody::set_fixed(Index phyxel, bool fixed) {
+  fixed_[static_cast<std::size_t>(phyxel)] = fixed ? 1 : 0;
+  body_->set_fixed(phyxel, fixed);
+}
+
+const MeshlessBody::Grab* MeshlessBody::live_grab(MeshlessGrabId id) const {
+  if (id.slot < 0 || static_cast<std::size_t>(id.slot) >= grabs_.size()) return nullptr;
+  const Grab& g = grabs_[static_cast<std::size_t>(id.slot)];
+  return g.live && g.generation == id.generation ? &g : nullptr;
+}
+
+MeshlessGrabId MeshlessBody::grab(Index vertex) {
+  if (vertex < 0 || static_cast<std::size_t>(vertex) >= surface_.vertex_count()) return {};
+  std::size_t slot = 0;
+  while (slot < grabs_.size() && grabs_[slot].live) ++slot;
+  if (slot == grabs_.size()) grabs_.emplace_back();
+  Grab& g = grabs_[slot];
+  g.live = true;
+  ++g.generation;
+  g.vertex = vertex;
+  g.from = g.target = x_surface_[static_cast<std::size_t>(vertex)];
+  g.reaction = Vec3::Zero();
+  const auto held = surface_.phyxels(vertex);
+  g.phyxels.assign(held.begin(), held.end());
+  g.offset.clear();
+  for (Index j : g.phyxels) {
+    g.offset.push_back(body_->position[static_cast<std::size_t>(j)] - g.from);
+    body_->inv_mass[static_cast<std::size_t>(j)] = 0.0;
+    body_->velocity[static_cast<std::size_t>(j)] = Vec3::Zero();
+  }
+  return {static_cast<Index>(slot), g.generation};
+}
+
+void MeshlessBody::move_grab(MeshlessGrabId id, const Vec3& target) {
+  if (live_grab(id) && target.allFinite()) grabs_[static_cast<std::size_t>(id.slot)].target = target;
+}
+
+void MeshlessBody::release(MeshlessGrabId id) {
+  if (!live_grab(id)) return;
+  Grab& g = grabs_[static_cast<std::size_t>(id.slot)];
+  g.live = false;
+  for (Index j : g.phyxels) {
+    if (!fixed_[static_cast<std::size_t>(j)]) body_->set_fixed(j, false);
+  }
+  // A phyxel shared with another live grab stays held.
+  for (const Grab& other : grabs_) {
+    if (!other.live) continue;
+    for (Index j : other.phyxels) body_->inv_mass[static_cast<std::size_t>(j)] = 0.0;
+  }
+  pending_released_.push_back({id, g.vertex, x_surface_[static_cast<std::size_t>(g.vertex)]});
+}
+
+Vec3 MeshlessBody::grab_reaction(MeshlessGrabId id) const {
+  const Grab* g = live_grab(id);
+  return g ? g->reaction : Vec3::Zero();
+}
+
+std::span<const Index> MeshlessBody::grab_phyxels(MeshlessGrabId id) const {
+  const Grab* g = live_grab(id);
+  return g ? std::span<const Index>(g->phyxels) : std::span<const Index>();
+}
+
+Index MeshlessBody::grab_vertex(MeshlessGrabId id) const {
+  const Grab* g = live_grab(id);
+  return g ? g->vertex : -1;
+}
+
+void MeshlessBody::add_surface_force(Index vertex, const Vec3& f) {
+  if (vertex < 0 || static_cast<std::size_t>(vertex) >= surface_.vertex_count() || !f.allFinite()) return;
+  surface_.scatter_force(vertex, f, external_);
+}
+
+void MeshlessBody::step(double dt, Profile& profile) {
+  released_.swap(pending_released_);
+  pending_released_.clear();
+  Stopwatch watch;
+  if (dt > 0.0 && std::isfinite(dt)) {
+    const double count = std::max(1.0, std::ceil(dt / substep_ * (1.0 - 1e-12)));
+    const int substeps = count > 1e7 ? 10'000'000 : static_cast<int>(count);
+    const double h = dt / substeps;
+    if (integrator_.def().dt != h) {
+      dynamics::IntegratorDef d = integrator_.def();
+      d.dt = h;
+      integrator_.set_def(d);
+    }
+    bool any_grab = false;
+    for (const Grab& g : grabs_) any_grab = any_grab || g.live;
+    for (int s = 1; s <= substeps; ++s) {
+      integrator_.step(*model_, body_->position, body_->velocity);
+      if (!any_grab) continue;
+      const double t = static_cast<double>(s) / substeps;
+      for (const Grab& g : grabs_) {
+        if (!g.live) continue;
+        const Vec3 handle = (1.0 - t) * g.from + t * g.target;
+        for (std::size_t k = 0; k < g.phyxels.size(); ++k) {
+          const auto j = static_cast<std::size_t>(g.phyxels[k]);
+          const Vec3 next = handle + g.offset[k];
+          body_->velocity[j] = (next - body_->position[j]) / h;
+          body_->position[j] = next;
+        }
+      }
+    }
+    for (Grab& g : grabs_) {
+      if (g.live) g.from = g.target;
+    }
+    if (any_grab) {
+      model_->elastic_forces(body_->position, scratch_);
+      for (Grab& g : grabs_) {
+        if (!g.live) continue;
+        g.reaction = Vec3::Zero();
+        for (Index j : g.phyxels) g.reaction += scratch_[static_cast<std::size_t>(j)];
+      }
+    }
+  }
+  std::fill(external_.begin(), external_.end(), Vec3::Zero());
+  profile.record("meshless.solve", watch.ms());
+  watch.reset();
+  surface_.update(*body_, body_->position, x_surface_, n_surface_);
+  profile.record("meshless.surface", watch.ms());
+}
+
+void MeshlessBody::volume_change(std::span<double> out) const {
+  if (out.size() != surface_.vertex_count()) return;
+  for (std::size_t v = 0; v < out.size(); ++v) {
+    out[v] =
+        surface_.deformation_gradient(*body_, body_->position, static_cast<Index>(v)).determinant() - 1.0;
+  }
+}
+
+std::uint64_t MeshlessBody::state_hash() const {
+  return Hasher().add(body_->position).add(body_->velocity).add(x_surface_).value();
+}
+
+}  // namespace pliant::meshless

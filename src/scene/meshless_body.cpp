@@ -1,0 +1,199 @@
+// The meshless family behind the surface contract: scene JSON read into a meshless::MeshlessBody and
+// forwarding to it.
+//
+// Scene keys: "material" (the shared reader: preset, E/nu or Lamé, density) and "meshless":
+// {"spacing": m, "support": h/spacing, "jitter": [0, 1], "seed": integer, "volume_stiffness": Pa,
+// "strain": "green" | "linear", "integrator": a dynamics scheme name (default "symplectic_euler"),
+// "dt": s (default: dt_safety x the stable step), "dt_safety": (0, 1], "gravity": [m/s²],
+// "mass_damping": 1/s}. The body's "mesh" is the surface sampled and driven (a volume mesh gives its
+// boundary); "fixed" regions select phyxels at rest.
+#include "family_registry.hpp"
+#include "material_json.hpp"
+
+#include "pliant/core/topology.hpp"
+#include "pliant/dynamics/integrator.hpp"
+#include "pliant/models/meshless/meshless_body.hpp"
+#include "pliant/scene/meshless_scene_body.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace pliant::scene::detail {
+namespace {
+
+GrabId to_scene(meshless::MeshlessGrabId id) { return {id.slot, id.generation}; }
+meshless::MeshlessGrabId to_meshless(GrabId id) { return {id.slot, id.generation}; }
+
+class MeshlessSceneBody final : public Body {
+ public:
+  MeshlessSceneBody(std::string name, meshless::MeshlessBody body)
+      : name_(std::move(name)), body_(std::move(body)) {}
+
+  const std::string& name() const override { return name_; }
+  std::string_view family() const override { return "meshless"; }
+  std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
+  std::span<const Vec3> surface_rest_positions() const override { return body_.surface().rest_positions(); }
+  std::span<const Tri> surface_triangles() const override { return body_.surface().triangles(); }
+
+  // Holds the triangle corner with the largest barycentric weight.
+  GrabId grab(const SurfacePoint& p) override {
+    if (!on_surface(p)) return {};
+    const Tri& t = surface_triangles()[static_cast<std::size_t>(p.triangle)];
+    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
+    return to_scene(body_.grab(t[static_cast<std::size_t>(std::max_element(w, w + 3) - w)]));
+  }
+  std::span<const Index> grab_nodes(GrabId id) const override {
+    const Index v = body_.grab_vertex(to_meshless(id));
+    if (v < 0) return {};
+    held_[0] = v;
+    return {held_.data(), 1};
+  }
+  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(to_meshless(id), target); }
+  void release(GrabId id) override { body_.release(to_meshless(id)); }
+  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(to_meshless(id)); }
+
+  void apply_force(const SurfacePoint& p, const Vec3& force) override {
+    if (!on_surface(p) || !force.allFinite()) return;
+    const Tri& t = surface_triangles()[static_cast<std::size_t>(p.triangle)];
+    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
+    for (int c = 0; c < 3; ++c) body_.add_surface_force(t[static_cast<std::size_t>(c)], w[c] * force);
+  }
+
+  void step(double dt, Profile& profile) override {
+    body_.step(dt, profile);
+    events_.clear();
+    for (const meshless::MeshlessGrabRelease& r : body_.released_grabs())
+      events_.push(GrabReleased{to_scene(r.id), r.vertex, r.position});
+  }
+  const EventLog& events() const override { return events_; }
+
+  std::span<const FieldInfo> fields() const override {
+    static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"volume_change", "1"}};
+    return kFields;
+  }
+  void fill_field(std::size_t index, std::span<double> out) const override {
+    const auto x = body_.surface_positions();
+    const std::span<const Vec3> x0 = body_.surface().rest_positions();
+    if (index > 1 || out.size() != x.size()) return;
+    if (index == 0) {
+      for (std::size_t i = 0; i < x.size(); ++i) out[i] = (x[i] - x0[i]).norm();
+    } else {
+      body_.volume_change(out);
+    }
+  }
+  std::uint64_t state_hash() const override { return body_.state_hash(); }
+  const meshless::MeshlessBody& body() const { return body_; }
+
+ private:
+  bool on_surface(const SurfacePoint& p) const {
+    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < surface_triangles().size();
+  }
+
+  std::string name_;
+  meshless::MeshlessBody body_;
+  EventLog events_;
+  mutable std::array<Index, 1> held_{};
+};
+
+dynamics::Scheme read_scheme(const JsonReader& v) {
+  const std::string name = v.string();
+  constexpr dynamics::Scheme all[] = {dynamics::Scheme::explicit_euler,
+                                      dynamics::Scheme::symplectic_euler,
+                                      dynamics::Scheme::midpoint,
+                                      dynamics::Scheme::rk2,
+                                      dynamics::Scheme::rk4,
+                                      dynamics::Scheme::central_difference,
+                                      dynamics::Scheme::quasi_static_euler,
+                                      dynamics::Scheme::backward_euler,
+                                      dynamics::Scheme::newmark,
+                                      dynamics::Scheme::houbolt};
+  std::string names;
+  for (dynamics::Scheme s : all) {
+    if (name == dynamics::scheme_name(s)) return s;
+    names += (names.empty() ? "\"" : ", \"") + std::string(dynamics::scheme_name(s)) + "\"";
+  }
+  v.fail_expected("one of " + names);
+}
+
+// Most substeps one world step may take.
+constexpr double kMaxSubsteps = 100000;
+
+}  // namespace
+
+std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) {
+  meshless::MeshlessBodyDef def;
+  def.mls.materials = {read_material(body.at("material"))};
+  def.sampling.spacing = 0.0;
+  if (auto j = body.find("meshless")) {
+    j->expect_object({"spacing", "support", "jitter", "seed", "volume_stiffness", "strain", "integrator",
+                      "dt", "dt_safety", "gravity", "mass_damping"});
+    if (auto v = j->find("spacing")) def.sampling.spacing = v->positive();
+    if (auto v = j->find("support")) def.mls.support_factor = v->number_in(1.0, 10.0, true);
+    if (auto v = j->find("jitter")) def.sampling.jitter = v->number_in(0.0, 1.0);
+    if (auto v = j->find("seed")) def.sampling.seed = static_cast<std::uint64_t>(v->integer(0, 1LL << 53));
+    if (auto v = j->find("volume_stiffness")) def.mls.volume_stiffness = v->non_negative();
+    if (auto v = j->find("strain")) {
+      def.mls.strain = v->one_of({"green", "linear"}) == "green" ? meshless::StrainMeasure::green
+                                                                 : meshless::StrainMeasure::linear;
+    }
+    if (auto v = j->find("integrator")) def.scheme = read_scheme(*v);
+    if (auto v = j->find("dt")) def.dt = v->number_in(0.0, in.time_step, true);
+    if (auto v = j->find("dt_safety")) def.dt_safety = v->number_in(0.0, 1.0, true);
+    if (auto v = j->find("gravity")) def.gravity = v->vec3();
+    if (auto v = j->find("mass_damping")) def.mass_damping = v->non_negative();
+  }
+  const TriMesh surface = in.volume ? extract_boundary(*in.volume).mesh : *in.surface;
+  if (def.sampling.spacing == 0.0) {
+    // Default: about 10 phyxels across the smallest extent of the surface.
+    Aabb box;
+    for (const Vec3& p : surface.positions) box.extend(p);
+    def.sampling.spacing = std::max(box.extent().minCoeff(), 1e-9) / 10.0;
+  }
+  Result<meshless::MeshlessBody> built = meshless::MeshlessBody::build(surface, def);
+  if (!built.ok()) body.at("mesh").fail(built.message());
+  meshless::MeshlessBody mb = std::move(built).value();
+  for (const Region& r : in.fixed) {
+    const std::vector<Index> held = select_nodes(mb.phyxels().rest, r);
+    if (held.empty())
+      body.at("fixed").fail("a fixed region selects no phyxel (the phyxels lie inside the surface)");
+    for (Index n : held) mb.set_fixed(n, true);
+  }
+  if (in.time_step / mb.substep() > kMaxSubsteps) {
+    body.at("meshless")
+        .fail(fmt::format("one world step of {:.3g} s would take {:.3g} substeps of {:.3g} s (the stable "
+                          "step): raise \"spacing\", "
+                          "lower the stiffness or pick an implicit \"integrator\"",
+                          in.time_step, in.time_step / mb.substep(), mb.substep()));
+  }
+  return make_meshless_scene_body(in.name, std::move(mb));
+}
+
+FamilyEntry meshless_family() {
+  return {
+      .name = "meshless",
+      .summary =
+          "meshless MLS elasticity on phyxels sampled from a closed surface, driving it (Müller et al. 2004)",
+      .keys = {"material", "meshless"},
+      .why_fixed = {},
+      .example_body = R"({"mesh": {"shape": "box", "size": [0.08, 0.04, 0.04], "cells": [2, 1, 1]},
+                              "fixed": ["xmin"], "material": {"E": 20000, "nu": 0.3, "density": 1000},
+                              "meshless": {"spacing": 0.01, "mass_damping": 5.0}})",
+      .make = &make_meshless_body};
+}
+
+}  // namespace pliant::scene::detail
+
+namespace pliant::scene {
+
+std::unique_ptr<Body> make_meshless_scene_body(std::string name, meshless::MeshlessBody body) {
+  return std::make_unique<detail::MeshlessSceneBody>(std::move(name), std::move(body));
+}
+
+const meshless::MeshlessBody* meshless_body(const Body& body) {
+  const auto* b = dynamic_cast<const detail::MeshlessSceneBody*>(&body);
+  return b ? &b->body() : nullptr;
+}
+
+}  // namespace pliant::scene
