@@ -5,8 +5,8 @@
 // {"spacing": m, "support": h/spacing, "jitter": [0, 1], "seed": integer, "volume_stiffness": Pa,
 // "strain": "green" | "linear", "integrator": a dynamics scheme name (default "symplectic_euler"),
 // "dt": s (default: dt_safety x the stable step), "dt_safety": (0, 1], "gravity": [m/s²],
-// "mass_damping": 1/s}. The body's "mesh" is the surface sampled and driven (a volume mesh gives its
-// boundary); "fixed" regions select phyxels at rest.
+// "mass_damping": 1/s, "floor": z in m (a frictionless inelastic floor)}. The body's "mesh" is the surface
+// sampled and driven (a volume mesh gives its boundary); "fixed" regions select phyxels at rest.
 #include "family_registry.hpp"
 #include "material_json.hpp"
 
@@ -128,7 +128,7 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
   def.sampling.spacing = 0.0;
   if (auto j = body.find("meshless")) {
     j->expect_object({"spacing", "support", "jitter", "seed", "volume_stiffness", "strain", "integrator",
-                      "dt", "dt_safety", "gravity", "mass_damping"});
+                      "dt", "dt_safety", "gravity", "mass_damping", "floor"});
     if (auto v = j->find("spacing")) def.sampling.spacing = v->positive();
     if (auto v = j->find("support")) def.mls.support_factor = v->number_in(1.0, 10.0, true);
     if (auto v = j->find("jitter")) def.sampling.jitter = v->number_in(0.0, 1.0);
@@ -143,6 +143,7 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
     if (auto v = j->find("dt_safety")) def.dt_safety = v->number_in(0.0, 1.0, true);
     if (auto v = j->find("gravity")) def.gravity = v->vec3();
     if (auto v = j->find("mass_damping")) def.mass_damping = v->non_negative();
+    if (auto v = j->find("floor")) def.floor = v->number();
   }
   const TriMesh surface = in.volume ? extract_boundary(*in.volume).mesh : *in.surface;
   if (def.sampling.spacing == 0.0) {

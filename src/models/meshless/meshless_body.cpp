@@ -3,6 +3,7 @@
 #include "pliant/core/hash.hpp"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <cmath>
 
 namespace pliant::meshless {
@@ -13,8 +14,8 @@ Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessB
   if (!(def.dt_safety > 0.0 && def.dt_safety <= 1.0)) {
     return Error{fmt::format("meshless: dt_safety {} is outside (0, 1]", def.dt_safety)};
   }
-  if (!(def.mass_damping >= 0.0) || !def.gravity.allFinite()) {
-    return Error{"meshless: mass_damping must be >= 0 and gravity finite"};
+  if (!(def.mass_damping >= 0.0) || !def.gravity.allFinite() || (def.floor && !std::isfinite(*def.floor))) {
+    return Error{"meshless: mass_damping must be >= 0, gravity and floor finite"};
   }
   auto distance = SignedDistance::build(surface);
   if (!distance) return distance.error();
@@ -138,6 +139,14 @@ void MeshlessBody::step(double dt, Profile& profile) {
     for (const Grab& g : grabs_) any_grab = any_grab || g.live;
     for (int s = 1; s <= substeps; ++s) {
       integrator_.step(*model_, body_->position, body_->velocity);
+      if (def_.floor) {
+        const double z = *def_.floor + 0.5 * body_->spacing;
+        for (std::size_t j = 0; j < body_->position.size(); ++j) {
+          if (body_->inv_mass[j] == 0.0 || body_->position[j].z() >= z) continue;
+          body_->position[j].z() = z;
+          body_->velocity[j].z() = std::max(body_->velocity[j].z(), 0.0);
+        }
+      }
       if (!any_grab) continue;
       const double t = static_cast<double>(s) / substeps;
       for (const Grab& g : grabs_) {

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct MeshlessBodyDef {
   double dt_safety = 0.5;       ///< fraction of the stable step taken when dt is 0, in (0, 1]
   Vec3 gravity = Vec3::Zero();  ///< (unit: m/s²)
   double mass_damping = 0.0;    ///< Rayleigh α (unit: 1/s)
+  /// A frictionless, inelastic floor z = floor (unit: m), or none: after each substep a free phyxel
+  /// closer than half a spacing to it is put back at floor + spacing/2 (where the surface sampled
+  /// around it then touches the floor) and loses its downward velocity.
+  std::optional<double> floor = std::nullopt;
 };
 
 /// A grab handle: a slot and the generation of its use (a released handle never aliases a new grab).
