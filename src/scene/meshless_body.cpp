@@ -13,6 +13,7 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/meshless_body.hpp"
+#include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/meshless_scene_body.hpp"
 
 #include <fmt/format.h>
@@ -26,7 +27,7 @@ namespace {
 GrabId to_scene(meshless::MeshlessGrabId id) { return {id.slot, id.generation}; }
 meshless::MeshlessGrabId to_meshless(GrabId id) { return {id.slot, id.generation}; }
 
-class MeshlessSceneBody final : public Body {
+class MeshlessSceneBody final : public Body, public Cuttable {
  public:
   MeshlessSceneBody(std::string name, meshless::MeshlessBody body)
       : name_(std::move(name)), body_(std::move(body)) {}
@@ -66,8 +67,11 @@ class MeshlessSceneBody final : public Body {
     events_.clear();
     for (const meshless::MeshlessGrabRelease& r : body_.released_grabs())
       events_.push(GrabReleased{to_scene(r.id), r.vertex, r.position});
+    for (const meshless::CutEvent& e : body_.cut_events()) events_.push(e);
   }
   const EventLog& events() const override { return events_; }
+
+  bool cut(const BladeSweep& b) override { return body_.cut({b.a0, b.b0, b.a1, b.b1}); }
 
   std::span<const FieldInfo> fields() const override {
     static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"volume_change", "1"}};

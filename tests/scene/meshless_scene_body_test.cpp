@@ -1,6 +1,7 @@
 // The meshless family through the scene layer: the jelly_drop example falls, lands on its floor, is
 // squeezed by a grab and let go, with its mass kept and its surface finite.
 #include "pliant/scene/meshless_scene_body.hpp"
+#include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/scene_file.hpp"
 
 #include <gtest/gtest.h>
@@ -93,6 +94,31 @@ TEST(MeshlessSceneBody, SqueezeReactionPushesBack) {
   for (int s = 0; s < 10; ++s) world.step();
   EXPECT_LT((body.surface_positions()[static_cast<std::size_t>(node)] - target).norm(), 1e-12);
   EXPECT_GT(body.grab_reaction(id).z(), 0.0) << "the compressed jelly pushes the tool up";
+}
+
+}  // namespace
+}  // namespace pliant::scene
+
+namespace pliant::scene {
+namespace {
+
+TEST(MeshlessSceneBody, IsCuttableAndReportsCuts) {
+  auto loaded =
+      parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "slab", "family": "meshless",
+      "mesh": {"shape": "box", "size": [0.06, 0.02, 0.02], "cells": [3, 1, 1]},
+      "material": {"E": 20000, "nu": 0.3}, "meshless": {"spacing": 0.01}}]})",
+                  "slab.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  Body& body = loaded->world->body(0);
+  Cuttable* cuttable = capability<Cuttable>(body);
+  ASSERT_NE(cuttable, nullptr);
+  EXPECT_FALSE(cuttable->cut({}));  // zero area
+  ASSERT_TRUE(cuttable->cut({Vec3(0.03, -1, 1), Vec3(0.03, 1, 1), Vec3(0.03, -1, -1), Vec3(0.03, 1, -1)}));
+  loaded->world->step();
+  EXPECT_FALSE(body.events().get<meshless::CutEvent>().empty());
+  int briefs = 0;
+  for (const WorldEvent& e : loaded->world->events()) briefs += e.category == "cut";
+  EXPECT_GT(briefs, 0);
 }
 
 }  // namespace

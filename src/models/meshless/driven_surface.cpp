@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace pliant::meshless {
 namespace {
@@ -16,6 +17,22 @@ namespace {
 using detail::PointGrid;
 using Mat4 = Eigen::Matrix4d;
 using Vec4 = Eigen::Vector4d;
+
+Mat4 moment_at(const MlsBody& body, const Vec3& X, double R, std::span<const Index> near) {
+  Mat4 M = Mat4::Zero();
+  for (Index j : near) {
+    Vec4 p;
+    p << 1.0, (body.rest[static_cast<std::size_t>(j)] - X) / R;
+    const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
+    M.noalias() += q * q * q * p * p.transpose();
+  }
+  return M;
+}
+
+bool conditioned(const Mat4& M, double max_condition) {
+  const Eigen::SelfAdjointEigenSolver<Mat4> eig(M, Eigen::EigenvaluesOnly);
+  return eig.eigenvalues()[0] > 0.0 && eig.eigenvalues()[3] / eig.eigenvalues()[0] <= max_condition;
+}
 
 Mat3 cofactor(const Mat3& J) {
   Mat3 c;
@@ -68,6 +85,7 @@ Result<DrivenSurface> DrivenSurface::bind(const MlsBody& body, const TriMesh& su
   ds.triangles_ = surface.triangles;
   ds.normal_ = area_weighted_normals(surface.positions, surface.triangles);
   ds.begin_.assign(surface.positions.size() + 1, 0);
+  ds.max_condition_ = def.max_condition;
   const PointGrid grid(body.rest, r0);
   std::vector<Index> near;
   for (std::size_t v = 0; v < surface.positions.size(); ++v) {
@@ -75,38 +93,93 @@ Result<DrivenSurface> DrivenSurface::bind(const MlsBody& body, const TriMesh& su
     double R = r0;
     Mat4 M;
     bool ok = false;
-    for (int attempt = 0; attempt <= def.max_enlargements && !ok; ++attempt, R *= def.enlargement) {
+    for (int attempt = 0; attempt <= def.max_enlargements; ++attempt) {
       grid.within(X, R, -1, near);
-      M.setZero();
-      for (Index j : near) {
-        Vec4 p;
-        p << 1.0, (body.rest[static_cast<std::size_t>(j)] - X) / R;
-        const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
-        M.noalias() += q * q * q * p * p.transpose();
-      }
-      const Eigen::SelfAdjointEigenSolver<Mat4> eig(M, Eigen::EigenvaluesOnly);
-      ok = eig.eigenvalues()[0] > 0.0 && eig.eigenvalues()[3] / eig.eigenvalues()[0] <= def.max_condition;
+      M = moment_at(body, X, R, near);
+      ok = conditioned(M, def.max_condition);
       if (ok) break;
+      if (attempt < def.max_enlargements) R *= def.enlargement;
     }
     if (!ok) {
-      return Error{
-          fmt::format("driven surface: vertex {} has no well-conditioned phyxel neighbourhood within {} m", v,
-                      R / def.enlargement)};
+      return Error{fmt::format(
+          "driven surface: vertex {} has no well-conditioned phyxel neighbourhood within {} m", v, R)};
     }
-    const Mat4 Minv = M.inverse();
-    for (Index j : near) {
-      const Vec3 dx = body.rest[static_cast<std::size_t>(j)] - X;
-      Vec4 p;
-      p << 1.0, dx / R;
-      const double q = 1.0 - dx.squaredNorm() / (R * R);
-      const Vec4 c = q * q * q * (Minv * p);
-      ds.phyxel_.push_back(j);
-      ds.weight_.push_back(c[0]);
-      ds.gradient_.push_back(c.tail<3>() / R);
-    }
+    ds.radius_.push_back(R);
+    ds.append_fit(body, X, R, M, near);
     ds.begin_[v + 1] = static_cast<Index>(ds.phyxel_.size());
   }
   return ds;
+}
+
+void DrivenSurface::append_fit(const MlsBody& body, const Vec3& X, double R, const Mat4& M,
+                               std::span<const Index> near) {
+  const Mat4 Minv = M.inverse();
+  for (Index j : near) {
+    const Vec3 dx = body.rest[static_cast<std::size_t>(j)] - X;
+    Vec4 p;
+    p << 1.0, dx / R;
+    const double q = 1.0 - dx.squaredNorm() / (R * R);
+    const Vec4 c = q * q * q * (Minv * p);
+    phyxel_.push_back(j);
+    weight_.push_back(c[0]);
+    gradient_.push_back(c.tail<3>() / R);
+  }
+}
+
+Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop) {
+  std::vector<Index> begin(1, 0), phyxel;
+  std::vector<double> weight;
+  std::vector<Vec3> gradient;
+  std::vector<Index> kept;
+  Index refitted = 0;
+  for (std::size_t v = 0; v < rest_.size(); ++v) {
+    const auto vi = static_cast<Index>(v);
+    kept.clear();
+    for (Index k = begin_[v]; k < begin_[v + 1]; ++k) {
+      const Index j = phyxel_[static_cast<std::size_t>(k)];
+      if (!drop(vi, j)) kept.push_back(j);
+    }
+    if (static_cast<Index>(kept.size()) == begin_[v + 1] - begin_[v]) {
+      for (Index k = begin_[v]; k < begin_[v + 1]; ++k) {
+        phyxel.push_back(phyxel_[static_cast<std::size_t>(k)]);
+        weight.push_back(weight_[static_cast<std::size_t>(k)]);
+        gradient.push_back(gradient_[static_cast<std::size_t>(k)]);
+      }
+    } else {
+      ++refitted;
+      std::swap(phyxel, phyxel_);
+      std::swap(weight, weight_);
+      std::swap(gradient, gradient_);
+      const Vec3& X = rest_[v];
+      const double R = radius_[v];
+      const Mat4 M = moment_at(body, X, R, kept);
+      if (conditioned(M, max_condition_)) {
+        append_fit(body, X, R, M, kept);
+      } else {
+        // Too few phyxels left on this side for a linear fit: Shepard weights, no gradient.
+        double sum = 0.0;
+        for (Index j : kept) {
+          const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
+          sum += q * q * q;
+        }
+        for (Index j : kept) {
+          const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
+          phyxel_.push_back(j);
+          weight_.push_back(q * q * q / sum);
+          gradient_.push_back(Vec3::Zero());
+        }
+      }
+      std::swap(phyxel, phyxel_);
+      std::swap(weight, weight_);
+      std::swap(gradient, gradient_);
+    }
+    begin.push_back(static_cast<Index>(phyxel.size()));
+  }
+  begin_ = std::move(begin);
+  phyxel_ = std::move(phyxel);
+  weight_ = std::move(weight);
+  gradient_ = std::move(gradient);
+  return refitted;
 }
 
 std::span<const Index> DrivenSurface::phyxels(Index v) const {

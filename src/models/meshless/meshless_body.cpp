@@ -117,6 +117,16 @@ Index MeshlessBody::grab_vertex(MeshlessGrabId id) const {
   return g ? g->vertex : -1;
 }
 
+bool MeshlessBody::cut(const Blade& blade) {
+  if (!(swept_area(blade) > 0.0)) return false;
+  Aabb blade_box, body_box;
+  for (const Vec3& p : {blade.a0, blade.b0, blade.a1, blade.b1}) blade_box.extend(p);
+  for (const Vec3& p : body_->position) body_box.extend(p);
+  if (!blade_box.overlaps(body_box.inflated(body_->spacing))) return false;
+  pending_cuts_.push_back(blade);
+  return true;
+}
+
 void MeshlessBody::add_surface_force(Index vertex, const Vec3& f) {
   if (vertex < 0 || static_cast<std::size_t>(vertex) >= surface_.vertex_count() || !f.allFinite()) return;
   surface_.scatter_force(vertex, f, external_);
@@ -126,6 +136,19 @@ void MeshlessBody::step(double dt, Profile& profile) {
   released_.swap(pending_released_);
   pending_released_.clear();
   Stopwatch watch;
+  cut_events_.clear();
+  if (!pending_cuts_.empty()) {
+    for (const Blade& blade : pending_cuts_) {
+      if (cut_links(*body_, body_->position, blade, def_.mls.max_condition, cut_events_) == 0) continue;
+      surface_.refit_without(*body_, [&](Index v, Index j) {
+        return crosses(blade, x_surface_[static_cast<std::size_t>(v)],
+                       body_->position[static_cast<std::size_t>(j)]);
+      });
+    }
+    pending_cuts_.clear();
+    profile.record("meshless.cut", watch.ms());
+    watch.reset();
+  }
   if (dt > 0.0 && std::isfinite(dt)) {
     const double count = std::max(1.0, std::ceil(dt / substep_ * (1.0 - 1e-12)));
     const int substeps = count > 1e7 ? 10'000'000 : static_cast<int>(count);

@@ -172,7 +172,12 @@ Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def) 
     body.volume[iu] = body.mass[iu] / rho;
   }
 
-  // Links grouped by target (a counting sort; sources come out ascending).
+  index_links_by_target(body);
+  return body;
+}
+
+void index_links_by_target(MlsBody& body) {
+  const std::size_t nu = body.rest.size();
   body.in_begin.assign(nu + 1, 0);
   for (Index j : body.link_target) ++body.in_begin[static_cast<std::size_t>(j) + 1];
   for (std::size_t j = 0; j < nu; ++j) body.in_begin[j + 1] += body.in_begin[j];
@@ -187,7 +192,6 @@ Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def) 
       body.in_source[slot] = static_cast<Index>(i);
     }
   }
-  return body;
 }
 
 Mat3 deformation_gradient(const MlsBody& body, std::span<const Vec3> x, Index i) {

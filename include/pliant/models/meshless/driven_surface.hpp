@@ -20,6 +20,7 @@
 #include "pliant/core/types.hpp"
 #include "pliant/models/meshless/mls_body.hpp"
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -54,6 +55,12 @@ class DrivenSurface {
   /// Deformation gradient F at vertex v for phyxel positions x (dimensionless).
   Mat3 deformation_gradient(const MlsBody& body, std::span<const Vec3> x, Index v) const;
 
+  /// Removes from each vertex's fit the phyxels for which drop(vertex, phyxel) is true (a cut between
+  /// them) and refits those vertices on the phyxels left: with the linear basis when the moment matrix
+  /// is still well conditioned, else with Shepard weights w_j / Σ w (positions only, zero gradient; a
+  /// vertex with no phyxel left stays at rest). Returns the number of vertices refitted. Allocates.
+  Index refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop);
+
   /// Phyxels weighing on vertex v, with their weights φ_j.
   std::span<const Index> phyxels(Index v) const;
   std::span<const double> weights(Index v) const;
@@ -64,6 +71,11 @@ class DrivenSurface {
   std::vector<Index> begin_, phyxel_;
   std::vector<double> weight_;
   std::vector<Vec3> gradient_;
+  std::vector<double> radius_;  // fit radius R per vertex (unit: m)
+  double max_condition_ = 1e6;
+
+  void append_fit(const MlsBody& body, const Vec3& X, double R, const Eigen::Matrix4d& M,
+                  std::span<const Index> near);
 };
 
 /// The first-order normal (I - Hᵀ) n, normalised, for the displacement gradient H_ab = ∂u_a/∂X_b.

@@ -13,6 +13,7 @@
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/dynamics/integrator.hpp"
+#include "pliant/models/meshless/cutting.hpp"
 #include "pliant/models/meshless/driven_surface.hpp"
 #include "pliant/models/meshless/mls_body.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
@@ -86,6 +87,14 @@ class MeshlessBody {
   /// Grabs released since the previous step's start (valid until the next step).
   std::span<const MeshlessGrabRelease> released_grabs() const { return released_; }
 
+  /// Cuts along the blade at the start of the next step (cutting.hpp): links crossing the swept
+  /// surface at that time are removed, the affected phyxels' constants recomputed, and surface
+  /// vertices refitted on the phyxels on their side. False (and nothing queued) for a blade of zero
+  /// area or one whose bounds miss the body's.
+  bool cut(const Blade& blade);
+  /// Phyxels that lost links in the last step's cuts (valid until the next step).
+  std::span<const CutEvent> cut_events() const { return cut_events_; }
+
   /// Adds force f (unit: N) at surface vertex v for the next step.
   void add_surface_force(Index vertex, const Vec3& f);
 
@@ -121,6 +130,8 @@ class MeshlessBody {
   std::vector<std::uint8_t> fixed_;  // supports (set_fixed), kept through grabs
   std::vector<Grab> grabs_;
   std::vector<MeshlessGrabRelease> released_, pending_released_;
+  std::vector<Blade> pending_cuts_;
+  std::vector<CutEvent> cut_events_;
 };
 
 }  // namespace pliant::meshless

@@ -108,6 +108,10 @@ double mls_kernel(double r, double h);
 /// unknown material, non-finite points or fewer than one point.
 Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def);
 
+/// Rebuilds in_begin, in_link and in_source from link_begin and link_target (a counting sort: each
+/// phyxel's incoming links come out by ascending source).
+void index_links_by_target(MlsBody& body);
+
 /// The deformation gradient J_i = I + Σ_j (x_j - x_i - (X_j - X_i)) d_ijᵀ of phyxel i at positions x
 /// (dimensionless).
 Mat3 deformation_gradient(const MlsBody& body, std::span<const Vec3> x, Index i);
