@@ -5,7 +5,8 @@
 // {"spacing": m, "support": h/spacing, "jitter": [0, 1], "seed": integer, "volume_stiffness": Pa,
 // "strain": "green" | "linear", "integrator": a dynamics scheme name (default "symplectic_euler"),
 // "dt": s (default: dt_safety x the stable step), "dt_safety": (0, 1], "gravity": [m/s²],
-// "mass_damping": 1/s, "floor": z in m (a frictionless inelastic floor)}. The body's "mesh" is the surface
+// "mass_damping": 1/s, "floor": z in m (a frictionless inelastic floor), "plasticity": {"yield": 1,
+// "creep": 1/s, "max": 1} (Müller et al. 2004)}. The body's "mesh" is the surface
 // sampled and driven (a volume mesh gives its boundary); "fixed" regions select phyxels at rest.
 #include "family_registry.hpp"
 #include "material_json.hpp"
@@ -132,7 +133,7 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
   def.sampling.spacing = 0.0;
   if (auto j = body.find("meshless")) {
     j->expect_object({"spacing", "support", "jitter", "seed", "volume_stiffness", "strain", "integrator",
-                      "dt", "dt_safety", "gravity", "mass_damping", "floor"});
+                      "dt", "dt_safety", "gravity", "mass_damping", "floor", "plasticity"});
     if (auto v = j->find("spacing")) def.sampling.spacing = v->positive();
     if (auto v = j->find("support")) def.mls.support_factor = v->number_in(1.0, 10.0, true);
     if (auto v = j->find("jitter")) def.sampling.jitter = v->number_in(0.0, 1.0);
@@ -148,6 +149,12 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
     if (auto v = j->find("gravity")) def.gravity = v->vec3();
     if (auto v = j->find("mass_damping")) def.mass_damping = v->non_negative();
     if (auto v = j->find("floor")) def.floor = v->number();
+    if (auto p = j->find("plasticity")) {
+      p->expect_object({"yield", "creep", "max"});
+      if (auto v = p->find("yield")) def.mls.plasticity.yield = v->non_negative();
+      if (auto v = p->find("creep")) def.mls.plasticity.creep = v->non_negative();
+      if (auto v = p->find("max")) def.mls.plasticity.max = v->non_negative();
+    }
   }
   const TriMesh surface = in.volume ? extract_boundary(*in.volume).mesh : *in.surface;
   if (def.sampling.spacing == 0.0) {

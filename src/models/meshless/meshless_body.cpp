@@ -162,6 +162,7 @@ void MeshlessBody::step(double dt, Profile& profile) {
     for (const Grab& g : grabs_) any_grab = any_grab || g.live;
     for (int s = 1; s <= substeps; ++s) {
       integrator_.step(*model_, body_->position, body_->velocity);
+      update_plasticity(*body_, body_->position, h);
       if (def_.floor) {
         const double z = *def_.floor + 0.5 * body_->spacing;
         for (std::size_t j = 0; j < body_->position.size(); ++j) {

@@ -73,6 +73,10 @@ Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def) 
     return Error{"meshless: max_condition and enlargement must exceed 1, max_enlargements must be >= 0"};
   }
   if (def.materials.empty()) return Error{"meshless: no material given"};
+  if (!(def.plasticity.yield >= 0.0) || !(def.plasticity.creep >= 0.0) || !(def.plasticity.max >= 0.0) ||
+      !std::isfinite(def.plasticity.creep)) {
+    return Error{"meshless: plasticity yield, creep and max must be >= 0 (creep finite)"};
+  }
   for (std::size_t m = 0; m < def.materials.size(); ++m) {
     if (auto s = materials::validate(def.materials[m]); !s) {
       return Error{fmt::format("meshless: material {}: {}", m, s.message())};
@@ -101,6 +105,7 @@ Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def) 
   body.velocity.assign(nu, Vec3::Zero());
   body.materials = def.materials;
   body.strain = def.strain;
+  body.plasticity = def.plasticity;
   body.volume_stiffness = def.volume_stiffness;
   body.spacing = def.spacing;
   body.material.assign(nu, 0);

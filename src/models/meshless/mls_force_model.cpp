@@ -21,23 +21,23 @@ Mat3 cofactor(const Mat3& J) {
   return c;
 }
 
-// First Piola stress P and energy density Ψ of one phyxel at deformation gradient J.
-Mat3 piola(const Mat3& J, const materials::Material& m, StrainMeasure strain, double kv, double* energy) {
+// The strain of J in the body's measure (Green or linear).
+Mat3 strain_of(const Mat3& J, StrainMeasure strain) {
+  if (strain == StrainMeasure::green) return 0.5 * (J.transpose() * J - Mat3::Identity());
+  const Mat3 H = J - Mat3::Identity();
+  return 0.5 * (H + H.transpose());
+}
+
+// First Piola stress P and energy density Ψ of one phyxel at deformation gradient J, with plastic
+// strain `plastic` subtracted from the strain (Müller et al. 2004).
+Mat3 piola(const Mat3& J, const materials::Material& m, StrainMeasure strain, double kv, const Mat3& plastic,
+           double* energy) {
   const Mat3 I = Mat3::Identity();
-  Mat3 P;
-  double psi = 0.0;
-  if (strain == StrainMeasure::green) {
-    const Mat3 E = 0.5 * (J.transpose() * J - I);
-    const double tr = E.trace();
-    P = J * (m.lambda * tr * I + 2.0 * m.mu * E);
-    if (energy) psi = m.mu * E.squaredNorm() + 0.5 * m.lambda * tr * tr;
-  } else {
-    const Mat3 H = J - I;
-    const Mat3 eps = 0.5 * (H + H.transpose());
-    const double tr = eps.trace();
-    P = m.lambda * tr * I + 2.0 * m.mu * eps;
-    if (energy) psi = m.mu * eps.squaredNorm() + 0.5 * m.lambda * tr * tr;
-  }
+  const Mat3 e = strain_of(J, strain) - plastic;
+  const double tr = e.trace();
+  const Mat3 S = m.lambda * tr * I + 2.0 * m.mu * e;
+  Mat3 P = strain == StrainMeasure::green ? Mat3(J * S) : S;
+  double psi = energy ? m.mu * e.squaredNorm() + 0.5 * m.lambda * tr * tr : 0.0;
   if (kv > 0.0) {
     const double dv = J.determinant() - 1.0;
     P += kv * dv * cofactor(J);
@@ -48,6 +48,10 @@ Mat3 piola(const Mat3& J, const materials::Material& m, StrainMeasure strain, do
 }
 
 }  // namespace
+
+Mat3 MlsForceModel::plastic(std::size_t i) const {
+  return body_.plastic_strain.empty() ? Mat3::Zero() : body_.plastic_strain[i];
+}
 
 MlsForceModel::MlsForceModel(const MlsBody& body, MlsLoads loads)
     : body_(body),
@@ -91,7 +95,7 @@ void MlsForceModel::elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) c
     const auto iu = static_cast<std::size_t>(i);
     const Mat3 J = deformation_gradient(body_, x, i);
     stress_[iu] = body_.volume[iu] * piola(J, body_.materials[static_cast<std::size_t>(body_.material[iu])],
-                                           body_.strain, kv, nullptr);
+                                           body_.strain, kv, plastic(iu), nullptr);
   }
   std::fill(f.begin(), f.end(), Vec3::Zero());
   gather(stress_, 1.0, f);
@@ -140,10 +144,27 @@ double MlsForceModel::elastic_energy(std::span<const Vec3> x) const {
     const auto iu = static_cast<std::size_t>(i);
     double psi = 0.0;
     piola(deformation_gradient(body_, x, i), body_.materials[static_cast<std::size_t>(body_.material[iu])],
-          body_.strain, body_.volume_stiffness, &psi);
+          body_.strain, body_.volume_stiffness, plastic(iu), &psi);
     total += body_.volume[iu] * psi;
   }
   return total;
+}
+
+void update_plasticity(MlsBody& body, std::span<const Vec3> x, double h) {
+  const Plasticity& p = body.plasticity;
+  if (!(p.creep > 0.0) || !std::isfinite(p.yield)) return;
+  if (body.plastic_strain.size() != body.rest.size())
+    body.plastic_strain.assign(body.rest.size(), Mat3::Zero());
+  const Index n = body.size();
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
+  for (Index i = 0; i < n; ++i) {
+    const auto iu = static_cast<std::size_t>(i);
+    Mat3& ep = body.plastic_strain[iu];
+    const Mat3 elastic = strain_of(deformation_gradient(body, x, i), body.strain) - ep;
+    if (elastic.norm() > p.yield) ep += h * p.creep * elastic;
+    const double size = ep.norm();
+    if (size > p.max) ep *= p.max / size;
+  }
 }
 
 double symplectic_euler_stable_step(const MlsBody& body, double safety) {

@@ -23,6 +23,7 @@
 #include "pliant/materials/material.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,14 @@ enum class NeighbourhoodFix : std::uint8_t {
   isolated,     ///< no neighbour at all: the phyxel carries no strain (moves as a free particle)
 };
 
+/// Müller et al.'s (2004) plasticity: above an elastic limit the plastic strain creeps toward the
+/// total strain, up to a largest plastic strain (all strains Frobenius norms, dimensionless).
+struct Plasticity {
+  double yield = std::numeric_limits<double>::infinity();  ///< elastic limit c_yield; ∞: elastic
+  double creep = 0.0;                                      ///< c_creep (unit: 1/s), ≥ 0
+  double max = std::numeric_limits<double>::infinity();    ///< c_max, the largest plastic strain
+};
+
 /// A material assigned to the phyxels inside a box (later regions win).
 struct MaterialRegion {
   Aabb box;            ///< region (unit: m)
@@ -58,6 +67,7 @@ struct MlsDef {
   double max_condition = 1e4;  ///< largest accepted condition number of A_i (dimensionless), > 1
   double enlargement = 1.25;   ///< support growth factor per try (dimensionless), > 1
   int max_enlargements = 3;    ///< tries before regularising, ≥ 0
+  Plasticity plasticity = {};  ///< off by default
 };
 
 struct MlsBody {
@@ -86,8 +96,10 @@ struct MlsBody {
 
   std::vector<materials::Material> materials;
   StrainMeasure strain = StrainMeasure::green;
-  double volume_stiffness = 0.0;  ///< k_v (unit: Pa)
-  double spacing = 0.0;           ///< sample spacing s (unit: m)
+  Plasticity plasticity;
+  std::vector<Mat3> plastic_strain;  ///< ε_p per phyxel (dimensionless); empty while none has yielded
+  double volume_stiffness = 0.0;     ///< k_v (unit: Pa)
+  double spacing = 0.0;              ///< sample spacing s (unit: m)
 
   Index size() const { return static_cast<Index>(rest.size()); }
   std::size_t link_count() const { return link_target.size(); }

@@ -2,7 +2,8 @@
 // integrators advance (Müller et al. 2004, with the constant/variable split of Li et al.'s patent
 // CN102831280).
 //
-// Phyxel i stores the energy U_i = v_i Ψ(J_i) with J_i = I + Σ_j (u_j - u_i) d_ijᵀ:
+// Phyxel i stores the energy U_i = v_i Ψ(J_i) with J_i = I + Σ_j (u_j - u_i) d_ijᵀ (with plasticity,
+// the body's plastic strain ε_p is subtracted from E or ε first):
 //   Green strain E = ½(JᵀJ - I): Ψ = μ E:E + ½λ tr(E)², first Piola stress P = J(λ tr(E) I + 2μE);
 //   linear strain ε = ½(∇u + ∇uᵀ): Ψ = μ ε:ε + ½λ tr(ε)², P = λ tr(ε) I + 2μ ε;
 //   volume term ½ k_v (det J - 1)²: P += k_v (det J - 1) cof(J), cof(J)'s rows J₂×J₃, J₃×J₁, J₁×J₂.
@@ -57,12 +58,20 @@ class MlsForceModel final : public dynamics::ForceModel {
   // f_j += Σ over links i→j of -G_i d_ij, plus G_j Σ d_jk: the gather of the second pass.
   void gather(std::span<const Mat3> g, double scale, std::span<Vec3> y) const;
 
+  Mat3 plastic(std::size_t i) const;
+
   const MlsBody& body_;
   MlsLoads loads_;
   std::vector<double> jacobi_;         // rest tangent diagonal estimate per phyxel (unit: N/m)
   mutable std::vector<Mat3> stress_;   // v_i P_i of the last forces() (unit: N·m)
   mutable std::vector<Mat3> product_;  // v_i σ_i of the last stiffness product
 };
+
+/// Müller et al.'s (2004) plasticity, one step of length h (unit: s) at positions x: per phyxel the
+/// elastic strain ε_e = ε - ε_p; if |ε_e| (Frobenius) exceeds body.plasticity.yield, ε_p += h · creep
+/// · ε_e; then ε_p is scaled back to |ε_p| ≤ max. Does nothing unless creep > 0 and yield is finite.
+/// Allocates only the first time (the plastic strain array).
+void update_plasticity(MlsBody& body, std::span<const Vec3> x, double h);
 
 /// The largest step for which symplectic Euler stays stable on the body at rest (ω_max h < 2, unit: s),
 /// times `safety` (in (0, 1]). ω_max² is the largest eigenvalue of M⁻¹K at rest (free phyxels only),
