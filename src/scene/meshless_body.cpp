@@ -46,12 +46,7 @@ class MeshlessSceneBody final : public Body, public Cuttable {
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     return to_scene(body_.grab(t[static_cast<std::size_t>(std::max_element(w, w + 3) - w)]));
   }
-  std::span<const Index> grab_nodes(GrabId id) const override {
-    const Index v = body_.grab_vertex(to_meshless(id));
-    if (v < 0) return {};
-    held_[0] = v;
-    return {held_.data(), 1};
-  }
+  std::span<const Index> grab_nodes(GrabId id) const override { return body_.grab_vertices(to_meshless(id)); }
   void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(to_meshless(id), target); }
   void release(GrabId id) override { body_.release(to_meshless(id)); }
   Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(to_meshless(id)); }
@@ -99,7 +94,6 @@ class MeshlessSceneBody final : public Body, public Cuttable {
   std::string name_;
   meshless::MeshlessBody body_;
   EventLog events_;
-  mutable std::array<Index, 1> held_{};
 };
 
 dynamics::Scheme read_scheme(const JsonReader& v) {

@@ -112,6 +112,11 @@ std::span<const Index> MeshlessBody::grab_phyxels(MeshlessGrabId id) const {
   return g ? std::span<const Index>(g->phyxels) : std::span<const Index>();
 }
 
+std::span<const Index> MeshlessBody::grab_vertices(MeshlessGrabId id) const {
+  const Grab* g = live_grab(id);
+  return g ? std::span<const Index>(&g->vertex, 1) : std::span<const Index>();
+}
+
 Index MeshlessBody::grab_vertex(MeshlessGrabId id) const {
   const Grab* g = live_grab(id);
   return g ? g->vertex : -1;

@@ -84,6 +84,8 @@ class MeshlessBody {
   std::span<const Index> grab_phyxels(MeshlessGrabId id) const;
   /// The vertex a grab holds, or -1.
   Index grab_vertex(MeshlessGrabId id) const;
+  /// The same vertex as a one-element span (empty for an invalid id), valid while the grab lives.
+  std::span<const Index> grab_vertices(MeshlessGrabId id) const;
   /// Grabs released since the previous step's start (valid until the next step).
   std::span<const MeshlessGrabRelease> released_grabs() const { return released_; }
 
