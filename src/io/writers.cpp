@@ -188,6 +188,13 @@ Status write_vtu(const std::filesystem::path& path, const TriMesh& mesh, const s
   return write_grid(path, mesh.positions, mesh.triangles, 5, point_data, cell_data);
 }
 
+Status write_vtu(const std::filesystem::path& path, const PointSet& points,
+                 const std::vector<Field>& point_data) {
+  std::vector<std::array<Index, 1>> cells(points.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) cells[i] = {static_cast<Index>(i)};
+  return write_grid(path, points.positions, cells, 1, point_data, {});
+}
+
 Status write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries) {
   std::string out = "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"";
   out += kByteOrder;

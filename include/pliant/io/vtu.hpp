@@ -5,6 +5,7 @@
 // and fields are Float64, connectivity Int64. The file is written atomically.
 #pragma once
 
+#include "pliant/core/point_set.hpp"
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
@@ -30,5 +31,10 @@ Status write_vtu(const std::filesystem::path& path, const TetMesh& mesh,
 /// Writes a triangle mesh: `point_data` has one tuple per node, `cell_data` one per triangle.
 Status write_vtu(const std::filesystem::path& path, const TriMesh& mesh,
                  const std::vector<Field>& point_data = {}, const std::vector<Field>& cell_data = {});
+
+/// Writes a point cloud (one VTK_VERTEX cell per point, as meshless phyxels are): `point_data` has one
+/// tuple per point.
+Status write_vtu(const std::filesystem::path& path, const PointSet& points,
+                 const std::vector<Field>& point_data = {});
 
 }  // namespace pliant::io
