@@ -1,0 +1,142 @@
+// The dynamic FEM body as the force model pliant::dynamics advances: linear, corotational or
+// hyperelastic tetrahedra with per-tet materials, lumped mass, Rayleigh damping C = αM + βK, gravity,
+// point forces and kinematic (fixed) nodes.
+//
+// Per-tet rest data (Dm⁻¹, volume, Lamé constants) is computed once and kept as plain arrays. Every
+// element force is a stress times the shape gradients, f_a = -V P ∇N_a (Sifakis & Barbič 2012, §4):
+//  - linear:        P = σ(ε),  ε = sym(F) - I, σ = λ tr(ε) I + 2μ ε (equals -K0 (x - X) exactly);
+//  - corotational:  P = R σ(sym(Rᵀ F) - I), R from the polar decomposition of F: equals
+//                   -R K0 (Rᵀ x - X) of Müller & Gross 2004 (corotational_tet.hpp);
+//  - StVK, stable Neo-Hookean: P = ∂Ψ/∂F (hyperelastic_tet.hpp).
+// Stiffness products K p use the same form with dP = (∂P/∂F) dF, dF = Σ_b p_b ∇N_bᵀ: σ(sym(dF)) for
+// linear, R σ(sym(Rᵀ dF)) for corotational (the warped stiffness R K0 Rᵀ), and the positive semidefinite
+// projection of ∂P/∂F for the hyperelastic elements, so every K is symmetric positive semidefinite.
+// The damping D = β K is evaluated at the same positions.
+//
+// Parallel and deterministic: each tet writes its four node forces to its own slot, then each node sums
+// the slots of its incident tets in a fixed order (a node→tet incidence list), so results are
+// bit-identical for any thread count. The state-dependent part of K (R or projected ∂P/∂F per tet) is
+// cached for the last positions seen by forces() or a product, so the many products of one implicit
+// solve reuse it. No allocation after construction; the cache makes the object unsafe to use from
+// several threads at once.
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/core/tet_mesh.hpp"
+#include "pliant/core/types.hpp"
+#include "pliant/dynamics/force_model.hpp"
+#include "pliant/materials/material.hpp"
+#include "pliant/models/fem/deformation_gradient.hpp"
+#include "pliant/models/fem/linear_tet.hpp"
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace pliant::fem {
+
+/// The element formulations of a dynamic FEM body.
+enum class ElementKind {
+  linear,              ///< small-strain linear elasticity (inflates under large rotations)
+  corotational,        ///< Müller & Gross 2004 stiffness warping
+  stvk,                ///< St. Venant-Kirchhoff hyperelasticity
+  stable_neo_hookean,  ///< Smith, de Goes & Kim 2018
+};
+
+/// The element's name as scene files spell it ("linear", "corotational", "stvk", "neo_hookean").
+const char* element_kind_name(ElementKind kind);
+/// Parses the names above ("stable_neo_hookean" is accepted too). Fails with one line listing them.
+Result<ElementKind> parse_element_kind(std::string_view name);
+
+/// Plain settings of a FEM body (C++20 aggregate).
+struct FemBodyDef {
+  ElementKind element = ElementKind::corotational;
+  double rayleigh_alpha = 0.0;          ///< mass-proportional damping α (unit: 1/s), ≥ 0
+  double rayleigh_beta = 0.0;           ///< stiffness-proportional damping β (unit: s), ≥ 0
+  Vec3 gravity = Vec3::Zero();          ///< body acceleration g, force m_i g per node (unit: m/s²)
+  std::vector<Index> fixed_nodes = {};  ///< kinematic nodes (inverse mass 0), any order
+};
+
+class FemForceModel final : public dynamics::ForceModel {
+ public:
+  /// Builds the body from its rest mesh and one material (the same everywhere) or one per tet, whose
+  /// density gives the lumped masses ρV/4 per tet node. Fails with one line on a bad mesh
+  /// (check_fem_mesh), a material count other than 1 or #tets, an invalid material, a negative or
+  /// non-finite α/β or gravity, or a fixed node out of range.
+  static Result<FemForceModel> build(const TetMesh& rest, std::span<const materials::Material> materials,
+                                     const FemBodyDef& def);
+
+  std::span<const double> mass() const override { return mass_; }
+  std::span<const double> inverse_mass() const override { return inverse_mass_; }
+  double mass_damping() const override { return def_.rayleigh_alpha; }
+  /// Elastic, damping (-α m v - β K v), gravity and point forces at (x, v) (unit: N).
+  void forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const override;
+  /// y += scale K(x) p, K positive semidefinite (see the header comment).
+  void add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
+                             std::span<Vec3> y) const override;
+  /// y += scale β K(x) p.
+  void add_damping_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
+                           std::span<Vec3> y) const override;
+  /// (beta_k + beta_d β) times the trace/3 of each node's rest (linear) diagonal block.
+  void add_jacobi_diagonal(std::span<const Vec3> x, double beta_k, double beta_d,
+                           std::span<double> diagonal) const override;
+
+  /// Elastic energy at positions x (unit: J): ½ uᵀ K0 u for linear, the corotational energy of
+  /// corotational_tet.hpp, Σ V Ψ(F) for hyperelastic.
+  double elastic_energy(std::span<const Vec3> x) const;
+  /// Kinetic energy ½ Σ m_i |v_i|² over all nodes (unit: J).
+  double kinetic_energy(std::span<const Vec3> v) const;
+
+  /// The element stiffness (unit: N/m, 12×12) of tet t at positions x, the one the products use.
+  Mat12 element_stiffness(std::span<const Vec3> x, Index t) const;
+  /// Calls visit(t, K_t) for every tet with its element stiffness at x, in tet order (for assembly).
+  template <typename Visit>
+  void for_each_element_stiffness(std::span<const Vec3> x, Visit&& visit) const {
+    for (Index t = 0; t < static_cast<Index>(tets_.size()); ++t) visit(t, element_stiffness(x, t));
+  }
+
+  /// External point force on a node (unit: N), added by forces(); all zero at build.
+  void set_point_force(Index node, const Vec3& force) {
+    point_force_[static_cast<std::size_t>(node)] = force;
+  }
+  void clear_point_forces();
+  std::span<const Vec3> point_forces() const { return point_force_; }
+  /// Changes gravity (unit: m/s²).
+  void set_gravity(const Vec3& gravity) { def_.gravity = gravity; }
+
+  const FemBodyDef& def() const { return def_; }
+  const std::vector<Vec3>& rest_positions() const { return rest_; }
+  const std::vector<Tet>& tets() const { return tets_; }
+  std::size_t node_count() const { return rest_.size(); }
+  /// Rest shape (Dm⁻¹ and volume) of every tet.
+  const TetRestShape& rest_shape() const { return shape_; }
+  /// The material of tet t.
+  const materials::Material& material(Index t) const { return material_[static_cast<std::size_t>(t)]; }
+
+ private:
+  FemBodyDef def_;
+  std::vector<Vec3> rest_;
+  std::vector<Tet> tets_;
+  TetRestShape shape_;
+  std::vector<materials::Material> material_;  // per tet
+  std::vector<double> mass_, inverse_mass_;    // per node (unit: kg, 1/kg)
+  std::vector<double> rest_diagonal_;          // per node: trace/3 of the rest K_aa (unit: N/m)
+  std::vector<Index> incident_offsets_;        // #nodes + 1
+  std::vector<Index> incident_slots_;          // 4·tet + local index of each incidence, node order
+  std::vector<Vec3> point_force_;
+
+  // Per-tet scratch and the state cache (see header comment).
+  mutable std::vector<Vec3> slot_;      // 4 per tet: the tet's contribution to its nodes
+  mutable std::vector<Mat3> rotation_;  // corotational R per tet
+  mutable std::vector<Mat9> dpdf_;      // hyperelastic projected ∂P/∂F per tet
+  mutable std::vector<Vec3> cached_x_;  // positions the cache holds
+  mutable bool rotation_valid_ = false, dpdf_valid_ = false;
+
+  // Makes the cache hold x's rotations (corotational) or projected ∂P/∂F (hyperelastic, with_dpdf).
+  void update_cache(std::span<const Vec3> x, bool with_dpdf) const;
+  // slot_ <- -V P(dF) ∇N for dF of field p (the stiffness product per tet, negated).
+  void tet_stiffness_products(std::span<const Vec3> p) const;
+  void gather(double scale, std::span<Vec3> y) const;
+};
+
+}  // namespace pliant::fem

@@ -1,0 +1,329 @@
+// The dynamic FEM body over dynamics::ForceModel: per-tet stresses into per-tet slots, then a per-node
+// gather in incidence order (deterministic for any thread count).
+#include "pliant/models/fem/fem_force_model.hpp"
+
+#include "pliant/core/threads.hpp"
+#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/fem/corotational_tet.hpp"
+#include "pliant/models/fem/hyperelastic_tet.hpp"
+#include "pliant/models/fem/polar_decomposition.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+namespace pliant::fem {
+
+namespace {
+
+// Below this many tets the OpenMP team costs more than it saves.
+constexpr Index kParallelTets = 2048;
+
+Mat3 linear_stress(const Mat3& strain, double lambda, double mu) {
+  return lambda * strain.trace() * Mat3::Identity() + 2.0 * mu * strain;
+}
+
+Mat3 sym(const Mat3& A) { return 0.5 * (A + A.transpose()); }
+
+bool is_hyperelastic(ElementKind kind) {
+  return kind == ElementKind::stvk || kind == ElementKind::stable_neo_hookean;
+}
+
+Hyperelastic hyperelastic_of(ElementKind kind) {
+  return kind == ElementKind::stvk ? Hyperelastic::stvk : Hyperelastic::stable_neo_hookean;
+}
+
+// Σ_b q_b ∇N_bᵀ = [q1-q0, q2-q0, q3-q0] Dm⁻¹ for a per-node field q.
+Mat3 field_gradient(std::span<const Vec3> q, const Tet& tet, const Mat3& dm_inverse) {
+  const Vec3& q0 = q[static_cast<std::size_t>(tet[0])];
+  Mat3 D;
+  D.col(0) = q[static_cast<std::size_t>(tet[1])] - q0;
+  D.col(1) = q[static_cast<std::size_t>(tet[2])] - q0;
+  D.col(2) = q[static_cast<std::size_t>(tet[3])] - q0;
+  return D * dm_inverse;
+}
+
+// The four node slots of one tet: -V P ∇N_a.
+void write_slots(const Mat3& P, const Mat3& dm_inverse, double volume, Vec3* slot) {
+  const Mat3 W = -volume * P * dm_inverse.transpose();
+  slot[1] = W.col(0);
+  slot[2] = W.col(1);
+  slot[3] = W.col(2);
+  slot[0] = -(slot[1] + slot[2] + slot[3]);
+}
+
+}  // namespace
+
+const char* element_kind_name(ElementKind kind) {
+  switch (kind) {
+    case ElementKind::linear:
+      return "linear";
+    case ElementKind::corotational:
+      return "corotational";
+    case ElementKind::stvk:
+      return "stvk";
+    case ElementKind::stable_neo_hookean:
+      return "neo_hookean";
+  }
+  return "unknown";
+}
+
+Result<ElementKind> parse_element_kind(std::string_view name) {
+  if (name == "linear") return ElementKind::linear;
+  if (name == "corotational") return ElementKind::corotational;
+  if (name == "stvk") return ElementKind::stvk;
+  if (name == "neo_hookean" || name == "stable_neo_hookean") return ElementKind::stable_neo_hookean;
+  return Error{"unknown element \"" + std::string(name) + "\" (linear, corotational, stvk, neo_hookean)"};
+}
+
+Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
+                                           std::span<const materials::Material> materials,
+                                           const FemBodyDef& def) {
+  auto shape = build_rest_shape(rest);
+  if (!shape) return Error{"fem body: " + shape.message()};
+  const std::size_t nt = rest.tet_count(), n = rest.node_count();
+  if (materials.size() != 1 && materials.size() != nt)
+    return Error{"fem body: " + std::to_string(materials.size()) + " materials for " + std::to_string(nt) +
+                 " tets (give 1 or one per tet)"};
+  for (std::size_t i = 0; i < materials.size(); ++i)
+    if (auto ok = materials::validate(materials[i]); !ok)
+      return Error{"fem body: material " + std::to_string(i) + ": " + ok.message()};
+  if (!(std::isfinite(def.rayleigh_alpha) && def.rayleigh_alpha >= 0.0 && std::isfinite(def.rayleigh_beta) &&
+        def.rayleigh_beta >= 0.0))
+    return Error{"fem body: Rayleigh alpha and beta must be finite and >= 0"};
+  if (!def.gravity.allFinite()) return Error{"fem body: gravity must be finite"};
+  for (Index node : def.fixed_nodes)
+    if (node < 0 || static_cast<std::size_t>(node) >= n)
+      return Error{"fem body: fixed node " + std::to_string(node) + " out of range (" + std::to_string(n) +
+                   " nodes)"};
+
+  FemForceModel m;
+  m.def_ = def;
+  m.rest_ = rest.positions;
+  m.tets_ = rest.tets;
+  m.shape_ = std::move(shape.value());
+  m.material_.resize(nt);
+  for (std::size_t t = 0; t < nt; ++t) m.material_[t] = materials.size() == 1 ? materials[0] : materials[t];
+
+  m.mass_.assign(n, 0.0);
+  m.rest_diagonal_.assign(n, 0.0);
+  std::vector<Index> count(n + 1, 0);
+  for (std::size_t t = 0; t < nt; ++t) {
+    const materials::Material& mat = m.material_[t];
+    const double V = m.shape_.volume[t];
+    const Eigen::Matrix<double, 3, 4> g = shape_gradients(m.shape_.dm_inverse[t]);
+    for (int a = 0; a < 4; ++a) {
+      const auto i = static_cast<std::size_t>(rest.tets[t][a]);
+      m.mass_[i] += 0.25 * mat.density * V;
+      // trace/3 of K_aa = V (λ g gᵀ + μ g gᵀ + μ |g|² I)
+      m.rest_diagonal_[i] += V * g.col(a).squaredNorm() * ((mat.lambda + mat.mu) / 3.0 + mat.mu);
+      ++count[i + 1];
+    }
+  }
+  m.inverse_mass_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) m.inverse_mass_[i] = 1.0 / m.mass_[i];  // every node is in a tet
+  for (Index node : def.fixed_nodes) m.inverse_mass_[static_cast<std::size_t>(node)] = 0.0;
+
+  m.incident_offsets_.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) m.incident_offsets_[i + 1] = m.incident_offsets_[i] + count[i + 1];
+  m.incident_slots_.resize(4 * nt);
+  std::vector<Index> fill(m.incident_offsets_.begin(), m.incident_offsets_.end() - 1);
+  for (std::size_t t = 0; t < nt; ++t)
+    for (int a = 0; a < 4; ++a)
+      m.incident_slots_[static_cast<std::size_t>(fill[static_cast<std::size_t>(rest.tets[t][a])]++)] =
+          static_cast<Index>(4 * t) + a;
+
+  m.point_force_.assign(n, Vec3::Zero());
+  m.slot_.assign(4 * nt, Vec3::Zero());
+  if (def.element == ElementKind::corotational) m.rotation_.assign(nt, Mat3::Identity());
+  if (is_hyperelastic(def.element)) m.dpdf_.assign(nt, Mat9::Zero());
+  m.cached_x_.assign(n, Vec3::Zero());
+  return m;
+}
+
+void FemForceModel::clear_point_forces() {
+  for (Vec3& f : point_force_) f.setZero();
+}
+
+void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const {
+  const ElementKind kind = def_.element;
+  const bool hyper = is_hyperelastic(kind);
+  if (kind == ElementKind::linear || (hyper && !with_dpdf)) return;
+  const bool same =
+      x.size() == cached_x_.size() && std::memcmp(x.data(), cached_x_.data(), x.size() * sizeof(Vec3)) == 0;
+  if (same && (hyper ? dpdf_valid_ : rotation_valid_)) return;
+  const auto nt = static_cast<Index>(tets_.size());
+  const int team = nt > kParallelTets ? solver_threads() : 1;
+#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
+  for (Index t = 0; t < nt; ++t) {
+    const auto ts = static_cast<std::size_t>(t);
+    const Mat3 F = field_gradient(x, tets_[ts], shape_.dm_inverse[ts]);
+    if (hyper)
+      dpdf_[ts] = first_piola_derivative(hyperelastic_of(kind), F, material_[ts], Definiteness::projected);
+    else
+      rotation_[ts] = extract_rotation(F);
+  }
+  std::copy(x.begin(), x.end(), cached_x_.begin());
+  rotation_valid_ = !hyper;
+  dpdf_valid_ = hyper;
+}
+
+void FemForceModel::gather(double scale, std::span<Vec3> y) const {
+  const auto n = static_cast<Index>(rest_.size());
+  const int team = tets_.size() > kParallelTets ? solver_threads() : 1;
+#pragma omp parallel for schedule(static) if (tets_.size() > kParallelTets) num_threads(team)
+  for (Index i = 0; i < n; ++i) {
+    Vec3 sum = Vec3::Zero();
+    for (Index k = incident_offsets_[i]; k < incident_offsets_[i + 1]; ++k)
+      sum += slot_[static_cast<std::size_t>(incident_slots_[static_cast<std::size_t>(k)])];
+    y[static_cast<std::size_t>(i)] += scale * sum;
+  }
+}
+
+void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
+  const ElementKind kind = def_.element;
+  const auto nt = static_cast<Index>(tets_.size());
+  const int team = nt > kParallelTets ? solver_threads() : 1;
+#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
+  for (Index t = 0; t < nt; ++t) {
+    const auto ts = static_cast<std::size_t>(t);
+    const Mat3& dminv = shape_.dm_inverse[ts];
+    const Mat3 dF = field_gradient(p, tets_[ts], dminv);
+    const materials::Material& mat = material_[ts];
+    Mat3 dP;
+    if (kind == ElementKind::linear) {
+      dP = linear_stress(sym(dF), mat.lambda, mat.mu);
+    } else if (kind == ElementKind::corotational) {
+      const Mat3& R = rotation_[ts];
+      dP = R * linear_stress(sym(R.transpose() * dF), mat.lambda, mat.mu);
+    } else {
+      Eigen::Map<Vec9>(dP.data()) = dpdf_[ts] * Eigen::Map<const Vec9>(dF.data());
+    }
+    write_slots(dP, dminv, shape_.volume[ts], &slot_[4 * ts]);
+  }
+}
+
+void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const {
+  const ElementKind kind = def_.element;
+  const bool hyper = is_hyperelastic(kind);
+  const double beta = def_.rayleigh_beta;
+  const auto nt = static_cast<Index>(tets_.size());
+  const int team = nt > kParallelTets ? solver_threads() : 1;
+#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
+  for (Index t = 0; t < nt; ++t) {
+    const auto ts = static_cast<std::size_t>(t);
+    const Tet& tet = tets_[ts];
+    const Mat3& dminv = shape_.dm_inverse[ts];
+    const materials::Material& mat = material_[ts];
+    const Mat3 F = field_gradient(x, tet, dminv);
+    Mat3 P;
+    switch (kind) {
+      case ElementKind::linear: {
+        P = linear_stress(sym(F) - Mat3::Identity(), mat.lambda, mat.mu);
+        if (beta != 0.0) P += beta * linear_stress(sym(field_gradient(v, tet, dminv)), mat.lambda, mat.mu);
+        break;
+      }
+      case ElementKind::corotational: {
+        const Mat3 R = extract_rotation(F);
+        rotation_[ts] = R;
+        Mat3 strain = sym(R.transpose() * F) - Mat3::Identity();
+        if (beta != 0.0) strain += beta * sym(R.transpose() * field_gradient(v, tet, dminv));
+        P = R * linear_stress(strain, mat.lambda, mat.mu);
+        break;
+      }
+      case ElementKind::stvk:
+      case ElementKind::stable_neo_hookean: {
+        P = first_piola(hyperelastic_of(kind), F, mat);
+        if (beta != 0.0) {
+          dpdf_[ts] = first_piola_derivative(hyperelastic_of(kind), F, mat, Definiteness::projected);
+          const Mat3 dF = field_gradient(v, tet, dminv);
+          Mat3 dP;
+          Eigen::Map<Vec9>(dP.data()) = dpdf_[ts] * Eigen::Map<const Vec9>(dF.data());
+          P += beta * dP;
+        }
+        break;
+      }
+    }
+    write_slots(P, dminv, shape_.volume[ts], &slot_[4 * ts]);
+  }
+  if (kind == ElementKind::corotational || (hyper && beta != 0.0)) {
+    std::copy(x.begin(), x.end(), cached_x_.begin());
+    rotation_valid_ = !hyper;
+    dpdf_valid_ = hyper;
+  }
+  const std::size_t n = rest_.size();
+  const double alpha = def_.rayleigh_alpha;
+  for (std::size_t i = 0; i < n; ++i) f[i] = mass_[i] * (def_.gravity - alpha * v[i]) + point_force_[i];
+  gather(1.0, f);
+}
+
+void FemForceModel::add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
+                                          std::span<Vec3> y) const {
+  update_cache(x, true);
+  tet_stiffness_products(p);
+  gather(-scale, y);  // slots hold -K p
+}
+
+void FemForceModel::add_damping_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
+                                        std::span<Vec3> y) const {
+  if (def_.rayleigh_beta == 0.0) return;
+  add_stiffness_product(x, p, scale * def_.rayleigh_beta, y);
+}
+
+void FemForceModel::add_jacobi_diagonal(std::span<const Vec3>, double beta_k, double beta_d,
+                                        std::span<double> diagonal) const {
+  const double w = beta_k + beta_d * def_.rayleigh_beta;
+  for (std::size_t i = 0; i < rest_diagonal_.size(); ++i) diagonal[i] += w * rest_diagonal_[i];
+}
+
+double FemForceModel::elastic_energy(std::span<const Vec3> x) const {
+  double energy = 0.0;
+  for (std::size_t t = 0; t < tets_.size(); ++t) {
+    const Mat3& dminv = shape_.dm_inverse[t];
+    const Mat3 F = field_gradient(x, tets_[t], dminv);
+    const materials::Material& mat = material_[t];
+    const double V = shape_.volume[t];
+    switch (def_.element) {
+      case ElementKind::linear:
+      case ElementKind::corotational: {
+        const Mat3 R = def_.element == ElementKind::linear ? Mat3::Identity() : extract_rotation(F);
+        const Mat3 strain = sym(R.transpose() * F) - Mat3::Identity();
+        energy += 0.5 * V * (linear_stress(strain, mat.lambda, mat.mu).cwiseProduct(strain)).sum();
+        break;
+      }
+      case ElementKind::stvk:
+      case ElementKind::stable_neo_hookean:
+        energy += V * energy_density(hyperelastic_of(def_.element), F, mat);
+        break;
+    }
+  }
+  return energy;
+}
+
+double FemForceModel::kinetic_energy(std::span<const Vec3> v) const {
+  double energy = 0.0;
+  for (std::size_t i = 0; i < mass_.size(); ++i) energy += 0.5 * mass_[i] * v[i].squaredNorm();
+  return energy;
+}
+
+Mat12 FemForceModel::element_stiffness(std::span<const Vec3> x, Index t) const {
+  const auto ts = static_cast<std::size_t>(t);
+  const Mat3& dminv = shape_.dm_inverse[ts];
+  const materials::Material& mat = material_[ts];
+  const double V = shape_.volume[ts];
+  if (is_hyperelastic(def_.element)) {
+    const Mat3 F = field_gradient(x, tets_[ts], dminv);
+    const Mat9 A = first_piola_derivative(hyperelastic_of(def_.element), F, mat, Definiteness::projected);
+    const Mat9x12 J = deformation_gradient_jacobian(dminv);
+    return V * J.transpose() * A * J;
+  }
+  TetGradients g;
+  const Eigen::Matrix<double, 3, 4> grads = shape_gradients(dminv);
+  for (int a = 0; a < 4; ++a) g.grad[static_cast<std::size_t>(a)] = grads.col(a);
+  g.volume = V;
+  const Mat12 K0 = tet_stiffness(g, mat);
+  if (def_.element == ElementKind::linear) return K0;
+  return corotational_stiffness(K0, extract_rotation(field_gradient(x, tets_[ts], dminv)));
+}
+
+}  // namespace pliant::fem
