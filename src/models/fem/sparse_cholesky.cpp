@@ -61,6 +61,22 @@ Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBac
   return SparseCholesky(std::move(impl));
 }
 
+Status SparseCholesky::refactor(const SparseMatrix& A) {
+  if (A.rows() != impl_->size || A.cols() != impl_->size)
+    return Error{"cholesky: refactor needs a " + std::to_string(impl_->size) + "-square matrix, got " +
+                 std::to_string(A.rows()) + "×" + std::to_string(A.cols())};
+  const char* failure = "cholesky: refactored matrix is not positive definite";
+  if (impl_->backend == CholeskyBackend::cholmod_supernodal) {
+    impl_->cholmod.factorize(A);
+    if (impl_->cholmod.info() != Eigen::Success) return Error{failure};
+  } else {
+    impl_->ldlt.factorize(A);
+    if (impl_->ldlt.info() != Eigen::Success || !(impl_->ldlt.vectorD().array() > 0.0).all())
+      return Error{failure};
+  }
+  return {};
+}
+
 Eigen::VectorXd SparseCholesky::solve(const Eigen::VectorXd& b) const {
   if (impl_->backend == CholeskyBackend::cholmod_supernodal) return impl_->cholmod.solve(b);
   return impl_->ldlt.solve(b);

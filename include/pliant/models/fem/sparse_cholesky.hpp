@@ -40,6 +40,10 @@ class SparseCholesky {
   SparseCholesky& operator=(SparseCholesky&&) noexcept;
   ~SparseCholesky();
 
+  /// Numeric refactorisation of a matrix with the sparsity pattern of the one factored (same size and
+  /// non-zero structure, new values), reusing the symbolic analysis (ordering, supernodes). Fails when
+  /// the size differs or the new matrix is not positive definite; the factor is then unusable.
+  Status refactor(const SparseMatrix& A);
   /// x = A⁻¹ b.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
   /// X = A⁻¹ B for a block of right-hand sides (columns), in one pass over the factor.

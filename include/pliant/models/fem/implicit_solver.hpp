@@ -1,0 +1,110 @@
+// Assembled implicit time stepping of a FemForceModel: backward Euler with Newton iterations, and
+// quasi-static equilibrium per frame.
+//
+// Backward Euler (Baraff & Witkin 1998) solves M Δv = h f(x + h(v + Δv), v + Δv) for the velocity
+// change Δv. The first Newton iteration linearises the forces at the current state,
+//   (M + h D + h² K) Δv = h (f(x, v) - h K v),         D = α M + β K,
+// exactly the linearised scheme of dynamics::Integrator; each further iteration re-evaluates forces and
+// stiffness at x_k = x + h(v + Δv_k) and solves (M + h D + h² K) δ = h f(x_k, v + Δv_k) - M Δv_k. One
+// iteration is the usual choice for linear and corotational elements, several converge the hyperelastic
+// ones. Quasi-static stepping drops inertia: Newton on f(x) = 0 (elastic, gravity and point forces) on
+// the free nodes, K(x_k) δ = f(x_k), velocities zero.
+//
+// The system matrix lives in a sparsity pattern built once over the free nodes (3×3 blocks of mesh
+// neighbours); each Newton iteration refills its values from the model's element stiffnesses (the PSD
+// projected ones for hyperelastic elements) by a per-node gather, deterministic for any thread count.
+// It is solved either by CHOLMOD, analysing the pattern once and then only refactoring numerically, or
+// by Jacobi-preconditioned CG warm-started from the previous solution (no allocation after the first
+// step; CHOLMOD allocates inside its factorisation and solves).
+#pragma once
+
+#include "pliant/core/result.hpp"
+#include "pliant/core/types.hpp"
+#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/fem/fem_force_model.hpp"
+
+#include <Eigen/Core>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace pliant::fem {
+
+enum class ImplicitScheme {
+  backward_euler,  ///< implicit Euler with Newton iterations
+  quasi_static,    ///< static equilibrium each step (no inertia), Newton
+};
+
+enum class LinearSolverKind {
+  cholmod,  ///< sparse Cholesky, symbolic analysis once, numeric refactorisation per Newton iteration
+  pcg,      ///< Jacobi-preconditioned conjugate gradients, warm-started
+};
+
+/// "cholmod" or "pcg".
+const char* linear_solver_name(LinearSolverKind kind);
+Result<LinearSolverKind> parse_linear_solver(std::string_view name);
+
+/// Plain settings of the implicit solver (C++20 aggregate).
+struct ImplicitSolverDef {
+  ImplicitScheme scheme = ImplicitScheme::backward_euler;
+  double dt = 0.01;  ///< time step h (unit: s), > 0; unused by quasi_static
+  LinearSolverKind solver = LinearSolverKind::cholmod;
+  int max_newton_iterations = 1;   ///< ≥ 1; 1 = linearised backward Euler
+  double newton_tolerance = 1e-6;  ///< stop when the nonlinear residual drops below this, relative
+                                   ///< to the first right-hand side (dimensionless)
+  double pcg_tolerance = 1e-6;     ///< CG stops at ‖r‖ ≤ tol ‖b‖ (dimensionless)
+  int pcg_max_iterations = 2000;   ///< CG iteration cap per linear solve
+};
+
+/// What one step did.
+struct ImplicitReport {
+  int newton_iterations = 0;       ///< linear solves this step
+  int cg_iterations = 0;           ///< CG iterations summed over the Newton iterations (0 for CHOLMOD)
+  double relative_residual = 0.0;  ///< ‖b - A y‖/‖b‖ of the last linear solve
+  double newton_residual = -1.0;   ///< last nonlinear residual measured (relative), -1 when none was
+  bool converged = true;           ///< false when a factorisation failed or CG hit its cap
+};
+
+class ImplicitSolver {
+ public:
+  /// Builds the pattern over the model's free nodes. Holds a reference to the model: valid while it is,
+  /// and the model's fixed nodes must not change. Fails with one line on a bad def or a model without
+  /// free nodes (or, for quasi_static, without fixed nodes).
+  static Result<ImplicitSolver> build(const FemForceModel& model, const ImplicitSolverDef& def);
+  ImplicitSolver(ImplicitSolver&&) noexcept;
+  ImplicitSolver& operator=(ImplicitSolver&&) noexcept;
+  ~ImplicitSolver();
+
+  /// Advances x and v (#nodes each, unit: m and m/s) by one step; kinematic nodes stay as given.
+  ImplicitReport step(std::span<Vec3> x, std::span<Vec3> v);
+
+  const ImplicitSolverDef& def() const { return def_; }
+  /// The system matrix of the last Newton iteration over the free DOFs (unit: kg), for inspection.
+  const SparseMatrix& matrix() const { return A_; }
+
+ private:
+  struct Factor;
+  ImplicitSolver() = default;
+  void assemble(std::span<const Vec3> x, double mass_coefficient, double stiffness_coefficient);
+  // Solves A y = b on the free DOFs (y warm-started for PCG); fills report's residual and iterations.
+  bool solve(ImplicitReport& report);
+
+  const FemForceModel* model_ = nullptr;
+  ImplicitSolverDef def_;
+  std::vector<Index> free_index_;      // per node: index among free nodes, -1 when kinematic
+  std::vector<Index> free_nodes_;      // free node of each index
+  std::vector<Index> column_offsets_;  // per free node + 1: first neighbour slot
+  std::vector<Index> diagonal_slot_;   // per free node: its own slot
+  std::vector<Index> incident_offsets_;
+  std::vector<Index> incident_tets_;
+  std::vector<std::int8_t> incident_local_;
+  std::vector<Index> incident_slots_;  // 4 per incidence: slot of tet node b in column a, -1 if fixed
+  std::vector<Mat12> element_;         // per tet, refilled per assembly
+  SparseMatrix A_;
+  std::unique_ptr<Factor> factor_;
+  Eigen::VectorXd b_, y_, r_, z_, p_, q_, diagonal_;
+  std::vector<Vec3> f_, rhs_, dv_, xk_, vk_;
+};
+
+}  // namespace pliant::fem

@@ -1,0 +1,300 @@
+// Assembled backward Euler and quasi-static Newton for FemForceModel (formulas in the header).
+#include "pliant/models/fem/implicit_solver.hpp"
+
+#include "pliant/core/threads.hpp"
+#include "pliant/models/fem/sparse_cholesky.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace pliant::fem {
+
+namespace {
+constexpr Index kParallelNodes = 2048;
+}
+
+struct ImplicitSolver::Factor {
+  std::optional<SparseCholesky> cholesky;
+};
+
+const char* linear_solver_name(LinearSolverKind kind) {
+  return kind == LinearSolverKind::cholmod ? "cholmod" : "pcg";
+}
+
+Result<LinearSolverKind> parse_linear_solver(std::string_view name) {
+  if (name == "cholmod") return LinearSolverKind::cholmod;
+  if (name == "pcg") return LinearSolverKind::pcg;
+  return Error{"unknown linear solver \"" + std::string(name) + "\" (cholmod, pcg)"};
+}
+
+ImplicitSolver::ImplicitSolver(ImplicitSolver&&) noexcept = default;
+ImplicitSolver& ImplicitSolver::operator=(ImplicitSolver&&) noexcept = default;
+ImplicitSolver::~ImplicitSolver() = default;
+
+Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const ImplicitSolverDef& def) {
+  if (def.scheme == ImplicitScheme::backward_euler && !(std::isfinite(def.dt) && def.dt > 0.0))
+    return Error{"implicit solver: dt must be finite and > 0"};
+  if (def.max_newton_iterations < 1) return Error{"implicit solver: max_newton_iterations must be >= 1"};
+  if (!(def.newton_tolerance >= 0.0) || !(def.pcg_tolerance > 0.0) || def.pcg_max_iterations < 1)
+    return Error{"implicit solver: tolerances must be >= 0 (CG's > 0) and pcg_max_iterations >= 1"};
+  const std::size_t n = model.node_count();
+  const auto w = model.inverse_mass();
+  ImplicitSolver s;
+  s.model_ = &model;
+  s.def_ = def;
+  s.free_index_.assign(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (w[i] == 0.0) continue;
+    s.free_index_[i] = static_cast<Index>(s.free_nodes_.size());
+    s.free_nodes_.push_back(static_cast<Index>(i));
+  }
+  const auto nf = static_cast<Index>(s.free_nodes_.size());
+  if (nf == 0) return Error{"implicit solver: the body has no free nodes"};
+  if (def.scheme == ImplicitScheme::quasi_static && static_cast<std::size_t>(nf) == n)
+    return Error{"implicit solver: quasi-static stepping needs fixed nodes (else K is singular)"};
+
+  // Neighbour lists of the free nodes (free neighbours only, self included, sorted).
+  const std::vector<Tet>& tets = model.tets();
+  std::vector<std::vector<Index>> neighbours(static_cast<std::size_t>(nf));
+  std::vector<Index> count(static_cast<std::size_t>(nf) + 1, 0);
+  for (const Tet& tet : tets)
+    for (int a = 0; a < 4; ++a) {
+      const Index fa = s.free_index_[static_cast<std::size_t>(tet[a])];
+      if (fa < 0) continue;
+      ++count[static_cast<std::size_t>(fa) + 1];
+      for (int b = 0; b < 4; ++b) {
+        const Index fb = s.free_index_[static_cast<std::size_t>(tet[b])];
+        if (fb >= 0) neighbours[static_cast<std::size_t>(fa)].push_back(fb);
+      }
+    }
+  s.column_offsets_.assign(static_cast<std::size_t>(nf) + 1, 0);
+  s.diagonal_slot_.resize(static_cast<std::size_t>(nf));
+  std::vector<Index> nodes;
+  for (Index a = 0; a < nf; ++a) {
+    auto& list = neighbours[static_cast<std::size_t>(a)];
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    s.column_offsets_[static_cast<std::size_t>(a) + 1] =
+        s.column_offsets_[static_cast<std::size_t>(a)] + static_cast<Index>(list.size());
+    s.diagonal_slot_[static_cast<std::size_t>(a)] =
+        static_cast<Index>(std::lower_bound(list.begin(), list.end(), a) - list.begin());
+  }
+  // Incidences of the free nodes, with the slot of each tet node in the column's list.
+  s.incident_offsets_.assign(static_cast<std::size_t>(nf) + 1, 0);
+  for (Index a = 0; a < nf; ++a)
+    s.incident_offsets_[static_cast<std::size_t>(a) + 1] =
+        s.incident_offsets_[static_cast<std::size_t>(a)] + count[static_cast<std::size_t>(a) + 1];
+  const auto incidences = static_cast<std::size_t>(s.incident_offsets_.back());
+  s.incident_tets_.resize(incidences);
+  s.incident_local_.resize(incidences);
+  s.incident_slots_.resize(4 * incidences);
+  std::vector<Index> fill(s.incident_offsets_.begin(), s.incident_offsets_.end() - 1);
+  for (std::size_t t = 0; t < tets.size(); ++t)
+    for (int a = 0; a < 4; ++a) {
+      const Index fa = s.free_index_[static_cast<std::size_t>(tets[t][a])];
+      if (fa < 0) continue;
+      const auto k = static_cast<std::size_t>(fill[static_cast<std::size_t>(fa)]++);
+      s.incident_tets_[k] = static_cast<Index>(t);
+      s.incident_local_[k] = static_cast<std::int8_t>(a);
+      const auto& list = neighbours[static_cast<std::size_t>(fa)];
+      for (int b = 0; b < 4; ++b) {
+        const Index fb = s.free_index_[static_cast<std::size_t>(tets[t][b])];
+        s.incident_slots_[4 * k + static_cast<std::size_t>(b)] =
+            fb < 0 ? -1 : static_cast<Index>(std::lower_bound(list.begin(), list.end(), fb) - list.begin());
+      }
+    }
+  // The pattern: column 3a + c holds rows 3b + r of each neighbour slot b of a.
+  const Index size = 3 * nf, nnz = 9 * s.column_offsets_.back();
+  s.A_.resize(size, size);
+  s.A_.resizeNonZeros(nnz);
+  int* outer = s.A_.outerIndexPtr();
+  int* inner = s.A_.innerIndexPtr();
+  for (Index a = 0; a < nf; ++a) {
+    const auto& list = neighbours[static_cast<std::size_t>(a)];
+    const auto deg = static_cast<Index>(list.size());
+    for (int c = 0; c < 3; ++c) {
+      const Index start = 9 * s.column_offsets_[static_cast<std::size_t>(a)] + 3 * deg * c;
+      outer[3 * a + c] = start;
+      for (Index k = 0; k < deg; ++k)
+        for (int r = 0; r < 3; ++r) inner[start + 3 * k + r] = 3 * list[static_cast<std::size_t>(k)] + r;
+    }
+  }
+  outer[size] = nnz;
+  std::fill(s.A_.valuePtr(), s.A_.valuePtr() + nnz, 0.0);
+
+  s.element_.assign(tets.size(), Mat12::Zero());
+  s.factor_ = std::make_unique<Factor>();
+  for (Eigen::VectorXd* vec : {&s.b_, &s.y_, &s.r_, &s.z_, &s.p_, &s.q_, &s.diagonal_}) vec->setZero(size);
+  for (std::vector<Vec3>* vec : {&s.f_, &s.rhs_, &s.dv_, &s.xk_, &s.vk_}) vec->assign(n, Vec3::Zero());
+  return s;
+}
+
+void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
+                              double stiffness_coefficient) {
+  const FemForceModel& model = *model_;
+  const auto nt = static_cast<Index>(element_.size());
+  const int team = nt > kParallelNodes ? solver_threads() : 1;
+#pragma omp parallel for schedule(static) if (nt > kParallelNodes) num_threads(team)
+  for (Index t = 0; t < nt; ++t) element_[static_cast<std::size_t>(t)] = model.element_stiffness(x, t);
+
+  const auto nf = static_cast<Index>(free_nodes_.size());
+  double* values = A_.valuePtr();
+  const auto mass = model.mass();
+#pragma omp parallel for schedule(static) if (nt > kParallelNodes) num_threads(team)
+  for (Index a = 0; a < nf; ++a) {
+    const auto as = static_cast<std::size_t>(a);
+    const Index deg = column_offsets_[as + 1] - column_offsets_[as];
+    double* col = values + 9 * static_cast<std::size_t>(column_offsets_[as]);
+    std::fill(col, col + 9 * deg, 0.0);
+    for (Index k = incident_offsets_[as]; k < incident_offsets_[as + 1]; ++k) {
+      const auto ks = static_cast<std::size_t>(k);
+      const Mat12& K = element_[static_cast<std::size_t>(incident_tets_[ks])];
+      const int la = incident_local_[ks];
+      for (int lb = 0; lb < 4; ++lb) {
+        const Index slot = incident_slots_[4 * ks + static_cast<std::size_t>(lb)];
+        if (slot < 0) continue;
+        for (int c = 0; c < 3; ++c)
+          for (int r = 0; r < 3; ++r)
+            col[3 * deg * c + 3 * slot + r] += stiffness_coefficient * K(3 * lb + r, 3 * la + c);
+      }
+    }
+    const double m = mass_coefficient * mass[static_cast<std::size_t>(free_nodes_[as])];
+    for (int c = 0; c < 3; ++c) col[3 * deg * c + 3 * diagonal_slot_[as] + c] += m;
+  }
+}
+
+bool ImplicitSolver::solve(ImplicitReport& report) {
+  const double bnorm = b_.norm();
+  if (def_.solver == LinearSolverKind::cholmod) {
+    if (!factor_->cholesky) {
+      auto f = SparseCholesky::factor(A_);
+      if (!f) return false;
+      factor_->cholesky.emplace(std::move(f.value()));
+    } else if (!factor_->cholesky->refactor(A_)) {
+      factor_->cholesky.reset();
+      return false;
+    }
+    y_ = factor_->cholesky->solve(b_);
+    q_.noalias() = A_ * y_;
+    report.relative_residual = bnorm > 0.0 ? (b_ - q_).norm() / bnorm : 0.0;
+    return std::isfinite(report.relative_residual);
+  }
+  // Jacobi-PCG, warm-started from y_.
+  for (Eigen::Index i = 0; i < A_.cols(); ++i) diagonal_[i] = A_.coeff(i, i);
+  if (bnorm == 0.0) {
+    y_.setZero();
+    report.relative_residual = 0.0;
+    return true;
+  }
+  q_.noalias() = A_ * y_;
+  r_ = b_ - q_;
+  z_ = r_.cwiseQuotient(diagonal_);
+  p_ = z_;
+  double rz = r_.dot(z_);
+  const double tol = def_.pcg_tolerance * bnorm;
+  int it = 0;
+  double rnorm = r_.norm();
+  while (rnorm > tol && it < def_.pcg_max_iterations) {
+    q_.noalias() = A_ * p_;
+    const double pq = p_.dot(q_);
+    if (!(pq > 0.0)) break;
+    const double alpha = rz / pq;
+    y_ += alpha * p_;
+    r_ -= alpha * q_;
+    z_ = r_.cwiseQuotient(diagonal_);
+    const double rz_new = r_.dot(z_);
+    p_ = z_ + (rz_new / rz) * p_;
+    rz = rz_new;
+    rnorm = r_.norm();
+    ++it;
+  }
+  report.cg_iterations += it;
+  report.relative_residual = rnorm / bnorm;
+  return rnorm <= tol;
+}
+
+ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
+  ImplicitReport report;
+  const FemForceModel& model = *model_;
+  const std::size_t n = x.size();
+  const auto m = model.mass();
+  const auto nf = static_cast<Index>(free_nodes_.size());
+  auto gather_free = [&](const std::vector<Vec3>& full) {
+    for (Index a = 0; a < nf; ++a) b_.segment<3>(3 * a) = full[static_cast<std::size_t>(free_nodes_[a])];
+  };
+  auto free_norm = [&](const std::vector<Vec3>& full) {
+    double s = 0.0;
+    for (Index node : free_nodes_) s += full[static_cast<std::size_t>(node)].squaredNorm();
+    return std::sqrt(s);
+  };
+
+  if (def_.scheme == ImplicitScheme::quasi_static) {
+    // Newton on f(x) = 0; residual relative to the external load (gravity and point forces).
+    double load = 0.0;
+    for (Index node : free_nodes_) {
+      const auto i = static_cast<std::size_t>(node);
+      load += (m[i] * model.def().gravity + model.point_forces()[i]).squaredNorm();
+    }
+    load = std::sqrt(load);
+    for (std::size_t i = 0; i < n; ++i) vk_[i].setZero();
+    for (int k = 0; k < def_.max_newton_iterations; ++k) {
+      model.forces(x, vk_, f_);
+      const double residual = free_norm(f_) / (load > 0.0 ? load : 1.0);
+      report.newton_residual = residual;
+      if (residual <= def_.newton_tolerance) break;
+      assemble(x, 0.0, 1.0);
+      gather_free(f_);
+      y_.setZero();
+      if (!solve(report)) report.converged = false;
+      ++report.newton_iterations;
+      if (!report.converged) break;
+      for (Index a = 0; a < nf; ++a) x[static_cast<std::size_t>(free_nodes_[a])] += y_.segment<3>(3 * a);
+    }
+    for (Index node : free_nodes_) v[static_cast<std::size_t>(node)].setZero();
+    return report;
+  }
+
+  // Backward Euler. Iteration 0: linearised at (x, v).
+  const double h = def_.dt, alpha = model.def().rayleigh_alpha, beta = model.def().rayleigh_beta;
+  const double cm = 1.0 + h * alpha, ck = h * h + h * beta;
+  model.forces(x, v, f_);
+  for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i];
+  model.add_stiffness_product(x, v, -h * h, rhs_);
+  const double rhs_norm = free_norm(rhs_);
+  assemble(x, cm, ck);
+  gather_free(rhs_);
+  // Warm start: the previous step's Δv (y_ still holds it).
+  if (!solve(report)) report.converged = false;
+  report.newton_iterations = 1;
+  for (std::size_t i = 0; i < n; ++i) dv_[i].setZero();
+  for (Index a = 0; a < nf; ++a) dv_[static_cast<std::size_t>(free_nodes_[a])] = y_.segment<3>(3 * a);
+  for (int k = 1; k < def_.max_newton_iterations && report.converged; ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      vk_[i] = v[i] + dv_[i];
+      xk_[i] = model.inverse_mass()[i] == 0.0 ? x[i] : Vec3(x[i] + h * vk_[i]);
+      if (model.inverse_mass()[i] == 0.0) vk_[i] = v[i];
+    }
+    model.forces(xk_, vk_, f_);
+    for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i] - m[i] * dv_[i];
+    report.newton_residual = free_norm(rhs_) / (rhs_norm > 0.0 ? rhs_norm : 1.0);
+    if (report.newton_residual <= def_.newton_tolerance) break;
+    assemble(xk_, cm, ck);
+    gather_free(rhs_);
+    y_.setZero();
+    if (!solve(report)) report.converged = false;
+    ++report.newton_iterations;
+    for (Index a = 0; a < nf; ++a) dv_[static_cast<std::size_t>(free_nodes_[a])] += y_.segment<3>(3 * a);
+  }
+  for (Index node : free_nodes_) {
+    const auto i = static_cast<std::size_t>(node);
+    v[i] += dv_[i];
+    x[i] += h * v[i];
+  }
+  // Keep the last full Δv as the next warm start.
+  for (Index a = 0; a < nf; ++a) y_.segment<3>(3 * a) = dv_[static_cast<std::size_t>(free_nodes_[a])];
+  return report;
+}
+
+}  // namespace pliant::fem
