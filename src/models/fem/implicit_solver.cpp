@@ -127,7 +127,8 @@ Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const I
   s.element_.assign(tets.size(), Mat12::Zero());
   s.factor_ = std::make_unique<Factor>();
   for (Eigen::VectorXd* vec : {&s.b_, &s.y_, &s.r_, &s.z_, &s.p_, &s.q_, &s.diagonal_}) vec->setZero(size);
-  for (std::vector<Vec3>* vec : {&s.f_, &s.rhs_, &s.dv_, &s.xk_, &s.vk_}) vec->assign(n, Vec3::Zero());
+  for (std::vector<Vec3>* vec : {&s.f_, &s.rhs_, &s.dv_, &s.xk_, &s.vk_, &s.acc_})
+    vec->assign(n, Vec3::Zero());
   return s;
 }
 
@@ -256,8 +257,57 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
     return report;
   }
 
-  // Backward Euler. Iteration 0: linearised at (x, v).
   const double h = def_.dt, alpha = model.def().rayleigh_alpha, beta = model.def().rayleigh_beta;
+  const auto w = model.inverse_mass();
+  if (def_.scheme == ImplicitScheme::newmark) {
+    constexpr double nb = 0.25, ng = 0.5;
+    if (!has_acceleration_) {
+      model.forces(x, v, f_);
+      for (std::size_t i = 0; i < n; ++i) acc_[i] = w[i] * f_[i];
+      has_acceleration_ = true;
+    }
+    // Predictors (kept in x and v of the free nodes until the end) and a⁺ = 0 to start.
+    for (Index node : free_nodes_) {
+      const auto i = static_cast<std::size_t>(node);
+      x[i] += h * v[i] + h * h * (0.5 - nb) * acc_[i];
+      v[i] += h * (1.0 - ng) * acc_[i];
+      dv_[i].setZero();
+    }
+    const double cm = 1.0 + ng * h * alpha, ck = nb * h * h + ng * h * beta;
+    double reference = 0.0;
+    for (int k = 0; k < def_.max_newton_iterations; ++k) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool kinematic = w[i] == 0.0;
+        xk_[i] = kinematic ? x[i] : Vec3(x[i] + nb * h * h * dv_[i]);
+        vk_[i] = kinematic ? v[i] : Vec3(v[i] + ng * h * dv_[i]);
+      }
+      model.forces(xk_, vk_, f_);
+      for (std::size_t i = 0; i < n; ++i) rhs_[i] = f_[i] - m[i] * dv_[i];
+      const double norm = free_norm(rhs_);
+      if (k == 0) {
+        reference = norm > 0.0 ? norm : 1.0;
+      } else {
+        report.newton_residual = norm / reference;
+        if (report.newton_residual <= def_.newton_tolerance) break;
+      }
+      assemble(xk_, cm, ck);
+      gather_free(rhs_);
+      y_.setZero();
+      if (!solve(report)) report.converged = false;
+      ++report.newton_iterations;
+      for (Index a = 0; a < nf; ++a) dv_[static_cast<std::size_t>(free_nodes_[a])] += y_.segment<3>(3 * a);
+      if (!report.converged) break;
+    }
+    for (Index node : free_nodes_) {
+      const auto i = static_cast<std::size_t>(node);
+      acc_[i] = dv_[i];
+      x[i] += nb * h * h * dv_[i];
+      v[i] += ng * h * dv_[i];
+    }
+    return report;
+  }
+
+  // Backward Euler. Iteration 0: linearised at (x, v).
   const double cm = 1.0 + h * alpha, ck = h * h + h * beta;
   model.forces(x, v, f_);
   for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i];

@@ -24,7 +24,7 @@ double max_difference(std::span<const Vec3> a, std::span<const Vec3> b) {
   return d;
 }
 
-TEST(ImplicitSolver, LinearisedBackwardEulerEqualsTheMatrixFreeIntegrator) {
+TEST(ImplicitSolver, LinearisedStepsEqualTheMatrixFreeIntegrator) {
   const TetMesh mesh = test::box(Vec3(4, 1, 1), {4, 1, 1});
   const materials::Material mat = soft();
   const FemBodyDef def{.element = ElementKind::corotational,
@@ -34,31 +34,37 @@ TEST(ImplicitSolver, LinearisedBackwardEulerEqualsTheMatrixFreeIntegrator) {
                        .fixed_nodes = test::nodes_at(mesh, 0, 0.0)};
   auto model = FemForceModel::build(mesh, std::span(&mat, 1), def);
   ASSERT_TRUE(model);
-  for (LinearSolverKind kind : {LinearSolverKind::cholmod, LinearSolverKind::pcg}) {
-    SCOPED_TRACE(linear_solver_name(kind));
-    auto solver = ImplicitSolver::build(*model, {.dt = 0.02, .solver = kind, .pcg_tolerance = 1e-13});
-    ASSERT_TRUE(solver) << solver.message();
-    dynamics::Integrator reference({.scheme = dynamics::Scheme::backward_euler,
-                                    .dt = 0.02,
-                                    .cg_tolerance = 1e-13,
-                                    .cg_max_iterations = 2000});
-    std::vector<Vec3> x(mesh.positions), v(mesh.node_count(), Vec3::Zero()), xr(x), vr(v);
-    double swing = 0.0;
-    for (int s = 0; s < 30; ++s) {
-      const ImplicitReport report = solver->step(x, v);
-      reference.step(*model, xr, vr);
-      EXPECT_TRUE(report.converged);
-      EXPECT_EQ(report.newton_iterations, 1);
-      EXPECT_LT(report.relative_residual, 1e-10);
-      swing = std::max(swing, max_difference(x, mesh.positions));
+  for (const bool newmark : {false, true})
+    for (LinearSolverKind kind : {LinearSolverKind::cholmod, LinearSolverKind::pcg}) {
+      SCOPED_TRACE(std::string(linear_solver_name(kind)) + (newmark ? " newmark" : " backward Euler"));
+      auto solver = ImplicitSolver::build(
+          *model, {.scheme = newmark ? ImplicitScheme::newmark : ImplicitScheme::backward_euler,
+                   .dt = 0.02,
+                   .solver = kind,
+                   .pcg_tolerance = 1e-13});
+      ASSERT_TRUE(solver) << solver.message();
+      dynamics::Integrator reference(
+          {.scheme = newmark ? dynamics::Scheme::newmark : dynamics::Scheme::backward_euler,
+           .dt = 0.02,
+           .cg_tolerance = 1e-13,
+           .cg_max_iterations = 2000});
+      std::vector<Vec3> x(mesh.positions), v(mesh.node_count(), Vec3::Zero()), xr(x), vr(v);
+      double swing = 0.0;
+      for (int s = 0; s < 30; ++s) {
+        const ImplicitReport report = solver->step(x, v);
+        reference.step(*model, xr, vr);
+        EXPECT_TRUE(report.converged);
+        EXPECT_EQ(report.newton_iterations, 1);
+        EXPECT_LT(report.relative_residual, 1e-10);
+        swing = std::max(swing, max_difference(x, mesh.positions));
+      }
+      EXPECT_GT(swing, 0.1);  // a large swing: the rotations matter
+      EXPECT_LT(max_difference(x, xr), 1e-9 * swing);
+      EXPECT_LT(max_difference(v, vr), 1e-8 * swing / 0.02);
     }
-    EXPECT_GT(swing, 0.1);  // a large swing: the rotations matter
-    EXPECT_LT(max_difference(x, xr), 1e-9 * swing);
-    EXPECT_LT(max_difference(v, vr), 1e-8 * swing / 0.02);
-  }
 }
 
-TEST(ImplicitSolver, NewtonSolvesTheNonlinearBackwardEulerEquations) {
+TEST(ImplicitSolver, NewtonSolvesTheNonlinearBackwardEulerAndNewmarkEquations) {
   const TetMesh mesh = test::box(Vec3(4, 1, 1), {4, 1, 1});
   const materials::Material mat = soft();
   for (ElementKind kind : {ElementKind::stable_neo_hookean, ElementKind::stvk}) {
@@ -94,6 +100,33 @@ TEST(ImplicitSolver, NewtonSolvesTheNonlinearBackwardEulerEquations) {
       EXPECT_LT(res, 1e-8 * scale) << "step " << s;
     }
     EXPECT_GT(most, 1);  // genuinely nonlinear: more than one iteration was needed
+
+    // Newmark: M a⁺ = f(x⁺, v⁺) with a⁺ recovered from v⁺ = v + h(a + a⁺)/2.
+    auto newmark = ImplicitSolver::build(
+        *model,
+        {.scheme = ImplicitScheme::newmark, .dt = h, .max_newton_iterations = 20, .newton_tolerance = 1e-11});
+    ASSERT_TRUE(newmark);
+    std::vector<Vec3> f(x.size()), a(x.size());
+    model->forces(x, v, f);
+    for (std::size_t i = 0; i < x.size(); ++i) a[i] = model->inverse_mass()[i] * f[i];
+    for (int s = 0; s < 10; ++s) {
+      const std::vector<Vec3> x0(x), v0(v);
+      const ImplicitReport report = newmark->step(x, v);
+      ASSERT_TRUE(report.converged);
+      ASSERT_LT(report.newton_iterations, 20);
+      model->forces(x, v, f);
+      double res = 0.0, scale = 0.0;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        if (model->inverse_mass()[i] == 0.0) continue;
+        const Vec3 a1 = 2.0 * (v[i] - v0[i]) / h - a[i];
+        res = std::max(res, (model->mass()[i] * a1 - f[i]).norm());
+        scale = std::max(scale, model->mass()[i] * 9.81);
+        EXPECT_LT((x[i] - x0[i] - h * v0[i] - 0.25 * h * h * (a[i] + a1)).norm(),
+                  1e-12 * (1.0 + x[i].norm()));
+        a[i] = a1;
+      }
+      EXPECT_LT(res, 1e-7 * scale) << "step " << s;
+    }
   }
 }
 

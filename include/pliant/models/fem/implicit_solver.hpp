@@ -7,8 +7,11 @@
 // exactly the linearised scheme of dynamics::Integrator; each further iteration re-evaluates forces and
 // stiffness at x_k = x + h(v + Δv_k) and solves (M + h D + h² K) δ = h f(x_k, v + Δv_k) - M Δv_k. One
 // iteration is the usual choice for linear and corotational elements, several converge the hyperelastic
-// ones. Quasi-static stepping drops inertia: Newton on f(x) = 0 (elastic, gravity and point forces) on
-// the free nodes, K(x_k) δ = f(x_k), velocities zero.
+// ones. Newmark's average-acceleration rule (β = 1/4, γ = 1/2: second order, no numerical damping) solves
+// M a⁺ = f(x̃ + βh² a⁺, ṽ + γh a⁺) for the new acceleration, x̃ = x + h v + h²(½ - β) a,
+// ṽ = v + h(1 - γ) a, with the Jacobian M + γh D + βh² K; its first iteration starts from a⁺ = 0, which is
+// dynamics::Integrator's linearised Newmark step. Quasi-static stepping drops inertia: Newton on f(x) = 0
+// (elastic, gravity and point forces) on the free nodes, K(x_k) δ = f(x_k), velocities zero.
 //
 // The system matrix lives in a sparsity pattern built once over the free nodes (3×3 blocks of mesh
 // neighbours); each Newton iteration refills its values from the model's element stiffnesses (the PSD
@@ -33,6 +36,7 @@ namespace pliant::fem {
 
 enum class ImplicitScheme {
   backward_euler,  ///< implicit Euler with Newton iterations
+  newmark,         ///< Newmark (1959) average acceleration (β = 1/4, γ = 1/2) with Newton iterations
   quasi_static,    ///< static equilibrium each step (no inertia), Newton
 };
 
@@ -76,6 +80,8 @@ class ImplicitSolver {
   ImplicitSolver& operator=(ImplicitSolver&&) noexcept;
   ~ImplicitSolver();
 
+  /// Forgets Newmark's acceleration (after a teleport or a change of loads).
+  void reset_history() { has_acceleration_ = false; }
   /// Advances x and v (#nodes each, unit: m and m/s) by one step; kinematic nodes stay as given.
   ImplicitReport step(std::span<Vec3> x, std::span<Vec3> v);
 
@@ -104,7 +110,8 @@ class ImplicitSolver {
   SparseMatrix A_;
   std::unique_ptr<Factor> factor_;
   Eigen::VectorXd b_, y_, r_, z_, p_, q_, diagonal_;
-  std::vector<Vec3> f_, rhs_, dv_, xk_, vk_;
+  std::vector<Vec3> f_, rhs_, dv_, xk_, vk_, acc_;
+  bool has_acceleration_ = false;  // Newmark: acc_ holds the last step's acceleration
 };
 
 }  // namespace pliant::fem
