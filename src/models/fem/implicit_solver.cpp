@@ -20,13 +20,22 @@ struct ImplicitSolver::Factor {
 };
 
 const char* linear_solver_name(LinearSolverKind kind) {
-  return kind == LinearSolverKind::cholmod ? "cholmod" : "pcg";
+  switch (kind) {
+    case LinearSolverKind::cholmod:
+      return "cholmod";
+    case LinearSolverKind::pcg:
+      return "pcg";
+    case LinearSolverKind::rest_factor_pcg:
+      return "rest_factor_pcg";
+  }
+  return "unknown";
 }
 
 Result<LinearSolverKind> parse_linear_solver(std::string_view name) {
   if (name == "cholmod") return LinearSolverKind::cholmod;
   if (name == "pcg") return LinearSolverKind::pcg;
-  return Error{"unknown linear solver \"" + std::string(name) + "\" (cholmod, pcg)"};
+  if (name == "rest_factor_pcg") return LinearSolverKind::rest_factor_pcg;
+  return Error{"unknown linear solver \"" + std::string(name) + "\" (cholmod, pcg, rest_factor_pcg)"};
 }
 
 ImplicitSolver::ImplicitSolver(ImplicitSolver&&) noexcept = default;
@@ -127,7 +136,7 @@ Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const I
   s.element_.assign(tets.size(), Mat12::Zero());
   s.factor_ = std::make_unique<Factor>();
   for (Eigen::VectorXd* vec : {&s.b_, &s.y_, &s.r_, &s.z_, &s.p_, &s.q_, &s.diagonal_}) vec->setZero(size);
-  for (std::vector<Vec3>* vec : {&s.f_, &s.rhs_, &s.dv_, &s.xk_, &s.vk_, &s.acc_})
+  for (std::vector<Vec3>* vec : {&s.f_, &s.rhs_, &s.dv_, &s.xk_, &s.vk_, &s.acc_, &s.pf_, &s.qf_})
     vec->assign(n, Vec3::Zero());
   return s;
 }
@@ -135,6 +144,14 @@ Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const I
 void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
                               double stiffness_coefficient) {
   const FemForceModel& model = *model_;
+  if (def_.solver == LinearSolverKind::rest_factor_pcg) {
+    linearised_at_ = x;
+    mass_coefficient_ = mass_coefficient;
+    stiffness_coefficient_ = stiffness_coefficient;
+    if (rest_factored_) return;
+    rest_factored_ = true;  // the matrix at rest, factored once by solve()
+    x = model.rest_positions();
+  }
   const auto nt = static_cast<Index>(element_.size());
   const int team = nt > kParallelNodes ? solver_threads() : 1;
 #pragma omp parallel for schedule(static) if (nt > kParallelNodes) num_threads(team)
@@ -166,8 +183,57 @@ void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
   }
 }
 
+void ImplicitSolver::apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd& q) {
+  const auto mass = model_->mass();
+  for (std::size_t i = 0; i < pf_.size(); ++i) pf_[i].setZero();
+  for (std::size_t a = 0; a < free_nodes_.size(); ++a)
+    pf_[static_cast<std::size_t>(free_nodes_[a])] = p.segment<3>(3 * static_cast<Eigen::Index>(a));
+  for (std::size_t i = 0; i < qf_.size(); ++i) qf_[i] = mass_coefficient_ * mass[i] * pf_[i];
+  model_->add_stiffness_product(linearised_at_, pf_, stiffness_coefficient_, qf_);
+  for (std::size_t a = 0; a < free_nodes_.size(); ++a)
+    q.segment<3>(3 * static_cast<Eigen::Index>(a)) = qf_[static_cast<std::size_t>(free_nodes_[a])];
+}
+
 bool ImplicitSolver::solve(ImplicitReport& report) {
   const double bnorm = b_.norm();
+  if (def_.solver == LinearSolverKind::rest_factor_pcg) {
+    if (!factor_->cholesky) {
+      auto f = SparseCholesky::factor(A_);  // A_ holds the rest matrix (assemble's first call)
+      if (!f) return false;
+      factor_->cholesky.emplace(std::move(f.value()));
+    }
+    if (bnorm == 0.0) {
+      y_.setZero();
+      report.relative_residual = 0.0;
+      return true;
+    }
+    apply_matrix_free(y_, q_);
+    r_ = b_ - q_;
+    z_ = factor_->cholesky->solve(r_);
+    p_ = z_;
+    double rz = r_.dot(z_);
+    const double tol = def_.pcg_tolerance * bnorm;
+    int it = 0;
+    double rnorm = r_.norm();
+    while (rnorm > tol && it < def_.pcg_max_iterations) {
+      apply_matrix_free(p_, q_);
+      const double pq = p_.dot(q_);
+      if (!(pq > 0.0)) break;
+      const double alpha = rz / pq;
+      y_ += alpha * p_;
+      r_ -= alpha * q_;
+      rnorm = r_.norm();
+      ++it;
+      if (rnorm <= tol || it == def_.pcg_max_iterations) break;
+      z_ = factor_->cholesky->solve(r_);
+      const double rz_new = r_.dot(z_);
+      p_ = z_ + (rz_new / rz) * p_;
+      rz = rz_new;
+    }
+    report.cg_iterations += it;
+    report.relative_residual = rnorm / bnorm;
+    return true;  // a capped iteration count is this solver's intent, not a failure
+  }
   if (def_.solver == LinearSolverKind::cholmod) {
     if (!factor_->cholesky) {
       auto f = SparseCholesky::factor(A_);

@@ -35,7 +35,8 @@ TEST(ImplicitSolver, LinearisedStepsEqualTheMatrixFreeIntegrator) {
   auto model = FemForceModel::build(mesh, std::span(&mat, 1), def);
   ASSERT_TRUE(model);
   for (const bool newmark : {false, true})
-    for (LinearSolverKind kind : {LinearSolverKind::cholmod, LinearSolverKind::pcg}) {
+    for (LinearSolverKind kind :
+         {LinearSolverKind::cholmod, LinearSolverKind::pcg, LinearSolverKind::rest_factor_pcg}) {
       SCOPED_TRACE(std::string(linear_solver_name(kind)) + (newmark ? " newmark" : " backward Euler"));
       auto solver = ImplicitSolver::build(
           *model, {.scheme = newmark ? ImplicitScheme::newmark : ImplicitScheme::backward_euler,

@@ -43,9 +43,14 @@ enum class ImplicitScheme {
 enum class LinearSolverKind {
   cholmod,  ///< sparse Cholesky, symbolic analysis once, numeric refactorisation per Newton iteration
   pcg,      ///< Jacobi-preconditioned conjugate gradients, warm-started
+  /// Matrix-free CG on the current system, preconditioned by a CHOLMOD factor of the system matrix at
+  /// the rest shape, computed once: no assembly or factorisation per step. With a small fixed
+  /// pcg_max_iterations it is a fast, inexact solve whose accuracy the caller measures (the rotations
+  /// enter through the matrix-free products and the forces, the constant factor supplies the rest).
+  rest_factor_pcg,
 };
 
-/// "cholmod" or "pcg".
+/// "cholmod", "pcg" or "rest_factor_pcg".
 const char* linear_solver_name(LinearSolverKind kind);
 Result<LinearSolverKind> parse_linear_solver(std::string_view name);
 
@@ -110,7 +115,11 @@ class ImplicitSolver {
   SparseMatrix A_;
   std::unique_ptr<Factor> factor_;
   Eigen::VectorXd b_, y_, r_, z_, p_, q_, diagonal_;
-  std::vector<Vec3> f_, rhs_, dv_, xk_, vk_, acc_;
+  std::vector<Vec3> f_, rhs_, dv_, xk_, vk_, acc_, pf_, qf_;
+  std::span<const Vec3> linearised_at_;  // rest_factor_pcg: positions of the current system
+  double mass_coefficient_ = 0.0, stiffness_coefficient_ = 0.0;
+  bool rest_factored_ = false;
+  void apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd& q);
   bool has_acceleration_ = false;  // Newmark: acc_ holds the last step's acceleration
 };
 
