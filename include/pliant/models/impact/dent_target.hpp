@@ -1,0 +1,100 @@
+// DentTarget: a triangle surface that projectiles dent permanently in real time (N. Milanović's
+// visual method: ray casting with Möller–Trumbore, falloff f(x) = (1 - (x/φ)²)^r, point and mesh
+// projectiles; see docs/impact.md).
+//
+// Every step each flying projectile casts the segment it travels this step (a point: one ray; a
+// mesh: one ray per vertex, plus inverse rays from target nodes near its swept box against its
+// triangles). At first contact the dent is fixed: the hit points are the direct hits within the
+// projectile's stopping distance S = v²/(2·deceleration) along its velocity, a node's weight is
+// (1 - R)·f(distance to the nearest hit), and while the projectile decelerates each affected node
+// moves with its per-step travel times its weight, so the final dent is weight · S.
+//
+// Three interchangeable query structures give identical results (tests compare them):
+// brute_force (every ray against every triangle, every node against every hit: the source's
+// baseline), octree (the source's method, with leaves refreshed after each dent step) and bvh_grid
+// (core's TriangleBvh for rays, refitted lazily before the next cast after a dent; a uniform grid of
+// falloff-radius cells for the neighbourhood) — the fastest, the default.
+#pragma once
+
+#include "pliant/core/ray.hpp"
+#include "pliant/core/result.hpp"
+#include "pliant/core/tri_mesh.hpp"
+#include "pliant/models/impact/impact_event.hpp"
+#include "pliant/models/impact/material.hpp"
+#include "pliant/models/impact/projectile.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace pliant::impact {
+
+enum class ImpactMethod { brute_force, octree, bvh_grid };
+
+/// "brute_force", "octree" or "bvh_grid".
+const char* to_string(ImpactMethod method);
+
+struct DentOptions {
+  ImpactMethod method = ImpactMethod::bvh_grid;
+  int octree_depth = 0;  ///< octree leaf level; 0: automatic (see Octree::Options)
+  int threads = 0;       ///< threads for the ray casts and weights; 0: core's solver_threads()
+};
+
+/// The dent a projectile makes: fixed at its first contact.
+struct Dent {
+  std::vector<Index> nodes;       ///< affected target nodes, ascending
+  std::vector<double> weights;    ///< (1 - R)·f per node, in (0, 1]
+  std::vector<Vec3> hits;         ///< the direct hit points it was computed from (unit: m)
+  Vec3 direction = Vec3::Zero();  ///< unit contact direction (the projectile's velocity at contact)
+  double stopping_distance = 0;   ///< S, the projectile's travel while denting (unit: m)
+};
+
+/// Work of the last step, for benchmarks.
+struct StepStats {
+  Index rays = 0;         ///< rays cast
+  Index moved_nodes = 0;  ///< target nodes moved
+};
+
+class DentTarget {
+ public:
+  /// Fails (one line) on a material out of range, a region naming a missing node, or an empty mesh.
+  static Result<DentTarget> create(TriMesh surface, const ImpactMaterial& material,
+                                   const std::vector<ImpactRegion>& regions = {}, DentOptions options = {});
+  DentTarget(DentTarget&&) noexcept;
+  DentTarget& operator=(DentTarget&&) noexcept;
+  ~DentTarget();
+
+  /// Adds a projectile; returns its id (0, 1, ... in launch order).
+  Index launch(Projectile projectile);
+  /// Advances every projectile by dt (unit: s), denting as they touch. Never throws.
+  void step(double dt);
+
+  const TriMesh& surface() const;
+  const std::vector<Vec3>& rest_positions() const;
+  const std::vector<ImpactMaterial>& materials() const;  ///< per node
+  Index projectile_count() const;
+  const ProjectileStatus& status(Index projectile) const;
+  /// The projectile's dent (empty before contact or when nothing dented).
+  const Dent& dent(Index projectile) const;
+  /// Impact events of the last step.
+  std::span<const ImpactEvent> events() const;
+  const StepStats& stats() const;
+  DentOptions options() const;
+  /// Hash of the node positions and projectile states (for determinism checks).
+  std::uint64_t state_hash() const;
+
+  /// The closest hit of a ray on the current surface by the configured method (t in [0, t_max],
+  /// unit of the ray direction).
+  std::optional<RayHit> raycast(const Ray& ray, double t_max) const;
+  /// Moves nodes to new positions (unit: m) and refreshes the query structures (e.g. an edit).
+  void move_nodes(std::span<const Index> nodes, std::span<const Vec3> positions);
+
+ private:
+  struct Impl;
+  explicit DentTarget(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pliant::impact

@@ -1,0 +1,525 @@
+#include "pliant/models/impact/dent_target.hpp"
+
+#include "pliant/core/aabb.hpp"
+#include "pliant/core/bvh.hpp"
+#include "pliant/core/hash.hpp"
+#include "pliant/core/threads.hpp"
+#include "pliant/models/impact/falloff.hpp"
+#include "pliant/models/impact/octree.hpp"
+#include "pliant/models/impact/point_grid.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pliant::impact {
+
+const char* to_string(ImpactMethod method) {
+  switch (method) {
+    case ImpactMethod::brute_force:
+      return "brute_force";
+    case ImpactMethod::octree:
+      return "octree";
+    case ImpactMethod::bvh_grid:
+      return "bvh_grid";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Distance from a query to the nearest of a fixed set of points: a uniform grid searched in rings of
+// cells around the query's cell, stopping once no farther ring can hold a closer point.
+class NearestPoint {
+ public:
+  void build(const std::vector<Vec3>& points, double cell) {
+    box_ = bounding_box(points);
+    cell_ = std::max(cell, 1e-9 * std::max(1.0, box_.diagonal()));
+    for (;;) {
+      for (int k = 0; k < 3; ++k)
+        dims_[k] = std::max(1, static_cast<int>(std::ceil(box_.extent()[k] / cell_)));
+      if (static_cast<double>(dims_[0]) * dims_[1] * dims_[2] <= 4.0 * points.size() + 64) break;
+      cell_ *= 1.5;
+    }
+    start_.assign(static_cast<std::size_t>(dims_[0]) * dims_[1] * dims_[2] + 1, 0);
+    for (const Vec3& p : points) ++start_[flat(cell_of(p)) + 1];
+    for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
+    items_.resize(points.size());
+    fill_.assign(start_.begin(), start_.end() - 1);
+    for (std::size_t i = 0; i < points.size(); ++i) items_[fill_[flat(cell_of(points[i]))]++] = points[i];
+  }
+  // Nearest distance below `limit`, or kInf.
+  double nearest(const Vec3& q, double limit) const {
+    if (items_.empty()) return kInf;
+    const auto c = cell_of(q);
+    // Distance from q (clamped into the grid's box) to the grid: rings start counting from there.
+    const double outside = std::sqrt(box_.squared_distance(q));
+    if (outside >= limit) return kInf;
+    double best = kInf;
+    const int max_ring = static_cast<int>(std::ceil(limit / cell_)) + 1;
+    for (int r = 0; r <= max_ring; ++r) {
+      for (int l = c[2] - r; l <= c[2] + r; ++l) {
+        if (l < 0 || l >= dims_[2]) continue;
+        for (int j = c[1] - r; j <= c[1] + r; ++j) {
+          if (j < 0 || j >= dims_[1]) continue;
+          for (int i = c[0] - r; i <= c[0] + r; ++i) {
+            if (i < 0 || i >= dims_[0]) continue;
+            if (std::max({std::abs(i - c[0]), std::abs(j - c[1]), std::abs(l - c[2])}) != r) continue;
+            const std::size_t f = flat({i, j, l});
+            for (Index k = start_[f]; k < start_[f + 1]; ++k) best = std::min(best, (items_[k] - q).norm());
+          }
+        }
+      }
+      // Points in ring r + 1 or beyond lie at least outside + r·cell away.
+      if (best <= outside + r * cell_) break;
+    }
+    return best < limit ? best : kInf;
+  }
+
+ private:
+  std::array<int, 3> cell_of(const Vec3& p) const {
+    std::array<int, 3> c{};
+    for (int k = 0; k < 3; ++k) {
+      const double x = std::floor((p[k] - box_.min[k]) / cell_);
+      c[k] = std::isfinite(x) ? static_cast<int>(std::clamp(x, 0.0, static_cast<double>(dims_[k] - 1))) : 0;
+    }
+    return c;
+  }
+  std::size_t flat(const std::array<int, 3>& c) const {
+    return (static_cast<std::size_t>(c[2]) * dims_[1] + c[1]) * dims_[0] + c[0];
+  }
+  Aabb box_;
+  double cell_ = 1;
+  std::array<int, 3> dims_{1, 1, 1};
+  std::vector<Index> start_, fill_;
+  std::vector<Vec3> items_;
+};
+
+}  // namespace
+
+struct DentTarget::Impl {
+  struct Body {
+    Projectile def;
+    ProjectileStatus status;
+    Dent dent;
+    Aabb shape_box;  // local frame
+    Octree shape_octree;
+    TriangleBvh shape_bvh;
+    double speed = 0, deceleration = 0, tau = 0, tau_stop = 0;
+  };
+
+  TriMesh mesh;
+  std::vector<Vec3> rest;
+  std::vector<ImpactMaterial> materials;
+  double max_radius = 0;
+  DentOptions options;
+  Octree octree;
+  mutable TriangleBvh bvh;
+  mutable bool bvh_dirty = false;
+  PointGrid grid;
+  Aabb bounds;
+  std::vector<Body> bodies;
+  std::vector<ImpactEvent> events;
+  StepStats stats;
+  std::vector<Index> moved, candidates;
+  std::vector<double> ray_t;
+  std::vector<Vec3> ray_point;
+  std::vector<Index> ray_tri;
+  NearestPoint nearest;
+
+  int threads() const { return options.threads > 0 ? options.threads : std::max(1, solver_threads()); }
+
+  std::optional<RayHit> cast_target(const Ray& ray, double t_max) const {
+    switch (options.method) {
+      case ImpactMethod::brute_force: {
+        std::optional<RayHit> best;
+        for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
+          const Tri& tri = mesh.triangles[t];
+          if (auto h = intersect_ray_triangle(ray, mesh.positions[tri[0]], mesh.positions[tri[1]],
+                                              mesh.positions[tri[2]], t_max)) {
+            if (!best || h->t < best->t) {
+              best = h;
+              best->triangle = static_cast<Index>(t);
+            }
+          }
+        }
+        return best;
+      }
+      case ImpactMethod::octree:
+        return octree.raycast(mesh.positions, mesh.triangles, ray, t_max);
+      case ImpactMethod::bvh_grid:
+        if (bvh_dirty) {
+          bvh.refit(mesh.positions);
+          bvh_dirty = false;
+        }
+        return bvh.raycast(ray, t_max);
+    }
+    return std::nullopt;
+  }
+
+  // The projectile's shape at `offset` against a ray (world frame).
+  std::optional<RayHit> cast_shape(const Body& b, const Vec3& offset, const Ray& world, double t_max) const {
+    const Ray ray{world.origin - offset, world.direction};
+    const TriMesh& s = b.def.shape;
+    switch (options.method) {
+      case ImpactMethod::brute_force: {
+        std::optional<RayHit> best;
+        for (std::size_t t = 0; t < s.triangles.size(); ++t) {
+          const Tri& tri = s.triangles[t];
+          if (auto h = intersect_ray_triangle(ray, s.positions[tri[0]], s.positions[tri[1]],
+                                              s.positions[tri[2]], t_max))
+            if (!best || h->t < best->t) best = h;
+        }
+        return best;
+      }
+      case ImpactMethod::octree:
+        return b.shape_octree.raycast(s.positions, s.triangles, ray, t_max);
+      case ImpactMethod::bvh_grid:
+        return b.shape_bvh.raycast(ray, t_max);
+    }
+    return std::nullopt;
+  }
+
+  // Target nodes that may lie in `box`, ascending (brute force: all nodes).
+  void nodes_near(const Aabb& box, std::vector<Index>& out) const {
+    out.clear();
+    switch (options.method) {
+      case ImpactMethod::brute_force:
+        for (std::size_t n = 0; n < mesh.positions.size(); ++n) out.push_back(static_cast<Index>(n));
+        return;
+      case ImpactMethod::octree:
+        octree.for_each_node_near(box, [&](Index n) { out.push_back(n); });
+        break;
+      case ImpactMethod::bvh_grid:
+        grid.for_each_near(box, [&](Index n) { out.push_back(n); });
+        break;
+    }
+    std::sort(out.begin(), out.end());
+  }
+
+  void refresh_structures(std::span<const Index> nodes) {
+    for (Index n : nodes) bounds.extend(mesh.positions[n]);  // the passing test's neighbourhood
+    switch (options.method) {
+      case ImpactMethod::brute_force:
+        break;
+      case ImpactMethod::octree:
+        octree.refresh(mesh.positions, mesh.triangles, nodes);
+        break;
+      case ImpactMethod::bvh_grid:
+        grid.update(mesh.positions, nodes);
+        bvh_dirty = true;
+        break;
+    }
+  }
+
+  // Casts `n` rays in parallel: origin(i), direction, against target or shape; keeps t, point, triangle.
+  template <class Origin, class Cast>
+  void cast_all(Index n, Origin&& origin, const Vec3& direction, double t_max, Cast&& cast) {
+    ray_t.assign(n, kInf);
+    ray_point.resize(n);
+    ray_tri.assign(n, -1);
+    const int nt = threads();
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) if (n > 256)
+    for (Index i = 0; i < n; ++i) {
+      const Ray ray{origin(i), direction};
+      if (auto h = cast(ray, t_max)) {
+        ray_t[i] = h->t;
+        ray_point[i] = ray.at(h->t);
+        ray_tri[i] = h->triangle;
+      }
+    }
+    stats.rays += n;
+  }
+
+  Index nearest_node(Index tri, const Vec3& p) const {
+    if (tri < 0) return -1;
+    Index best = mesh.triangles[tri][0];
+    for (int k = 1; k < 3; ++k)
+      if ((mesh.positions[mesh.triangles[tri][k]] - p).squaredNorm() <
+          (mesh.positions[best] - p).squaredNorm())
+        best = mesh.triangles[tri][k];
+    return best;
+  }
+
+  Vec3 triangle_normal(Index tri, const Vec3& facing) const {
+    if (tri < 0) return -facing.normalized();
+    const Tri& t = mesh.triangles[tri];
+    Vec3 n = (mesh.positions[t[1]] - mesh.positions[t[0]]).cross(mesh.positions[t[2]] - mesh.positions[t[0]]);
+    if (n.squaredNorm() == 0.0) return -facing.normalized();
+    n.normalize();
+    return n.dot(facing) > 0 ? Vec3(-n) : n;
+  }
+
+  // Earliest contact of body b moving by `disp` this step: t in [0, 1], contact point, target triangle
+  // (-1 for an inverse hit) and target node. Returns t = inf if none.
+  struct Contact {
+    double t = kInf;
+    Vec3 point = Vec3::Zero();
+    Index triangle = -1;
+    Index node = -1;
+  };
+  Contact first_contact(Body& b, const Vec3& disp) {
+    Contact c;
+    const Vec3 pos = b.status.position;
+    if (b.def.is_point()) {
+      if (auto h = cast_target(Ray{pos, disp}, 1.0)) {
+        c = {h->t, pos + h->t * disp, h->triangle, -1};
+        ++stats.rays;
+      }
+      return c;
+    }
+    const auto& local = b.def.shape.positions;
+    cast_all(
+        static_cast<Index>(local.size()), [&](Index i) { return Vec3(pos + local[i]); }, disp, 1.0,
+        [&](const Ray& r, double tm) { return cast_target(r, tm); });
+    for (std::size_t i = 0; i < local.size(); ++i)
+      if (ray_t[i] < c.t) c = {ray_t[i], ray_point[i], ray_tri[i], -1};
+    Aabb swept{b.shape_box.min + pos, b.shape_box.max + pos};
+    swept.merge({swept.min + disp, swept.max + disp});
+    nodes_near(swept, candidates);
+    cast_all(
+        static_cast<Index>(candidates.size()), [&](Index i) { return mesh.positions[candidates[i]]; }, -disp,
+        1.0, [&](const Ray& r, double tm) { return cast_shape(b, pos, r, tm); });
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (ray_t[i] < c.t) c = {ray_t[i], mesh.positions[candidates[i]], -1, candidates[i]};
+    return c;
+  }
+
+  void begin_contact(Index id, Body& b, const Contact& c, const Vec3& velocity) {
+    const double speed = velocity.norm();
+    const Vec3 dir = speed > 0 ? Vec3(velocity / speed) : Vec3::UnitZ();
+    b.deceleration = b.def.contact_deceleration > 0 ? b.def.contact_deceleration : b.def.acceleration.norm();
+    const Index node = c.node >= 0 ? c.node : nearest_node(c.triangle, c.point);
+    const ImpactMaterial& mat = materials[node >= 0 ? node : 0];
+    ImpactEvent e;
+    e.projectile = id;
+    e.node = node;
+    e.position = c.point;
+    e.normal = triangle_normal(c.triangle, dir);
+    e.force = b.def.mass * b.deceleration;
+    Dent& dent = b.dent;
+    dent = Dent{};
+    if (!(b.deceleration > 0) || !(speed > 0) || e.force < mat.min_force) {
+      b.status.phase = ProjectilePhase::stopped;
+      b.status.velocity = Vec3::Zero();
+      events.push_back(e);
+      return;
+    }
+    dent.direction = dir;
+    dent.stopping_distance = speed * speed / (2.0 * b.deceleration);
+    const double S = dent.stopping_distance;
+    b.speed = speed;
+    b.tau = 0;
+    b.tau_stop = speed / b.deceleration;
+    // Direct hits within the stopping distance.
+    dent.hits.push_back(c.point);
+    if (!b.def.is_point()) {
+      const Vec3 pos = b.status.position;
+      const auto& local = b.def.shape.positions;
+      cast_all(
+          static_cast<Index>(local.size()), [&](Index i) { return Vec3(pos + local[i]); }, dir, S,
+          [&](const Ray& r, double tm) { return cast_target(r, tm); });
+      for (std::size_t i = 0; i < local.size(); ++i)
+        if (ray_t[i] < kInf) dent.hits.push_back(ray_point[i]);
+      Aabb swept{b.shape_box.min + pos, b.shape_box.max + pos};
+      swept.merge({swept.min + S * dir, swept.max + S * dir});
+      nodes_near(swept, candidates);
+      cast_all(
+          static_cast<Index>(candidates.size()), [&](Index i) { return mesh.positions[candidates[i]]; }, -dir,
+          S, [&](const Ray& r, double tm) { return cast_shape(b, pos, r, tm); });
+      for (std::size_t i = 0; i < candidates.size(); ++i)
+        if (ray_t[i] < kInf) dent.hits.push_back(mesh.positions[candidates[i]]);
+    }
+    // Weights of the nodes within φ of a hit: (1 - R)·f(distance to the nearest hit).
+    const double phi = mat.falloff_radius;
+    Aabb reach = bounding_box(dent.hits).inflated(phi);
+    nodes_near(reach, candidates);
+    const bool brute = options.method == ImpactMethod::brute_force;
+    if (!brute) nearest.build(dent.hits, 0.25 * phi);
+    const auto n = static_cast<Index>(candidates.size());
+    ray_t.assign(n, 0.0);
+    const int nt = threads();
+#pragma omp parallel for num_threads(nt) schedule(static) if (n > 1024)
+    for (Index i = 0; i < n; ++i) {
+      const Vec3& x = mesh.positions[candidates[i]];
+      double d = kInf;
+      if (brute) {
+        for (const Vec3& h : dent.hits) d = std::min(d, (h - x).norm());
+      } else {
+        d = nearest.nearest(x, phi);
+      }
+      ray_t[i] = (1.0 - materials[candidates[i]].resistance) * falloff(d, phi, mat.hardness);
+    }
+    for (Index i = 0; i < n; ++i) {
+      if (ray_t[i] > 0.0) {
+        dent.nodes.push_back(candidates[i]);
+        dent.weights.push_back(ray_t[i]);
+      }
+    }
+    double wmax = 0;
+    for (double w : dent.weights) wmax = std::max(wmax, w);
+    e.depth = wmax * S;
+    e.affected_points = static_cast<Index>(dent.nodes.size());
+    events.push_back(e);
+    b.status.phase = ProjectilePhase::denting;
+    b.status.velocity = velocity;
+  }
+
+  void step_flying(Index id, Body& b, double dt) {
+    const Vec3 v0 = b.status.velocity;
+    const Vec3& a = b.def.acceleration;
+    const Vec3 disp = v0 * dt + 0.5 * dt * dt * a;
+    if (disp.squaredNorm() == 0.0) {
+      b.status.velocity = v0 + dt * a;
+      return;
+    }
+    const Contact c = first_contact(b, disp);
+    if (c.t <= 1.0) {
+      const double tc = c.t * dt;
+      b.status.position += v0 * tc + 0.5 * tc * tc * a;
+      begin_contact(id, b, c, v0 + tc * a);
+      return;
+    }
+    b.status.position += disp;
+    b.status.velocity = v0 + dt * a;
+    // Passed: outside the target's neighbourhood and moving (and accelerating) away from it.
+    const Vec3 to_target = bounds.centre() - b.status.position;
+    const double reach = b.shape_box.empty() ? 0.0 : b.shape_box.diagonal();
+    if (bounds.inflated(max_radius + reach).squared_distance(b.status.position) > 0 &&
+        b.status.velocity.dot(to_target) < 0 && a.dot(to_target) <= 0)
+      b.status.phase = ProjectilePhase::passed;
+  }
+
+  void step_denting(Body& b, double dt) {
+    auto travel = [&](double tau) { return b.speed * tau - 0.5 * b.deceleration * tau * tau; };
+    const double t1 = std::min(b.tau + dt, b.tau_stop);
+    const double ds = travel(t1) - travel(b.tau);
+    b.tau = t1;
+    const Vec3 step = ds * b.dent.direction;
+    b.status.position += step;
+    for (std::size_t k = 0; k < b.dent.nodes.size(); ++k)
+      mesh.positions[b.dent.nodes[k]] += b.dent.weights[k] * step;
+    stats.moved_nodes += static_cast<Index>(b.dent.nodes.size());
+    refresh_structures(b.dent.nodes);
+    if (b.tau >= b.tau_stop) {
+      b.status.phase = ProjectilePhase::stopped;
+      b.status.velocity = Vec3::Zero();
+    } else {
+      b.status.velocity = (b.speed - b.deceleration * b.tau) * b.dent.direction;
+    }
+  }
+};
+
+DentTarget::DentTarget(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+DentTarget::DentTarget(DentTarget&&) noexcept = default;
+DentTarget& DentTarget::operator=(DentTarget&&) noexcept = default;
+DentTarget::~DentTarget() = default;
+
+Result<DentTarget> DentTarget::create(TriMesh surface, const ImpactMaterial& material,
+                                      const std::vector<ImpactRegion>& regions, DentOptions options) {
+  if (surface.positions.empty() || surface.triangles.empty())
+    return Error{"impact target: the mesh has no triangles"};
+  const auto n = static_cast<Index>(surface.positions.size());
+  for (std::size_t t = 0; t < surface.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k)
+      if (surface.triangles[t][k] < 0 || surface.triangles[t][k] >= n)
+        return Error{fmt::format("impact target: triangle {} names node {}, but there are {} nodes", t,
+                                 surface.triangles[t][k], n)};
+  if (auto s = check_material(material); !s) return s.error();
+  for (const ImpactRegion& r : regions) {
+    if (auto s = check_material(r.material); !s) return s.error();
+    if (auto s = check_region(r.region, surface.positions.size()); !s) return s.error();
+  }
+  auto impl = std::make_unique<Impl>();
+  impl->mesh = std::move(surface);
+  impl->rest = impl->mesh.positions;
+  impl->materials = node_materials(impl->rest, material, regions);
+  for (const ImpactMaterial& m : impl->materials)
+    impl->max_radius = std::max(impl->max_radius, m.falloff_radius);
+  impl->options = options;
+  impl->bounds = bounding_box(impl->rest);
+  switch (options.method) {
+    case ImpactMethod::brute_force:
+      break;
+    case ImpactMethod::octree:
+      impl->octree = Octree(impl->mesh.positions, impl->mesh.triangles, {options.octree_depth, 0.25});
+      break;
+    case ImpactMethod::bvh_grid:
+      impl->bvh.build(impl->mesh.positions, impl->mesh.triangles);
+      impl->grid = PointGrid(impl->mesh.positions, impl->max_radius);
+      break;
+  }
+  return DentTarget(std::move(impl));
+}
+
+Index DentTarget::launch(Projectile projectile) {
+  Impl::Body b;
+  b.status.position = projectile.position;
+  b.status.velocity = projectile.velocity;
+  if (!projectile.is_point()) {
+    b.shape_box = bounding_box(projectile.shape.positions);
+    if (impl_->options.method == ImpactMethod::octree)
+      b.shape_octree = Octree(projectile.shape.positions, projectile.shape.triangles, {0, 0.25});
+    if (impl_->options.method == ImpactMethod::bvh_grid)
+      b.shape_bvh.build(projectile.shape.positions, projectile.shape.triangles);
+  }
+  b.def = std::move(projectile);
+  impl_->bodies.push_back(std::move(b));
+  return static_cast<Index>(impl_->bodies.size() - 1);
+}
+
+void DentTarget::step(double dt) {
+  Impl& m = *impl_;
+  m.events.clear();
+  m.stats = {};
+  if (!(dt > 0)) return;
+  for (std::size_t i = 0; i < m.bodies.size(); ++i) {
+    Impl::Body& b = m.bodies[i];
+    switch (b.status.phase) {
+      case ProjectilePhase::flying:
+        m.step_flying(static_cast<Index>(i), b, dt);
+        break;
+      case ProjectilePhase::denting:
+        m.step_denting(b, dt);
+        break;
+      case ProjectilePhase::stopped:
+      case ProjectilePhase::passed:
+        break;
+    }
+  }
+}
+
+const TriMesh& DentTarget::surface() const { return impl_->mesh; }
+const std::vector<Vec3>& DentTarget::rest_positions() const { return impl_->rest; }
+const std::vector<ImpactMaterial>& DentTarget::materials() const { return impl_->materials; }
+Index DentTarget::projectile_count() const { return static_cast<Index>(impl_->bodies.size()); }
+const ProjectileStatus& DentTarget::status(Index p) const { return impl_->bodies[p].status; }
+const Dent& DentTarget::dent(Index p) const { return impl_->bodies[p].dent; }
+std::span<const ImpactEvent> DentTarget::events() const { return impl_->events; }
+const StepStats& DentTarget::stats() const { return impl_->stats; }
+DentOptions DentTarget::options() const { return impl_->options; }
+
+std::uint64_t DentTarget::state_hash() const {
+  Hasher h;
+  h.add(impl_->mesh.positions);
+  for (const auto& b : impl_->bodies) {
+    h.add_value(b.status.position).add_value(b.status.velocity).add_value(b.status.phase);
+  }
+  return h.value();
+}
+
+std::optional<RayHit> DentTarget::raycast(const Ray& ray, double t_max) const {
+  return impl_->cast_target(ray, t_max);
+}
+
+void DentTarget::move_nodes(std::span<const Index> nodes, std::span<const Vec3> positions) {
+  for (std::size_t k = 0; k < nodes.size() && k < positions.size(); ++k)
+    impl_->mesh.positions[nodes[k]] = positions[k];
+  impl_->refresh_structures(nodes.subspan(0, std::min(nodes.size(), positions.size())));
+}
+
+}  // namespace pliant::impact
