@@ -36,9 +36,16 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // cells around the query's cell, stopping once no farther ring can hold a closer point.
 class NearestPoint {
  public:
-  void build(const std::vector<Vec3>& points, double cell) {
+  void build(const std::vector<Vec3>& points) {
     box_ = bounding_box(points);
-    cell_ = std::max(cell, 1e-9 * std::max(1.0, box_.diagonal()));
+    // Cells of about two point spacings, estimated for points spread along a line, a surface or a
+    // volume (the largest of the three estimates fits the actual spread).
+    Vec3 e = box_.extent();
+    std::sort(e.data(), e.data() + 3, std::greater<>());
+    const double n = std::max<double>(1.0, static_cast<double>(points.size()));
+    const double spacing =
+        std::max({e[0] / n, std::sqrt(e[0] * e[1] / n), std::cbrt(e[0] * e[1] * e[2] / n)});
+    cell_ = std::max(2.0 * spacing, 1e-9 * std::max(1.0, box_.diagonal()));
     for (;;) {
       for (int k = 0; k < 3; ++k)
         dims_[k] = std::max(1, static_cast<int>(std::ceil(box_.extent()[k] / cell_)));
@@ -62,20 +69,23 @@ class NearestPoint {
     double best = kInf;
     const int max_ring = static_cast<int>(std::ceil(limit / cell_)) + 1;
     for (int r = 0; r <= max_ring; ++r) {
-      for (int l = c[2] - r; l <= c[2] + r; ++l) {
-        if (l < 0 || l >= dims_[2]) continue;
-        for (int j = c[1] - r; j <= c[1] + r; ++j) {
-          if (j < 0 || j >= dims_[1]) continue;
-          for (int i = c[0] - r; i <= c[0] + r; ++i) {
+      // The shell of cells at Chebyshev distance r from c (faces of the (2r+1)³ cube).
+      for (int l = std::max(0, c[2] - r); l <= std::min(dims_[2] - 1, c[2] + r); ++l) {
+        const bool l_face = std::abs(l - c[2]) == r;
+        for (int j = std::max(0, c[1] - r); j <= std::min(dims_[1] - 1, c[1] + r); ++j) {
+          const bool face = l_face || std::abs(j - c[1]) == r;
+          const int step = face ? 1 : 2 * r;
+          for (int i = c[0] - r; i <= c[0] + r; i += std::max(1, step)) {
             if (i < 0 || i >= dims_[0]) continue;
-            if (std::max({std::abs(i - c[0]), std::abs(j - c[1]), std::abs(l - c[2])}) != r) continue;
             const std::size_t f = flat({i, j, l});
             for (Index k = start_[f]; k < start_[f + 1]; ++k) best = std::min(best, (items_[k] - q).norm());
           }
         }
       }
-      // Points in ring r + 1 or beyond lie at least outside + r·cell away.
-      if (best <= outside + r * cell_) break;
+      // Any point in a cell at Chebyshev distance r + 1 or more lies at least r·cell away.
+      if (best <= r * cell_) break;
+      if (r >= std::max({c[0], dims_[0] - 1 - c[0], c[1], dims_[1] - 1 - c[1], c[2], dims_[2] - 1 - c[2]}))
+        break;  // the shells have covered the whole grid
     }
     return best < limit ? best : kInf;
   }
@@ -199,6 +209,15 @@ struct DentTarget::Impl {
         break;
     }
     std::sort(out.begin(), out.end());
+  }
+
+  // Nodes that may start an inverse ray reaching the projectile: those in its swept box (a ray from
+  // outside it cannot meet the projectile within the sweep). Brute force tries every node.
+  void nodes_inside(const Aabb& swept, std::vector<Index>& out) const {
+    const Aabb box = swept.inflated(1e-9 * std::max(1.0, swept.diagonal()));
+    nodes_near(box, out);
+    if (options.method == ImpactMethod::brute_force) return;
+    std::erase_if(out, [&](Index n) { return !box.contains(mesh.positions[n]); });
   }
 
   void refresh_structures(std::span<const Index> nodes) {
@@ -339,7 +358,7 @@ struct DentTarget::Impl {
     Aabb reach = bounding_box(dent.hits).inflated(phi);
     nodes_near(reach, candidates);
     const bool brute = options.method == ImpactMethod::brute_force;
-    if (!brute) nearest.build(dent.hits, 0.25 * phi);
+    if (!brute) nearest.build(dent.hits);
     const auto n = static_cast<Index>(candidates.size());
     ray_t.assign(n, 0.0);
     const int nt = threads();

@@ -24,8 +24,17 @@ Octree::Octree(const std::vector<Vec3>& positions, const std::vector<Tri>& trian
   stamp_.assign(triangles.size(), 0);
   int d = options.depth;
   if (d <= 0) {
+    // The smallest depth (at most 7) whose occupied leaves hold about 32 triangles each: a flat
+    // mesh occupies 4^d leaves, a volume-filling one 8^d.
+    const Vec3 e = bounding_box(positions).extent();
+    const double side = std::max(e.maxCoeff(), 1e-300);
     d = 1;
-    while (d < 6 && std::pow(8.0, d) * 8.0 < static_cast<double>(triangles.size())) ++d;
+    for (; d < 7; ++d) {
+      const double per_side = std::pow(2.0, d);
+      double occupied = 1;
+      for (int k = 0; k < 3; ++k) occupied *= std::clamp(std::ceil(per_side * e[k] / side), 1.0, per_side);
+      if (static_cast<double>(triangles.size()) <= 32.0 * occupied) break;
+    }
   }
   depth_ = std::clamp(d, 1, 8);
   side_ = 1 << depth_;

@@ -27,7 +27,7 @@ namespace pliant::impact {
 class Octree {
  public:
   struct Options {
-    int depth = 0;         ///< leaf level (1..8); 0 picks about 8 triangles per leaf, at most depth 6
+    int depth = 0;         ///< leaf level (1..8); 0: about 32 triangles per occupied leaf, at most 7
     double margin = 0.25;  ///< the root cube is grown by this fraction of its side (dimensionless)
   };
 
