@@ -1,0 +1,223 @@
+// The impact family (Milanović's dents) behind the surface contract and the ImpactTarget capability.
+//
+// Scene keys: "impact": {"resistance": R in [0, 1], "falloff_radius": m, "hardness": r,
+// "min_force": N, "method": "bvh_grid" | "octree" | "brute_force", "grab_stiffness": N/m,
+// "projectile_deceleration": m/s², "regions": [{"region": REGION, "resistance", "falloff_radius",
+// "hardness", "min_force"}]}. "fixed" regions never move (resistance 1).
+#include "family_registry.hpp"
+
+#include "pliant/core/bvh.hpp"
+#include "pliant/models/impact/falloff.hpp"
+#include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/impact_scene_body.hpp"
+
+#include <algorithm>
+
+namespace pliant::scene::detail {
+namespace {
+
+class ImpactSceneBody final : public Body, public ImpactTarget {
+ public:
+  ImpactSceneBody(std::string name, impact::DentTarget target, ImpactBodyDef def)
+      : name_(std::move(name)), target_(std::move(target)), def_(def) {}
+
+  const std::string& name() const override { return name_; }
+  std::string_view family() const override { return "impact"; }
+  std::span<const Vec3> surface_positions() const override { return target_.surface().positions; }
+  std::span<const Vec3> surface_rest_positions() const override { return target_.rest_positions(); }
+  std::span<const Tri> surface_triangles() const override { return target_.surface().triangles; }
+
+  GrabId grab(const SurfacePoint& p) override {
+    const auto& tris = target_.surface().triangles;
+    if (p.triangle < 0 || static_cast<std::size_t>(p.triangle) >= tris.size()) return {};
+    const Tri& t = tris[static_cast<std::size_t>(p.triangle)];
+    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
+    Grab g;
+    g.node = t[static_cast<int>(std::max_element(w, w + 3) - w)];
+    const auto& x = target_.surface().positions;
+    g.anchor = x[static_cast<std::size_t>(g.node)];
+    g.target = g.anchor;
+    // The nodes that follow: within φ of the held node, with weight f (the held node: 1).
+    const impact::ImpactMaterial& m = target_.materials()[static_cast<std::size_t>(g.node)];
+    for (std::size_t n = 0; n < x.size(); ++n) {
+      const double f = impact::falloff((x[n] - g.anchor).norm(), m.falloff_radius, m.hardness) *
+                       (1.0 - target_.materials()[n].resistance);
+      if (static_cast<Index>(n) == g.node || f > 0.0) {
+        g.nodes.push_back(static_cast<Index>(n));
+        g.weights.push_back(static_cast<Index>(n) == g.node ? 1.0 : f);
+        g.start.push_back(x[n]);
+      }
+    }
+    g.moved.resize(g.nodes.size());
+    g.id = {static_cast<std::int32_t>(grabs_.size()), ++generation_};
+    grabs_.push_back(std::move(g));
+    return grabs_.back().id;
+  }
+
+  void move_grab(GrabId id, const Vec3& target) override {
+    if (Grab* g = find(id)) g->target = target;
+  }
+  void release(GrabId id) override {
+    if (Grab* g = find(id)) {
+      g->active = false;
+      pending_.push(
+          GrabReleased{id, g->node, target_.surface().positions[static_cast<std::size_t>(g->node)]});
+    }
+  }
+  Vec3 grab_reaction(GrabId id) const override {
+    const Grab* g = find(id);
+    if (!g) return Vec3::Zero();
+    const std::size_t n = static_cast<std::size_t>(g->node);
+    return -def_.grab_stiffness * (target_.surface().positions[n] - target_.rest_positions()[n]);
+  }
+  Mat3 grab_compliance(GrabId id) const override {
+    return find(id) ? Mat3(Mat3::Identity() / def_.grab_stiffness) : Mat3::Zero();
+  }
+  void apply_force(const SurfacePoint&, const Vec3&) override {}
+
+  Vec3 impact(const ProjectileState& p, double dt) override {
+    const Vec3 travel = p.velocity * dt;
+    if (!(travel.squaredNorm() > 0.0) || !p.position.allFinite() || !travel.allFinite()) return Vec3::Zero();
+    if (!target_.raycast(Ray{p.position, travel}, 1.0)) return Vec3::Zero();
+    impact::Projectile q;
+    q.position = p.position;
+    q.velocity = p.velocity;
+    q.mass = p.mass;
+    q.contact_deceleration = def_.projectile_deceleration;
+    target_.launch(std::move(q));
+    return -p.velocity;
+  }
+
+  void step(double dt, Profile& profile) override {
+    Stopwatch clock;
+    for (Grab& g : grabs_) {
+      if (!g.active) continue;
+      const Vec3 d = g.target - g.anchor;
+      for (std::size_t k = 0; k < g.nodes.size(); ++k) g.moved[k] = g.start[k] + g.weights[k] * d;
+      target_.move_nodes(g.nodes, g.moved);
+    }
+    target_.step(dt);
+    events_.clear();
+    events_.swap(pending_);
+    for (const impact::ImpactEvent& e : target_.events()) events_.push(e);
+    profile.record("impact.step", clock.ms());
+  }
+
+  const EventLog& events() const override { return events_; }
+  const impact::DentTarget& target() const { return target_; }
+
+  std::span<const FieldInfo> fields() const override {
+    static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"resistance", "1"}};
+    return kFields;
+  }
+  void fill_field(std::size_t index, std::span<double> out) const override {
+    const auto& x = target_.surface().positions;
+    if (index > 1 || out.size() != x.size()) return;
+    for (std::size_t n = 0; n < x.size(); ++n)
+      out[n] = index == 0 ? (x[n] - target_.rest_positions()[n]).norm() : target_.materials()[n].resistance;
+  }
+  std::uint64_t state_hash() const override { return target_.state_hash(); }
+
+ private:
+  struct Grab {
+    GrabId id;
+    Index node = -1;
+    bool active = true;
+    Vec3 anchor = Vec3::Zero(), target = Vec3::Zero();
+    std::vector<Index> nodes;
+    std::vector<double> weights;
+    std::vector<Vec3> start, moved;
+  };
+  Grab* find(GrabId id) {
+    if (id.slot < 0 || static_cast<std::size_t>(id.slot) >= grabs_.size()) return nullptr;
+    Grab& g = grabs_[static_cast<std::size_t>(id.slot)];
+    return g.id == id && g.active ? &g : nullptr;
+  }
+  const Grab* find(GrabId id) const { return const_cast<ImpactSceneBody*>(this)->find(id); }
+
+  std::string name_;
+  impact::DentTarget target_;
+  ImpactBodyDef def_;
+  std::vector<Grab> grabs_;
+  std::uint32_t generation_ = 0;
+  EventLog events_, pending_;
+};
+
+impact::ImpactMaterial read_material(const JsonReader& j, impact::ImpactMaterial m) {
+  if (auto v = j.find("resistance")) m.resistance = v->number_in(0.0, 1.0);
+  m.falloff_radius = j.positive_or("falloff_radius", m.falloff_radius);
+  m.hardness = j.positive_or("hardness", m.hardness);
+  if (auto v = j.find("min_force")) m.min_force = v->non_negative();
+  return m;
+}
+
+std::unique_ptr<Body> make_impact_body(const JsonReader& body, BodyInputs in) {
+  if (!in.surface) body.at("mesh").fail("the impact family needs a surface mesh (triangles), not a volume");
+  impact::ImpactMaterial material;
+  impact::DentOptions options;
+  ImpactBodyDef def;
+  std::vector<impact::ImpactRegion> regions;
+  const std::vector<Vec3>& nodes = in.surface->positions;
+  if (auto j = body.find("impact")) {
+    j->expect_object({"resistance", "falloff_radius", "hardness", "min_force", "method", "grab_stiffness",
+                      "projectile_deceleration", "regions"});
+    material = read_material(*j, material);
+    if (auto m = j->find("method")) {
+      const std::string name = m->one_of({"bvh_grid", "octree", "brute_force"});
+      options.method = name == "octree"        ? impact::ImpactMethod::octree
+                       : name == "brute_force" ? impact::ImpactMethod::brute_force
+                                               : impact::ImpactMethod::bvh_grid;
+    }
+    def.grab_stiffness = j->positive_or("grab_stiffness", def.grab_stiffness);
+    def.projectile_deceleration = j->positive_or("projectile_deceleration", def.projectile_deceleration);
+    if (auto rs = j->find("regions")) {
+      for (const JsonReader& r : rs->elements()) {
+        r.expect_object({"region", "resistance", "falloff_radius", "hardness", "min_force"});
+        const JsonReader text = r.at("region");
+        Result<Region> region = parse_region(text.string());
+        if (!region.ok()) text.fail(region.message());
+        if (Status s = check_region(*region, nodes.size()); !s.ok()) text.fail(s.message());
+        regions.push_back({*region, read_material(r, material)});
+      }
+    }
+  }
+  // Supports never move: resistance 1.
+  for (const Region& r : in.fixed) {
+    impact::ImpactMaterial rigid = material;
+    rigid.resistance = 1.0;
+    regions.push_back({r, rigid});
+  }
+  if (in.max_threads > 0) options.threads = in.max_threads;
+  Result<impact::DentTarget> target = impact::DentTarget::create(*in.surface, material, regions, options);
+  if (!target.ok()) body.at("mesh").fail(target.message());
+  return make_impact_scene_body(in.name, std::move(*target), def);
+}
+
+}  // namespace
+
+FamilyEntry impact_family() {
+  return {
+      .name = "impact",
+      .summary = "rigid surfaces that projectiles dent permanently in real time (Milanovic's falloff method)",
+      .keys = {"impact"},
+      .why_fixed = {},
+      .example_body = R"({"mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [6, 6]},
+                              "fixed": ["xmin"], "impact": {"resistance": 0.2, "falloff_radius": 0.03,
+                              "hardness": 2.0}})",
+      .make = &make_impact_body};
+}
+
+}  // namespace pliant::scene::detail
+
+namespace pliant::scene {
+
+std::unique_ptr<Body> make_impact_scene_body(std::string name, impact::DentTarget target, ImpactBodyDef def) {
+  return std::make_unique<detail::ImpactSceneBody>(std::move(name), std::move(target), def);
+}
+
+const impact::DentTarget* impact_target(const Body& body) {
+  const auto* b = dynamic_cast<const detail::ImpactSceneBody*>(&body);
+  return b ? &b->target() : nullptr;
+}
+
+}  // namespace pliant::scene

@@ -1,0 +1,69 @@
+// The impact family in a scene: read from JSON, found through the ImpactTarget capability, dents
+// under an absorbed projectile by the falloff formula and reports one impact event; a projectile
+// that misses changes nothing.
+#include "pliant/models/impact/falloff.hpp"
+#include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/impact_scene_body.hpp"
+#include "pliant/scene/scene_file.hpp"
+#include "pliant/scene/world.hpp"
+
+#include <gtest/gtest.h>
+
+namespace pliant::scene {
+namespace {
+
+constexpr const char* kScene = R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "panel",
+  "family": "impact", "mesh": {"shape": "rect", "size": [0.2, 0.2], "cells": [20, 20]},
+  "impact": {"resistance": 0.25, "falloff_radius": 0.05, "hardness": 2.0, "min_force": 1.0,
+             "projectile_deceleration": 40.0,
+             "regions": [{"region": "x>0.15", "resistance": 1.0}]}}]})";
+
+TEST(ImpactBody, AbsorbedProjectileDentsByTheFalloff) {
+  Result<Scene> scene = parse_scene(kScene, "panel.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  Body& body = world.body(0);
+  ASSERT_EQ(body.family(), "impact");
+  ImpactTarget* target = capability<ImpactTarget>(body);
+  ASSERT_NE(target, nullptr);
+  const auto rest =
+      std::vector<Vec3>(body.surface_rest_positions().begin(), body.surface_rest_positions().end());
+  const Vec3 aim = rest[10 * 21 + 10];  // the plate's centre node
+
+  // A projectile passing beside the plate: no hit.
+  EXPECT_EQ(target->impact({aim + Vec3(0.5, 0, 0.01), Vec3(0, 0, -2), 0.5, 0.0}, 0.01), Vec3::Zero());
+  // One reaching the plate within the step is absorbed.
+  const Vec3 v(0, 0, -2.0);
+  EXPECT_EQ(target->impact({aim + Vec3(0, 0, 0.01), v, 0.5, 0.0}, 0.01), -v);
+  int events = 0;
+  for (int s = 0; s < 100; ++s) {
+    world.step();
+    for (const impact::ImpactEvent& e : body.events().get<impact::ImpactEvent>()) {
+      ++events;
+      EXPECT_NEAR((e.position - aim).norm(), 0.0, 1e-12);
+      EXPECT_GT(e.affected_points, 10);
+      EXPECT_DOUBLE_EQ(e.force, 0.5 * 40.0);
+    }
+  }
+  EXPECT_EQ(events, 1);
+  const double S = 4.0 / (2 * 40.0);
+  const auto x = body.surface_positions();
+  for (std::size_t n = 0; n < x.size(); ++n) {
+    const double R = rest[n].x() > 0.15 ? 1.0 : 0.25;
+    EXPECT_NEAR(x[n].z() - rest[n].z(), -(1 - R) * impact::falloff((rest[n] - aim).norm(), 0.05, 2.0) * S,
+                1e-12);
+  }
+  ASSERT_NE(impact_target(body), nullptr);
+  EXPECT_EQ(impact_target(body)->status(0).phase, impact::ProjectilePhase::stopped);
+}
+
+TEST(ImpactBody, RejectsBadKeys) {
+  std::string bad = kScene;
+  bad.replace(bad.find("\"resistance\": 0.25"), 18, "\"resistance\": 1.25");
+  const Result<Scene> scene = parse_scene(bad, "panel.json");
+  ASSERT_FALSE(scene.ok());
+  EXPECT_NE(scene.message().find("resistance"), std::string::npos) << scene.message();
+}
+
+}  // namespace
+}  // namespace pliant::scene
