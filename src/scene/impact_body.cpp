@@ -78,8 +78,21 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
   Vec3 impact(const ProjectileState& p, double dt) override {
     const Vec3 travel = p.velocity * dt;
     if (!(travel.squaredNorm() > 0.0) || !p.position.allFinite() || !travel.allFinite()) return Vec3::Zero();
-    if (!target_.raycast(Ray{p.position, travel}, 1.0)) return Vec3::Zero();
+    // A point's reference ray, or any vertex of a mesh, meeting the surface within the step.
+    bool hit = false;
+    if (p.shape && !p.shape->triangles.empty()) {
+      for (const Vec3& v : p.shape->positions) {
+        if (target_.raycast(Ray{p.position + v, travel}, 1.0)) {
+          hit = true;
+          break;
+        }
+      }
+    } else {
+      hit = target_.raycast(Ray{p.position, travel}, 1.0).has_value();
+    }
+    if (!hit) return Vec3::Zero();
     impact::Projectile q;
+    if (p.shape) q.shape = *p.shape;
     q.position = p.position;
     q.velocity = p.velocity;
     q.mass = p.mass;

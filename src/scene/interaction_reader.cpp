@@ -1,9 +1,13 @@
 #include "interaction_reader.hpp"
 
+#include "family_registry.hpp"
+#include "mesh_reader.hpp"
+
 #include "pliant/core/escape.hpp"
 
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,8 +81,25 @@ std::vector<Keyframe> read_track(const JsonReader& r) {
 
 }  // namespace
 
-void read_interaction(const JsonReader& r, World& world) {
-  const std::string type = r.at("type").one_of({"grab", "probe", "tool"});
+void read_interaction(const JsonReader& r, World& world, const std::filesystem::path& directory) {
+  const std::string type = r.at("type").one_of({"grab", "probe", "tool", "projectile"});
+  if (type == "projectile") {
+    r.expect_object({"type", "start", "velocity", "acceleration", "mass", "time", "mesh"});
+    ScriptedProjectile p;
+    p.start = r.at("start").vec3();
+    p.velocity = r.at("velocity").vec3();
+    if (auto a = r.find("acceleration")) p.acceleration = a->vec3();
+    p.mass = r.positive_or("mass", p.mass);
+    if (auto v = r.find("time")) p.time = v->non_negative();
+    if (auto m = r.find("mesh")) {
+      BodyInputs in;
+      read_mesh(*m, directory, in, 10'000'000);
+      if (!in.surface) m->fail("a projectile's mesh must be a surface (triangles), not a volume");
+      p.shape = std::make_shared<const TriMesh>(std::move(*in.surface));
+    }
+    world.add(std::move(p));
+    return;
+  }
   if (type == "tool") {
     r.expect_object({"type", "shape", "start", "axis", "radius", "length", "stiffness", "track"});
     r.at("shape").one_of({"cylinder"});

@@ -5,6 +5,8 @@
 
 #include "json_reader.hpp"
 
+#include <filesystem>
+
 #include "pliant/scene/world.hpp"
 
 namespace pliant::scene::detail {
@@ -12,6 +14,6 @@ namespace pliant::scene::detail {
 /// Reads one element of "interactions" ({"type": "grab" | "probe" | "tool", ...}) and adds it to
 /// `world`, whose bodies must already be there. Throws JsonReadError naming the JSON pointer on bad
 /// input.
-void read_interaction(const JsonReader& r, World& world);
+void read_interaction(const JsonReader& r, World& world, const std::filesystem::path& directory = {});
 
 }  // namespace pliant::scene::detail

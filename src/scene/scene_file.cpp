@@ -155,7 +155,8 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       scene.world->add_body(read_body(b, file, dt, limits, nullptr));
     }
     if (auto list = root.find("interactions")) {
-      for (const JsonReader& r : list->elements()) detail::read_interaction(r, *scene.world);
+      for (const JsonReader& r : list->elements())
+        detail::read_interaction(r, *scene.world, file.parent_path());
     }
     if (auto out = root.find("output")) {
       out->expect_object({"every", "vtu", "png", "width", "height", "color"});

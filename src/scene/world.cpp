@@ -3,6 +3,7 @@
 #include "pliant/core/cylinder.hpp"
 #include "pliant/core/hash.hpp"
 #include "pliant/core/track.hpp"
+#include "pliant/scene/capabilities.hpp"
 
 #include <Eigen/LU>
 
@@ -60,6 +61,7 @@ void World::step() {
   }
   for (ForceProbe& p : probes_) apply_probe(p, t);
   for (ScriptedTool& tool : tools_) apply_tool(tool, t);
+  for (ScriptedProjectile& p : projectiles_) apply_projectile(p, t);
   profile_.record("apply_interactions", watch.ms());
 
   watch.reset();
@@ -166,6 +168,52 @@ void World::follow_topology(Index body_index, SurfacePoint& point, Vec3& rest_an
     }
     version = b.surface_topology_version();
   }
+}
+
+void World::apply_projectile(ScriptedProjectile& p, double t) {
+  if (p.done || t < p.time) return;
+  if (!p.launched) {
+    p.launched = true;
+    p.position = p.start;
+    p.current_velocity = p.velocity;
+  }
+  ProjectileState state;
+  state.position = p.position;
+  state.velocity = p.current_velocity;
+  state.mass = p.mass;
+  state.shape = p.shape.get();
+  if (p.shape) {
+    for (const Vec3& x : p.shape->positions) state.radius = std::max(state.radius, x.norm());
+  }
+  // Impact targets first: one that absorbs the projectile carries it from here.
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    ImpactTarget* target = capability<ImpactTarget>(*bodies_[i]);
+    if (!target) continue;
+    const Vec3 dv = target->impact(state, dt_);
+    if (dv != Vec3::Zero()) {
+      p.current_velocity += dv;
+      p.done = true;
+      p.hit_body = static_cast<Index>(i);
+      return;
+    }
+  }
+  const Vec3 travel = dt_ * p.current_velocity + 0.5 * dt_ * dt_ * p.acceleration;
+  if (travel.squaredNorm() > 0.0) {
+    if (const std::optional<WorldHit> hit = pick(Ray{p.position, travel}); hit && hit->t <= 1.0) {
+      Body& b = body(hit->body);
+      if (!capability<ImpactTarget>(b)) {
+        // The momentum delivered within one step, through the surface contract.
+        b.apply_force(hit->point, p.mass / dt_ * p.current_velocity);
+        p.position = hit->position;
+        p.current_velocity = Vec3::Zero();
+        p.done = true;
+        p.hit_body = hit->body;
+        return;
+      }
+    }
+  }
+  p.position += travel;
+  p.current_velocity += dt_ * p.acceleration;
 }
 
 void World::apply_probe(ForceProbe& p, double t) {

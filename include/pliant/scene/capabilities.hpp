@@ -3,6 +3,7 @@
 // with scene::capability<Cuttable>(body) and skip bodies that answer nullptr, never naming a family.
 #pragma once
 
+#include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
 
 namespace pliant::scene {
@@ -25,10 +26,11 @@ class Cuttable {
 
 /// A rigid projectile as a target sees it during one step.
 struct ProjectileState {
-  Vec3 position = Vec3::Zero();  ///< a reference point of the projectile (unit: m)
-  Vec3 velocity = Vec3::Zero();  ///< (unit: m/s)
-  double mass = 0.0;             ///< (unit: kg)
-  double radius = 0.0;           ///< bounding radius around position, 0 for a point (unit: m)
+  Vec3 position = Vec3::Zero();    ///< a reference point of the projectile (unit: m)
+  Vec3 velocity = Vec3::Zero();    ///< (unit: m/s)
+  double mass = 0.0;               ///< (unit: kg)
+  double radius = 0.0;             ///< bounding radius around position, 0 for a point (unit: m)
+  const TriMesh* shape = nullptr;  ///< its mesh around position (unit: m), nullptr for a point
 };
 
 /// A body that projectiles dent (the impact family).

@@ -5,6 +5,7 @@
 #include "pliant/core/types.hpp"
 #include "pliant/scene/body.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace pliant::scene {
@@ -74,6 +75,28 @@ struct ScriptedTool {
   Vec3 centre = Vec3::Zero();  ///< (unit: m)
   Vec3 force = Vec3::Zero();   ///< total force the bodies exert on the tool (unit: N)
   int contacts = 0;            ///< surface nodes inside the tool
+};
+
+/// A rigid projectile (Milanović's impacts): fired from `start` at time `time` with `velocity`, it
+/// accelerates with `acceleration`. Each step every body with the ImpactTarget capability is asked
+/// first (in body order); one that absorbs it dents under it and carries it to rest. Otherwise, if
+/// the step's travel of its reference point meets another body's surface, that body receives the
+/// projectile's momentum as a force mass·|v|/dt along v at the hit point for one step (the surface
+/// contract's apply_force), and the projectile stops there. A projectile that meets nothing flies on.
+struct ScriptedProjectile {
+  Vec3 start = Vec3::Zero();             ///< reference point at launch (unit: m)
+  Vec3 velocity = Vec3::Zero();          ///< at launch (unit: m/s)
+  Vec3 acceleration = Vec3::Zero();      ///< (unit: m/s²)
+  double mass = 1.0;                     ///< (unit: kg)
+  double time = 0.0;                     ///< launch time (unit: s)
+  std::shared_ptr<const TriMesh> shape;  ///< mesh around the reference point (unit: m); null: a point
+
+  // State.
+  Vec3 position = Vec3::Zero();          ///< (unit: m)
+  Vec3 current_velocity = Vec3::Zero();  ///< (unit: m/s)
+  bool launched = false;
+  bool done = false;    ///< absorbed by a target or stopped against a body
+  Index hit_body = -1;  ///< the body it hit, -1 while flying
 };
 
 }  // namespace pliant::scene

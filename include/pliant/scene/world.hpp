@@ -54,6 +54,8 @@ class World {
   void add(ScriptedGrab grab) { grabs_.push_back(std::move(grab)); }
   void add(ForceProbe probe) { probes_.push_back(probe); }
   void add(ScriptedTool tool) { tools_.push_back(std::move(tool)); }
+  void add(ScriptedProjectile projectile) { projectiles_.push_back(std::move(projectile)); }
+  std::span<const ScriptedProjectile> projectiles() const { return projectiles_; }
   std::span<const ScriptedTool> tools() const { return tools_; }
   std::span<const ScriptedGrab> scripted_grabs() const { return grabs_; }
   /// Removes scripted grab i and returns it, so that something else (a haptic device, the viewer's
@@ -99,6 +101,7 @@ class World {
   std::vector<ScriptedGrab> grabs_;
   std::vector<ForceProbe> probes_;
   std::vector<ScriptedTool> tools_;
+  std::vector<ScriptedProjectile> projectiles_;
   SurfacePicker picker_;
   // Per body: one (triangle, corner) for every surface node, so tools can push single nodes through
   // apply_force; rebuilt when the body's topology version changes.
@@ -110,6 +113,7 @@ class World {
   const NodeCorners& node_corners(Index body);
   void apply_tool(ScriptedTool& tool, double t);
   void apply_probe(ForceProbe& probe, double t);
+  void apply_projectile(ScriptedProjectile& projectile, double t);
   void follow_topology(Index body, SurfacePoint& point, Vec3& rest_anchor, std::uint64_t& version,
                        bool& placed);
   std::vector<WorldEvent> events_;

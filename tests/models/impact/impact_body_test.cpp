@@ -67,3 +67,59 @@ TEST(ImpactBody, RejectsBadKeys) {
 
 }  // namespace
 }  // namespace pliant::scene
+
+namespace pliant::scene {
+namespace {
+
+TEST(ProjectileInteraction, ImpactTargetsAreAskedFirstAndAbsorb) {
+  const std::string text = R"({"pliant": 1, "time_step": 0.01, "bodies": [
+    {"name": "panel", "family": "impact", "mesh": {"shape": "rect", "size": [0.2, 0.2], "cells": [20, 20]},
+     "impact": {"resistance": 0.0, "falloff_radius": 0.05, "projectile_deceleration": 40.0}},
+    {"name": "sheet", "family": "springs", "mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [6, 6]},
+     "fixed": ["xmin"], "springs": {"method": "dragnet_mass_spring", "mass_damping": 5.0}}],
+   "interactions": [
+    {"type": "projectile", "start": [0.1, 0.1, 0.1], "velocity": [0, 0, -2], "acceleration": [0, 0, -9.81],
+     "mass": 0.5, "time": 0.02},
+    {"type": "projectile", "start": [0.08, 0.05, 0.1], "velocity": [0, 0, -2], "mass": 0.01, "time": 0.0}]})";
+  // The sheet lies in the panel's plane, inside it: the panel, asked first, absorbs both.
+  Result<Scene> scene = parse_scene(text, "two.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  int impacts = 0;
+  for (int s = 0; s < 100; ++s) {
+    world.step();
+    impacts += static_cast<int>(world.body(0).events().get<impact::ImpactEvent>().size());
+  }
+  EXPECT_EQ(impacts, 2);  // both projectiles reach the panel first (it is asked first and spans both)
+  for (const ScriptedProjectile& p : world.projectiles()) {
+    EXPECT_TRUE(p.done);
+    EXPECT_EQ(p.hit_body, 0);
+  }
+  // The panel is dented below its rest plane at the first aim point.
+  double deepest = 0;
+  for (const Vec3& x : world.body(0).surface_positions()) deepest = std::min(deepest, x.z());
+  EXPECT_LT(deepest, -0.01);
+}
+
+TEST(ProjectileInteraction, BodiesWithoutImpactCapabilityGetTheMomentumAsAForce) {
+  const std::string text = R"({"pliant": 1, "time_step": 0.01, "bodies": [
+    {"name": "sheet", "family": "springs", "mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [6, 6]},
+     "fixed": ["xmin"], "springs": {"method": "dragnet_mass_spring", "mass_damping": 5.0}}],
+   "interactions": [{"type": "projectile", "start": [0.08, 0.05, 0.05], "velocity": [0, 0, -1], "mass": 0.001}]})";
+  Result<Scene> scene = parse_scene(text, "sheet.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  for (int s = 0; s < 20; ++s) world.step();
+  const ScriptedProjectile& p = world.projectiles()[0];
+  EXPECT_TRUE(p.done);
+  EXPECT_EQ(p.hit_body, 0);
+  EXPECT_NEAR(p.position.z(), 0.0, 1e-12);
+  double moved = 0;
+  const auto x = world.body(0).surface_positions();
+  const auto x0 = world.body(0).surface_rest_positions();
+  for (std::size_t n = 0; n < x.size(); ++n) moved = std::max(moved, (x[n] - x0[n]).norm());
+  EXPECT_GT(moved, 1e-6);  // the push moved the sheet
+}
+
+}  // namespace
+}  // namespace pliant::scene
