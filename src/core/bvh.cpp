@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 namespace pliant {
@@ -27,6 +28,9 @@ Aabb triangle_box(const std::vector<Vec3>& x, const Tri& t) {
 
 void TriangleBvh::build(const std::vector<Vec3>& positions, const std::vector<Tri>& triangles) {
   positions_ = positions;
+  parent_.clear();
+  node_leaf_start_.clear();
+  node_leaves_.clear();
   nodes_.clear();
   depth_ = 0;
   // Triangles naming nodes that do not exist are left out of the tree (validate() reports them).
@@ -158,6 +162,67 @@ void TriangleBvh::refit(const std::vector<Vec3>& positions) {
     } else {
       node.box = nodes_[node.first].box;
       node.box.merge(nodes_[node.first + 1].box);
+    }
+  }
+}
+
+void TriangleBvh::refit_nodes(const std::vector<Vec3>& positions, std::span<const Index> moved) {
+  if (nodes_.empty()) return;
+  if (positions.size() != positions_.size()) {
+    refit(positions);
+    return;
+  }
+  if (parent_.size() != nodes_.size()) {
+    parent_.assign(nodes_.size(), -1);
+    node_leaf_start_.assign(positions_.size() + 1, 0);
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      const Node& node = nodes_[k];
+      if (node.count == 0) {
+        parent_[static_cast<std::size_t>(node.first)] = static_cast<Index>(k);
+        parent_[static_cast<std::size_t>(node.first) + 1] = static_cast<Index>(k);
+      } else {
+        for (Index i = node.first; i < node.first + node.count; ++i)
+          for (Index v : triangles_[static_cast<std::size_t>(i)])
+            ++node_leaf_start_[static_cast<std::size_t>(v) + 1];
+      }
+    }
+    for (std::size_t n = 0; n < positions_.size(); ++n) node_leaf_start_[n + 1] += node_leaf_start_[n];
+    node_leaves_.resize(static_cast<std::size_t>(node_leaf_start_.back()));
+    std::vector<Index> fill(node_leaf_start_.begin(), node_leaf_start_.end() - 1);
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      const Node& node = nodes_[k];
+      for (Index i = node.first; node.count > 0 && i < node.first + node.count; ++i)
+        for (Index v : triangles_[static_cast<std::size_t>(i)])
+          node_leaves_[static_cast<std::size_t>(fill[static_cast<std::size_t>(v)]++)] = static_cast<Index>(k);
+    }
+    dirty_.assign(nodes_.size(), 0);
+  }
+  dirty_list_.clear();
+  for (Index n : moved) {
+    if (n < 0 || static_cast<std::size_t>(n) >= positions_.size()) continue;
+    positions_[static_cast<std::size_t>(n)] = positions[static_cast<std::size_t>(n)];
+    for (Index k = node_leaf_start_[static_cast<std::size_t>(n)];
+         k < node_leaf_start_[static_cast<std::size_t>(n) + 1]; ++k) {
+      // Mark the leaf and its ancestors up to the first one already marked.
+      for (Index a = node_leaves_[static_cast<std::size_t>(k)];
+           a >= 0 && !dirty_[static_cast<std::size_t>(a)]; a = parent_[static_cast<std::size_t>(a)]) {
+        dirty_[static_cast<std::size_t>(a)] = 1;
+        dirty_list_.push_back(a);
+      }
+    }
+  }
+  // Children come after their parents: descending indices refit bottom-up.
+  std::sort(dirty_list_.begin(), dirty_list_.end(), std::greater<>());
+  for (Index k : dirty_list_) {
+    Node& node = nodes_[static_cast<std::size_t>(k)];
+    dirty_[static_cast<std::size_t>(k)] = 0;
+    if (node.count > 0) {
+      node.box = Aabb{};
+      for (Index i = node.first; i < node.first + node.count; ++i)
+        node.box.merge(triangle_box(positions_, triangles_[static_cast<std::size_t>(i)]));
+    } else {
+      node.box = nodes_[static_cast<std::size_t>(node.first)].box;
+      node.box.merge(nodes_[static_cast<std::size_t>(node.first) + 1].box);
     }
   }
 }

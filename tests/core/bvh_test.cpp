@@ -103,6 +103,30 @@ TEST(Bvh, RefitFollowsDeformation) {
   expect_same_hits(m, bvh, rng);
 }
 
+TEST(Bvh, RefitOfMovedNodesEqualsFullRefit) {
+  std::mt19937 rng(13);
+  TriMesh m = test_surface(rng);
+  TriangleBvh local(m), full(m);
+  std::uniform_real_distribution<double> d(-0.2, 0.2);
+  std::uniform_int_distribution<Index> pick(0, static_cast<Index>(m.positions.size()) - 1);
+  for (int round = 0; round < 3; ++round) {
+    std::vector<Index> moved;
+    for (int k = 0; k < 40; ++k) {
+      const Index n = pick(rng);
+      m.positions[static_cast<std::size_t>(n)] += Vec3(d(rng), d(rng), d(rng));
+      moved.push_back(n);
+    }
+    local.refit_nodes(m.positions, moved);
+    full.refit(m.positions);
+    ASSERT_EQ(local.nodes().size(), full.nodes().size());
+    for (std::size_t k = 0; k < full.nodes().size(); ++k) {
+      ASSERT_EQ(local.nodes()[k].box.min, full.nodes()[k].box.min) << k;
+      ASSERT_EQ(local.nodes()[k].box.max, full.nodes()[k].box.max) << k;
+    }
+    expect_same_hits(m, local, rng);
+  }
+}
+
 TEST(Bvh, OverlappingEqualsBruteForce) {
   std::mt19937 rng(10);
   const TriMesh m = test_surface(rng);

@@ -14,8 +14,10 @@
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
 
+#include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace pliant {
@@ -52,6 +54,12 @@ class TriangleBvh {
   /// with). No allocation once built. A different node count means another mesh: it rebuilds.
   void refit(const std::vector<Vec3>& positions);
 
+  /// Refits only the boxes above the triangles that use one of the nodes `moved` (now at
+  /// `positions`; the other nodes must not have moved): the same boxes as refit() at O(#moved ·
+  /// depth) instead of O(#triangles), for local edits such as a dent. The first call builds a node
+  /// to leaf map (allocates); later calls allocate only if more boxes change than before.
+  void refit_nodes(const std::vector<Vec3>& positions, std::span<const Index> moved);
+
   /// The closest hit with t in [0, t_max] over all triangles (two-sided, see intersect_ray_triangle).
   std::optional<RayHit> raycast(const Ray& ray, double t_max = std::numeric_limits<double>::infinity()) const;
 
@@ -82,6 +90,9 @@ class TriangleBvh {
   std::vector<Index> triangle_id_;  // leaf order -> mesh triangle index
   std::vector<Vec3> positions_;     // node positions as last built or refitted
   int depth_ = 0;
+  // refit_nodes: parent of every tree node, mesh node -> leaves (CSR), dirty marks and scratch.
+  std::vector<Index> parent_, node_leaf_start_, node_leaves_, dirty_list_;
+  std::vector<std::uint8_t> dirty_;
 };
 
 }  // namespace pliant

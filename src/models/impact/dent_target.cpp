@@ -128,8 +128,7 @@ struct DentTarget::Impl {
   double max_radius = 0;
   DentOptions options;
   Octree octree;
-  mutable TriangleBvh bvh;
-  mutable bool bvh_dirty = false;
+  TriangleBvh bvh;
   PointGrid grid;
   Aabb bounds;
   std::vector<Body> bodies;
@@ -162,10 +161,6 @@ struct DentTarget::Impl {
       case ImpactMethod::octree:
         return octree.raycast(mesh.positions, mesh.triangles, ray, t_max);
       case ImpactMethod::bvh_grid:
-        if (bvh_dirty) {
-          bvh.refit(mesh.positions);
-          bvh_dirty = false;
-        }
         return bvh.raycast(ray, t_max);
     }
     return std::nullopt;
@@ -230,7 +225,7 @@ struct DentTarget::Impl {
         break;
       case ImpactMethod::bvh_grid:
         grid.update(mesh.positions, nodes);
-        bvh_dirty = true;
+        bvh.refit_nodes(mesh.positions, nodes);  // only the boxes above the moved triangles
         break;
     }
   }

@@ -12,8 +12,8 @@
 // Three interchangeable query structures give identical results (tests compare them):
 // brute_force (every ray against every triangle, every node against every hit: the source's
 // baseline), octree (the source's method, with leaves refreshed after each dent step) and bvh_grid
-// (core's TriangleBvh for rays, refitted lazily before the next cast after a dent; a uniform grid of
-// falloff-radius cells for the neighbourhood) — the fastest, the default.
+// (core's TriangleBvh for rays, refitting only the boxes above moved triangles after a dent step; a uniform
+// grid of falloff-radius cells for the neighbourhood) — the fastest, the default.
 #pragma once
 
 #include "pliant/core/ray.hpp"
