@@ -464,6 +464,7 @@ Result<DentTarget> DentTarget::create(TriMesh surface, const ImpactMaterial& mat
       break;
     case ImpactMethod::bvh_grid:
       impl->bvh.build(impl->mesh.positions, impl->mesh.triangles);
+      impl->bvh.refit_nodes(impl->mesh.positions, {});  // builds its node-to-leaf map now, not mid-dent
       impl->grid = PointGrid(impl->mesh.positions, impl->max_radius);
       break;
   }
