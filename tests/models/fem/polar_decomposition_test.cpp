@@ -144,5 +144,22 @@ TEST(PolarDecomposition, PositiveDeterminantGivesTheClassicalPolarDecomposition)
   }
 }
 
+TEST(PolarDecomposition, ExtractRotationMatchesTheReferenceOnEveryBranch) {
+  // extract_rotation takes Newton's polar iteration for well-conditioned det F > 0 and the SVD
+  // otherwise: both branches and their boundary must give Irving et al.'s R.
+  std::mt19937 rng(26);
+  const Vec3 spectra[] = {Vec3(1.1, 1.0, 0.9),    Vec3(3.0, 1.0, 0.2),   Vec3(1.0, 1.0, 0.05),
+                          Vec3(1.0, 0.7, -0.6),   Vec3(1.2, 1.0, -1e-3), Vec3(1.0, 1.0, 1.0),
+                          Vec3(1e-9, 1e-9, 1e-9), Vec3(1e8, 1e8, 0.9e8), Vec3(2.0, 0.5, 0.33)};
+  for (const Vec3& s : spectra)
+    for (int trial = 0; trial < 50; ++trial) {
+      const Mat3 F = test::gradient_with_singular_values(rng, s);
+      const Mat3 R = extract_rotation(F);
+      expect_rotation(R, "extract_rotation");
+      const double gap = std::abs(s[1]) + std::abs(s[2]);  // R's condition: 1 / (σ₂ + σ₃)
+      EXPECT_LT((R - irving_reference(F).R).norm(), 1e-12 * std::abs(s[0]) / gap);
+    }
+}
+
 }  // namespace
 }  // namespace pliant::fem
