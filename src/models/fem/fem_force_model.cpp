@@ -52,6 +52,24 @@ void write_slots(const Mat3& P, const Mat3& dm_inverse, double volume, Vec3* slo
   slot[0] = -(slot[1] + slot[2] + slot[3]);
 }
 
+// R K0 Rᵀ of a linear (R = I) or corotational tet, built from the rotated shape gradients h_a = R ∇N_a:
+// block ab = V (λ h_a h_bᵀ + μ h_b h_aᵀ + μ (∇N_a·∇N_b) I), the blocks of tet_stiffness (linear_tet.hpp)
+// rotated, without the 12×12 products of corotational_stiffness.
+Mat12 warped_stiffness(const Mat3& dm_inverse, const Mat3& R, const materials::Material& mat, double volume) {
+  const Eigen::Matrix<double, 3, 4> g = shape_gradients(dm_inverse);
+  const Eigen::Matrix<double, 3, 4> h = R * g;
+  const double lambda = volume * mat.lambda, mu = volume * mat.mu;
+  Mat12 K;
+  for (int a = 0; a < 4; ++a)
+    for (int b = a; b < 4; ++b) {
+      Mat3 block = lambda * h.col(a) * h.col(b).transpose() + mu * h.col(b) * h.col(a).transpose();
+      block.diagonal().array() += mu * g.col(a).dot(g.col(b));
+      K.block<3, 3>(3 * a, 3 * b) = block;
+      if (b != a) K.block<3, 3>(3 * b, 3 * a) = block.transpose();
+    }
+  return K;
+}
+
 }  // namespace
 
 const char* element_kind_name(ElementKind kind) {
@@ -317,13 +335,29 @@ Mat12 FemForceModel::element_stiffness(std::span<const Vec3> x, Index t) const {
     const Mat9x12 J = deformation_gradient_jacobian(dminv);
     return V * J.transpose() * A * J;
   }
-  TetGradients g;
-  const Eigen::Matrix<double, 3, 4> grads = shape_gradients(dminv);
-  for (int a = 0; a < 4; ++a) g.grad[static_cast<std::size_t>(a)] = grads.col(a);
-  g.volume = V;
-  const Mat12 K0 = tet_stiffness(g, mat);
-  if (def_.element == ElementKind::linear) return K0;
-  return corotational_stiffness(K0, extract_rotation(field_gradient(x, tets_[ts], dminv)));
+  const Mat3 R = def_.element == ElementKind::linear ? Mat3::Identity()
+                                                     : extract_rotation(field_gradient(x, tets_[ts], dminv));
+  return warped_stiffness(dminv, R, mat, V);
+}
+
+void FemForceModel::element_stiffnesses(std::span<const Vec3> x, std::span<Mat12> out) const {
+  const ElementKind kind = def_.element;
+  update_cache(x, true);
+  const auto nt = static_cast<Index>(tets_.size());
+  const int team = nt > kParallelTets ? solver_threads() : 1;
+#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
+  for (Index t = 0; t < nt; ++t) {
+    const auto ts = static_cast<std::size_t>(t);
+    const Mat3& dminv = shape_.dm_inverse[ts];
+    const double V = shape_.volume[ts];
+    if (is_hyperelastic(kind)) {
+      const Mat9x12 J = deformation_gradient_jacobian(dminv);
+      out[ts] = V * J.transpose() * dpdf_[ts] * J;
+    } else {
+      out[ts] = warped_stiffness(dminv, kind == ElementKind::linear ? Mat3::Identity() : rotation_[ts],
+                                 material_[ts], V);
+    }
+  }
 }
 
 }  // namespace pliant::fem

@@ -154,8 +154,7 @@ void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
   }
   const auto nt = static_cast<Index>(element_.size());
   const int team = nt > kParallelNodes ? solver_threads() : 1;
-#pragma omp parallel for schedule(static) if (nt > kParallelNodes) num_threads(team)
-  for (Index t = 0; t < nt; ++t) element_[static_cast<std::size_t>(t)] = model.element_stiffness(x, t);
+  model.element_stiffnesses(x, element_);  // reuses the rotations forces() cached at x
 
   const auto nf = static_cast<Index>(free_nodes_.size());
   double* values = A_.valuePtr();

@@ -163,6 +163,16 @@ TEST(FemForceModel, ForcesAndStiffnessProductsEqualTheElementKernels) {
           shape.volume[static_cast<std::size_t>(t)], stack(mesh.positions, tet), stack(x, tet));
       EXPECT_LT((model->element_stiffness(x, t) - K).norm(), 1e-10 * K.norm());
     }
+    // The bulk version (cached rotations or ∂P/∂F) gives the same matrices, also at positions the
+    // cache has not seen yet.
+    for (const std::vector<Vec3>* at : {&x, &mesh.positions}) {
+      std::vector<Mat12> all(mesh.tet_count());
+      model->element_stiffnesses(*at, all);
+      for (std::size_t t = 0; t < all.size(); ++t) {
+        const Mat12 K = model->element_stiffness(*at, static_cast<Index>(t));
+        EXPECT_LE((all[t] - K).norm(), 1e-12 * K.norm()) << t;
+      }
+    }
   }
 }
 

@@ -89,6 +89,9 @@ class FemForceModel final : public dynamics::ForceModel {
 
   /// The element stiffness (unit: N/m, 12×12) of tet t at positions x, the one the products use.
   Mat12 element_stiffness(std::span<const Vec3> x, Index t) const;
+  /// element_stiffness of every tet at x into out (#tets entries), in parallel; reuses the rotations or
+  /// projected ∂P/∂F that forces() or a product cached for the same x.
+  void element_stiffnesses(std::span<const Vec3> x, std::span<Mat12> out) const;
   /// Calls visit(t, K_t) for every tet with its element stiffness at x, in tet order (for assembly).
   template <typename Visit>
   void for_each_element_stiffness(std::span<const Vec3> x, Visit&& visit) const {
