@@ -15,7 +15,7 @@
 //
 // Parallel and deterministic: each tet writes its four node forces to its own slot, then each node sums
 // the slots of its incident tets in a fixed order (a node→tet incidence list), so results are
-// bit-identical for any thread count. The state-dependent part of K (R or projected ∂P/∂F per tet) is
+// bit-identical for any thread count. The state-dependent part of K (R ∇N_a or projected ∂P/∂F per tet) is
 // cached for the last positions seen by forces() or a product, so the many products of one implicit
 // solve reuse it. No allocation after construction; the cache makes the object unsafe to use from
 // several threads at once.
@@ -129,10 +129,10 @@ class FemForceModel final : public dynamics::ForceModel {
   std::vector<Vec3> point_force_;
 
   // Per-tet scratch and the state cache (see header comment).
-  mutable std::vector<Vec3> slot_;      // 4 per tet: the tet's contribution to its nodes
-  mutable std::vector<Mat3> rotation_;  // corotational R per tet
-  mutable std::vector<Mat9> dpdf_;      // hyperelastic projected ∂P/∂F per tet
-  mutable std::vector<Vec3> cached_x_;  // positions the cache holds
+  mutable std::vector<Vec3> slot_;               // 4 per tet: the tet's contribution to its nodes
+  mutable std::vector<Mat3> rotated_gradients_;  // corotational R [∇N_1 ∇N_2 ∇N_3] = R Dm⁻ᵀ per tet
+  mutable std::vector<Mat9> dpdf_;               // hyperelastic projected ∂P/∂F per tet
+  mutable std::vector<Vec3> cached_x_;           // positions the cache holds
   mutable bool rotation_valid_ = false, dpdf_valid_ = false;
 
   // Makes the cache hold x's rotations (corotational) or projected ∂P/∂F (hyperelastic, with_dpdf).
