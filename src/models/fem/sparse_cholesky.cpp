@@ -18,6 +18,8 @@ std::string_view to_string(CholeskyBackend backend) {
       return "cholmod_supernodal";
     case CholeskyBackend::eigen_simplicial_ldlt:
       return "eigen_simplicial_ldlt";
+    case CholeskyBackend::cholmod_supernodal_wide:
+      return "cholmod_supernodal_wide";
   }
   return "unknown";
 }
@@ -47,8 +49,14 @@ Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBac
   impl->size = A.rows();
   const char* failure =
       "cholesky: matrix is not positive definite (singular constraints or a degenerate element?)";
-  if (backend == CholeskyBackend::cholmod_supernodal) {
-    impl->cholmod.cholmod().print = 0;  // report through our Result, not CHOLMOD's stderr warnings
+  if (backend != CholeskyBackend::eigen_simplicial_ldlt) {
+    cholmod_common& common = impl->cholmod.cholmod();
+    common.print = 0;  // report through our Result, not CHOLMOD's stderr warnings
+    if (backend == CholeskyBackend::cholmod_supernodal_wide)
+      for (int i = 0; i < 3; ++i) {
+        common.nrelax[i] *= 3;
+        common.zrelax[i] *= 3.0;
+      }
     impl->cholmod.compute(A);
     if (impl->cholmod.info() != Eigen::Success) return Error{failure};
     impl->factor_nonzeros = static_cast<long long>(impl->cholmod.cholmod().lnz);
@@ -66,7 +74,7 @@ Status SparseCholesky::refactor(const SparseMatrix& A) {
     return Error{"cholesky: refactor needs a " + std::to_string(impl_->size) + "-square matrix, got " +
                  std::to_string(A.rows()) + "×" + std::to_string(A.cols())};
   const char* failure = "cholesky: refactored matrix is not positive definite";
-  if (impl_->backend == CholeskyBackend::cholmod_supernodal) {
+  if (impl_->backend != CholeskyBackend::eigen_simplicial_ldlt) {
     impl_->cholmod.factorize(A);
     if (impl_->cholmod.info() != Eigen::Success) return Error{failure};
   } else {
@@ -78,12 +86,12 @@ Status SparseCholesky::refactor(const SparseMatrix& A) {
 }
 
 Eigen::VectorXd SparseCholesky::solve(const Eigen::VectorXd& b) const {
-  if (impl_->backend == CholeskyBackend::cholmod_supernodal) return impl_->cholmod.solve(b);
+  if (impl_->backend != CholeskyBackend::eigen_simplicial_ldlt) return impl_->cholmod.solve(b);
   return impl_->ldlt.solve(b);
 }
 
 Eigen::MatrixXd SparseCholesky::solve(const Eigen::MatrixXd& B) const {
-  if (impl_->backend == CholeskyBackend::cholmod_supernodal) return impl_->cholmod.solve(B);
+  if (impl_->backend != CholeskyBackend::eigen_simplicial_ldlt) return impl_->cholmod.solve(B);
   return impl_->ldlt.solve(B);
 }
 

@@ -46,6 +46,14 @@ TEST(SparseCholesky, BackendsAgreeAndSolveTheSystem) {
   EXPECT_LT((x1 - x2).norm(), 1e-9 * x1.norm());
   EXPECT_GT(cm->factor_nonzeros(), p.A.nonZeros() / 2);
   EXPECT_EQ(cm->size(), p.A.rows());
+  // The wide-supernode variant: same solution, also after a refactorisation with new values.
+  auto wide = SparseCholesky::factor(p.A, CholeskyBackend::cholmod_supernodal_wide);
+  ASSERT_TRUE(wide.ok()) << wide.message();
+  EXPECT_EQ(wide->backend(), CholeskyBackend::cholmod_supernodal_wide);
+  EXPECT_LT((wide->solve(p.b) - x1).norm(), 1e-9 * x1.norm());
+  const SparseMatrix A2 = 2.0 * p.A;
+  ASSERT_TRUE(wide->refactor(A2).ok());
+  EXPECT_LT((wide->solve(p.b) - 0.5 * x1).norm(), 1e-9 * x1.norm());
 }
 
 TEST(SparseCholesky, BlockSolveEqualsColumnSolves) {

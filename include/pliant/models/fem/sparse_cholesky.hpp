@@ -24,6 +24,10 @@ namespace pliant::fem {
 enum class CholeskyBackend {
   cholmod_supernodal,     ///< CHOLMOD supernodal LLᵀ with its AMD/METIS ordering (default, fastest)
   eigen_simplicial_ldlt,  ///< Eigen SimplicialLDLT with AMD ordering (no external dependency)
+  /// CHOLMOD supernodal with three times CHOLMOD's default supernode relaxation (more explicit zeros,
+  /// fewer and larger dense blocks): on a 9k-DOF corotational beam about 17 % faster numeric
+  /// (re)factorisation and 35 % slower solves; for a matrix refactored for every solve.
+  cholmod_supernodal_wide,
 };
 
 std::string_view to_string(CholeskyBackend backend);
