@@ -14,12 +14,6 @@
 namespace pliant::io {
 namespace {
 
-std::string lower_extension(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
-}
-
 Result<std::string> load(const std::filesystem::path& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
@@ -82,7 +76,7 @@ Result<MeshFile> read_mesh_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return Error{path.string() + ": cannot open: it is a directory"};
-  const std::string ext = lower_extension(path);
+  const std::string ext = detail::lower_extension(path);
   if (ext == ".node" || ext == ".ele") {
     auto node_path = path, ele_path = path;
     node_path.replace_extension(ext == ".node" ? path.extension() : std::filesystem::path(".node"));

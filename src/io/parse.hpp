@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,6 +27,17 @@ struct ParseFailure {
 };
 
 [[noreturn]] void throw_failure(std::string message);
+
+/// ASCII lower case (file extensions, VTK keywords).
+inline std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  return out;
+}
+/// The path's extension in ASCII lower case, with its dot (".obj"), or "".
+inline std::string lower_extension(const std::filesystem::path& path) {
+  return ascii_lower(path.extension().string());
+}
 
 /// Token-wise reader of a text buffer that knows the line of every token. Lines end with LF, CRLF or
 /// a lone CR (classic Mac OS); all three count lines the same way.

@@ -18,12 +18,6 @@
 namespace pliant::io::detail {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 // Byte size of a legacy data type name, 0 when unknown; `real` says whether it is floating point.
 std::size_t type_size(const std::string& type, bool& real) {
   real = false;
@@ -122,11 +116,11 @@ struct Vtk {
     const long long b = in.integer(key + " list size");
     if (in.peek() == "OFFSETS") {
       in.token("OFFSETS");
-      const std::string otype = lower(in.token("offset data type"));
+      const std::string otype = ascii_lower(in.token("offset data type"));
       check(a, otype, "cell offsets");
       values(a, otype, out.offsets, "cell offset");
       in.expect("CONNECTIVITY");
-      const std::string ctype = lower(in.token("connectivity data type"));
+      const std::string ctype = ascii_lower(in.token("connectivity data type"));
       check(b, ctype, "cell connectivity entries");
       values(b, ctype, out.connectivity, "cell connectivity");
       if (out.offsets.empty()) out.offsets.push_back(0);
@@ -170,7 +164,7 @@ struct Vtk {
     if (magic.rfind("# vtk DataFile Version", 0) != 0)
       in.fail("not a VTK legacy file: expected '# vtk DataFile Version'");
     in.rest_of_line();  // title
-    const std::string mode = lower(in.token("ASCII or BINARY"));
+    const std::string mode = ascii_lower(in.token("ASCII or BINARY"));
     if (mode == "binary") {
       binary = true;
     } else if (mode != "ascii") {
@@ -195,7 +189,7 @@ struct Vtk {
       const std::string key(in.token("keyword"));
       if (key == "POINTS") {
         const long long n = in.integer("point count");
-        const std::string type = lower(in.token("point data type"));
+        const std::string type = ascii_lower(in.token("point data type"));
         if (n < 0 || n > std::numeric_limits<Index>::max() / 3)
           in.fail("bad point count " + std::to_string(n));
         check(3 * n, type, "point coordinates");

@@ -1,24 +1,16 @@
 #include "pliant/io/write_mesh.hpp"
 
+#include "io/parse.hpp"
+
 #include "pliant/core/topology.hpp"
 #include "pliant/io/mesh_writers.hpp"
 #include "pliant/io/surface_writers.hpp"
 #include "pliant/io/vtu.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 
 namespace pliant::io {
-namespace {
-
-std::string lower_extension(const std::filesystem::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext;
-}
-
-}  // namespace
+using detail::lower_extension;
 
 Status check_mesh_output(const std::filesystem::path& path) {
   const std::string ext = lower_extension(path);

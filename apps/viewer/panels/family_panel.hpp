@@ -39,4 +39,15 @@ bool slider(const char* label, const std::string& pointer, double current, doubl
 /// ImGui::Combo's item string ("a\0b\0").
 std::string items_of(const std::vector<std::string>& names);
 
+/// Limits of the material editor.
+struct MaterialEditorRange {
+  double fallback_E = 1e6;  ///< E shown while the scene's material is refused (unit: Pa), with ν 0.3
+  double max_E = 1e12;      ///< top of the E slider (unit: Pa)
+  bool density = true;      ///< show a density slider
+};
+/// A body's "material" object at JSON pointer `pointer`: a preset combo, or E and ν sliders for a
+/// custom material, and density. True with `next`, the whole new material object, when an edit ends.
+bool material_editor(const nlohmann::json& material, const std::string& pointer,
+                     const MaterialEditorRange& range, nlohmann::json& next);
+
 }  // namespace pliant::viewer

@@ -3,9 +3,7 @@
 #include "family_panel.hpp"
 
 #include "pliant/dynamics/integrator.hpp"
-#include "pliant/materials/material.hpp"
 #include "pliant/models/meshless/mls_body.hpp"
-#include "pliant/scene/material_json.hpp"
 
 #include <imgui.h>
 
@@ -18,38 +16,11 @@ using nlohmann::json;
 void meshless_panel(const PanelContext& ctx) {
   const json& body = ctx.body;
   const std::string& base = ctx.pointer;
-  const json material = body.value("material", json::object());
-  const std::string preset = string_at(material, "preset", "");
-  Result<materials::Material> m = scene::material_from_json(material.dump());
-  if (!m.ok()) m = materials::material_from_young_poisson(2e4, 0.3);
-  const double E = m->youngs_modulus(), nu = m->poisson_ratio();
-  const double density = number_at(material, "density", m->density);
-  const auto set_material = [&](json value) {
-    ctx.edit(json::json_pointer(base + "/material"), std::move(value));
-  };
-
-  const std::vector<std::string> presets = materials::material_preset_names();
-  std::vector<std::string> items = {"custom (E, nu)"};
-  items.insert(items.end(), presets.begin(), presets.end());
-  int current = 0;
-  for (std::size_t i = 0; i < presets.size(); ++i)
-    if (presets[i] == preset) current = static_cast<int>(i) + 1;
-  if (ImGui::Combo("material", &current, items_of(items).c_str())) {
-    if (current == 0) {
-      set_material({{"E", E}, {"nu", nu}, {"density", density}});
-    } else {
-      set_material({{"preset", presets[static_cast<std::size_t>(current - 1)]}});
-    }
-  }
+  json material;
+  if (material_editor(body.value("material", json::object()), base + "/material",
+                      {.fallback_E = 2e4, .max_E = 1e9, .density = false}, material))
+    ctx.edit(json::json_pointer(base + "/material"), std::move(material));
   double v = 0;
-  if (preset.empty()) {
-    if (slider("E (Pa)", base + "/material/E", E, 1e2, 1e9, "%.4g", true, v))
-      set_material({{"E", v}, {"nu", nu}, {"density", density}});
-    if (slider("nu", base + "/material/nu", nu, -0.9, 0.49, "%.3f", false, v))
-      set_material({{"E", E}, {"nu", v}, {"density", density}});
-  } else {
-    ImGui::TextDisabled("E = %.4g Pa, nu = %.3f", E, nu);
-  }
 
   const json s = body.value("meshless", json::object());
   const std::string at = base + "/meshless";
