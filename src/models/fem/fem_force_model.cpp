@@ -4,7 +4,6 @@
 
 #include "pliant/core/threads.hpp"
 #include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/corotational_tet.hpp"
 #include "pliant/models/fem/hyperelastic_tet.hpp"
 #include "pliant/models/fem/polar_decomposition.hpp"
 

@@ -282,6 +282,40 @@ bool ImplicitSolver::solve(ImplicitReport& report) {
   return rnorm <= tol;
 }
 
+void ImplicitSolver::newton(std::span<const Vec3> x, std::span<const Vec3> v, const NewtonForm& form,
+                            int first_iteration, double reference, ImplicitReport& report) {
+  const FemForceModel& model = *model_;
+  const auto m = model.mass();
+  const auto w = model.inverse_mass();
+  const std::size_t n = x.size();
+  const auto nf = static_cast<Index>(free_nodes_.size());
+  for (int k = first_iteration; k < def_.max_newton_iterations; ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool kinematic = w[i] == 0.0;
+      xk_[i] = kinematic ? x[i] : Vec3(x[i] + form.position_scale * (dv_[i] + form.velocity_share * v[i]));
+      vk_[i] = kinematic ? v[i] : Vec3(v[i] + form.velocity_scale * dv_[i]);
+    }
+    model.forces(xk_, vk_, f_);
+    for (std::size_t i = 0; i < n; ++i) rhs_[i] = form.force_scale * f_[i] - m[i] * dv_[i];
+    double norm = 0.0;
+    for (Index node : free_nodes_) norm += rhs_[static_cast<std::size_t>(node)].squaredNorm();
+    norm = std::sqrt(norm);
+    if (reference <= 0.0) {
+      reference = norm > 0.0 ? norm : 1.0;
+    } else {
+      report.newton_residual = norm / reference;
+      if (report.newton_residual <= def_.newton_tolerance) return;
+    }
+    assemble(xk_, form.mass_coefficient, form.stiffness_coefficient);
+    for (Index a = 0; a < nf; ++a) b_.segment<3>(3 * a) = rhs_[static_cast<std::size_t>(free_nodes_[a])];
+    y_.setZero();
+    if (!solve(report)) report.converged = false;
+    ++report.newton_iterations;
+    for (Index a = 0; a < nf; ++a) dv_[static_cast<std::size_t>(free_nodes_[a])] += y_.segment<3>(3 * a);
+    if (!report.converged) return;
+  }
+}
+
 ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
   ImplicitReport report;
   const FemForceModel& model = *model_;
@@ -339,31 +373,13 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
       v[i] += h * (1.0 - ng) * acc_[i];
       dv_[i].setZero();
     }
-    const double cm = 1.0 + ng * h * alpha, ck = nb * h * h + ng * h * beta;
-    double reference = 0.0;
-    for (int k = 0; k < def_.max_newton_iterations; ++k) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const bool kinematic = w[i] == 0.0;
-        xk_[i] = kinematic ? x[i] : Vec3(x[i] + nb * h * h * dv_[i]);
-        vk_[i] = kinematic ? v[i] : Vec3(v[i] + ng * h * dv_[i]);
-      }
-      model.forces(xk_, vk_, f_);
-      for (std::size_t i = 0; i < n; ++i) rhs_[i] = f_[i] - m[i] * dv_[i];
-      const double norm = free_norm(rhs_);
-      if (k == 0) {
-        reference = norm > 0.0 ? norm : 1.0;
-      } else {
-        report.newton_residual = norm / reference;
-        if (report.newton_residual <= def_.newton_tolerance) break;
-      }
-      assemble(xk_, cm, ck);
-      gather_free(rhs_);
-      y_.setZero();
-      if (!solve(report)) report.converged = false;
-      ++report.newton_iterations;
-      for (Index a = 0; a < nf; ++a) dv_[static_cast<std::size_t>(free_nodes_[a])] += y_.segment<3>(3 * a);
-      if (!report.converged) break;
-    }
+    const NewtonForm form{.velocity_share = 0.0,
+                          .position_scale = nb * h * h,
+                          .velocity_scale = ng * h,
+                          .force_scale = 1.0,
+                          .mass_coefficient = 1.0 + ng * h * alpha,
+                          .stiffness_coefficient = nb * h * h + ng * h * beta};
+    newton(x, v, form, 0, 0.0, report);
     for (Index node : free_nodes_) {
       const auto i = static_cast<std::size_t>(node);
       acc_[i] = dv_[i];
@@ -386,23 +402,13 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
   report.newton_iterations = 1;
   for (std::size_t i = 0; i < n; ++i) dv_[i].setZero();
   for (Index a = 0; a < nf; ++a) dv_[static_cast<std::size_t>(free_nodes_[a])] = y_.segment<3>(3 * a);
-  for (int k = 1; k < def_.max_newton_iterations && report.converged; ++k) {
-    for (std::size_t i = 0; i < n; ++i) {
-      vk_[i] = v[i] + dv_[i];
-      xk_[i] = model.inverse_mass()[i] == 0.0 ? x[i] : Vec3(x[i] + h * vk_[i]);
-      if (model.inverse_mass()[i] == 0.0) vk_[i] = v[i];
-    }
-    model.forces(xk_, vk_, f_);
-    for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i] - m[i] * dv_[i];
-    report.newton_residual = free_norm(rhs_) / (rhs_norm > 0.0 ? rhs_norm : 1.0);
-    if (report.newton_residual <= def_.newton_tolerance) break;
-    assemble(xk_, cm, ck);
-    gather_free(rhs_);
-    y_.setZero();
-    if (!solve(report)) report.converged = false;
-    ++report.newton_iterations;
-    for (Index a = 0; a < nf; ++a) dv_[static_cast<std::size_t>(free_nodes_[a])] += y_.segment<3>(3 * a);
-  }
+  const NewtonForm form{.velocity_share = 1.0,
+                        .position_scale = h,
+                        .velocity_scale = 1.0,
+                        .force_scale = h,
+                        .mass_coefficient = cm,
+                        .stiffness_coefficient = ck};
+  if (report.converged) newton(x, v, form, 1, rhs_norm > 0.0 ? rhs_norm : 1.0, report);
   for (Index node : free_nodes_) {
     const auto i = static_cast<std::size_t>(node);
     v[i] += dv_[i];
