@@ -125,6 +125,12 @@ class PngWriter {
                                                  : Vec3(t.start + t.track.front().offset);
       shot.tools.push_back({centre, t.axis, t.radius, t.half_length});
     }
+    for (const scene::ScriptedBlade& b : world.blades()) {
+      // The blade's edge, drawn as a thin rod.
+      const double half = 0.5 * (b.edge_b - b.edge_a).norm();
+      shot.tools.push_back(
+          {0.5 * (b.edge_a + b.edge_b), (b.edge_b - b.edge_a) / (2.0 * half), 0.02 * half, half});
+    }
     held_.push_back(std::move(shot));
     if (held_bytes_ > kBudgetBytes) flush();
   }

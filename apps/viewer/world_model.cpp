@@ -141,6 +141,11 @@ std::vector<ViewerTool> WorldViewerModel::tools() const {
                                                  : Vec3(t.start + t.track.front().offset);
     out.push_back({centre, t.axis, t.radius, t.half_length, t.force});
   }
+  for (const scene::ScriptedBlade& b : world_->blades()) {
+    // The blade's edge, drawn as a thin rod.
+    const double half = 0.5 * (b.edge_b - b.edge_a).norm();
+    out.push_back({0.5 * (b.edge_a + b.edge_b), (b.edge_b - b.edge_a) / (2.0 * half), 0.02 * half, half});
+  }
   return out;
 }
 

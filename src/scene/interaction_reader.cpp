@@ -82,7 +82,19 @@ std::vector<Keyframe> read_track(const JsonReader& r) {
 }  // namespace
 
 void read_interaction(const JsonReader& r, World& world, const std::filesystem::path& directory) {
-  const std::string type = r.at("type").one_of({"grab", "probe", "tool", "projectile"});
+  const std::string type = r.at("type").one_of({"grab", "probe", "tool", "projectile", "blade"});
+  if (type == "blade") {
+    r.expect_object({"type", "edge", "track"});
+    const std::vector<JsonReader> ends = r.at("edge").elements(2);
+    if (ends.size() != 2) r.at("edge").fail_expected("two points [[x, y, z], [x, y, z]]");
+    ScriptedBlade blade;
+    blade.a = ends[0].vec3();
+    blade.b = ends[1].vec3();
+    if (!((blade.b - blade.a).norm() > 0.0)) r.at("edge").fail_expected("two distinct points");
+    blade.track = read_track(r);
+    world.add(std::move(blade));
+    return;
+  }
   if (type == "projectile") {
     r.expect_object({"type", "start", "velocity", "acceleration", "mass", "time", "mesh"});
     ScriptedProjectile p;

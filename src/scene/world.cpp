@@ -62,6 +62,7 @@ void World::step() {
   for (ForceProbe& p : probes_) apply_probe(p, t);
   for (ScriptedTool& tool : tools_) apply_tool(tool, t);
   for (ScriptedProjectile& p : projectiles_) apply_projectile(p, t);
+  for (ScriptedBlade& blade : blades_) apply_blade(blade, t);
   profile_.record("apply_interactions", watch.ms());
 
   watch.reset();
@@ -222,6 +223,24 @@ void World::apply_probe(ForceProbe& p, double t) {
   if (t < p.start || t >= p.end) return;
   const double scale = p.ramp > 0.0 ? std::min(1.0, (t - p.start) / p.ramp) : 1.0;
   b.apply_force(p.point, scale * p.force);
+}
+
+void World::add(ScriptedBlade blade) {
+  const Vec3 offset = offset_at(blade.track, time_);
+  blade.edge_a = blade.a + offset;
+  blade.edge_b = blade.b + offset;
+  blades_.push_back(std::move(blade));
+}
+
+void World::apply_blade(ScriptedBlade& blade, double t) {
+  const Vec3 from = offset_at(blade.track, time_), to = offset_at(blade.track, t);
+  const BladeSweep sweep{blade.a + from, blade.b + from, blade.a + to, blade.b + to};
+  blade.edge_a = sweep.a1;
+  blade.edge_b = sweep.b1;
+  blade.bodies_cut = 0;
+  for (auto& body : bodies_)
+    if (Cuttable* cuttable = capability<Cuttable>(*body); cuttable && cuttable->cut(sweep))
+      ++blade.bodies_cut;
 }
 
 void World::apply_tool(ScriptedTool& tool, double t) {

@@ -123,3 +123,71 @@ TEST(MeshlessSceneBody, IsCuttableAndReportsCuts) {
 
 }  // namespace
 }  // namespace pliant::scene
+
+namespace pliant::scene {
+namespace {
+
+// A scripted blade from a scene file: its edge follows its track, it reaches the body only through
+// the Cuttable capability, and once it has swept through the slab no phyxel link joins the two sides
+// of its plane (the visibility criterion of Steinemann et al. 2006).
+constexpr const char* kBladeScene = R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "slab",
+    "family": "meshless", "fixed": ["xmin", "xmax"],
+    "mesh": {"shape": "box", "origin": [-0.03, -0.01, -0.01], "size": [0.06, 0.02, 0.02], "cells": [3, 1, 1]},
+    "material": {"E": 50000, "nu": 0.3}, "meshless": {"spacing": 0.005}}],
+    "interactions": [{"type": "blade", "edge": [[0.001, 0.03, -0.05], [0.001, 0.03, 0.05]],
+      "track": [{"t": 0.05, "offset": [0, 0, 0]}, {"t": 0.15, "offset": [0, -0.06, 0]}]}]})";
+
+TEST(ScriptedBlade, SweepsThroughTheSlabAndLeavesNoLinkAcrossItsPlane) {
+  auto loaded = parse_scene(kBladeScene, "blade.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  World& world = *loaded->world;
+  ASSERT_EQ(world.blades().size(), 1u);
+  EXPECT_TRUE(world.blades()[0].edge_a.isApprox(Vec3(0.001, 0.03, -0.05)));
+  const meshless::MlsBody& mls = meshless_body(world.body(0))->phyxels();
+  const auto links_across = [&] {
+    int across = 0;
+    for (std::size_t i = 0; i + 1 < mls.link_begin.size(); ++i)
+      for (Index l = mls.link_begin[i]; l < mls.link_begin[i + 1]; ++l) {
+        const Vec3& xj = mls.rest[static_cast<std::size_t>(mls.link_target[static_cast<std::size_t>(l)])];
+        across += (mls.rest[i].x() - 0.001) * (xj.x() - 0.001) < 0.0;
+      }
+    return across;
+  };
+  ASSERT_GT(links_across(), 0);
+  int cut_events = 0;
+  for (int s = 0; s < 20; ++s) {
+    world.step();
+    for (const WorldEvent& e : world.events()) cut_events += e.category == "cut";
+    // Until the edge has come down to the slab's top (y = 0.01 plus the spacing), nothing is cut.
+    if (world.time() < 0.05 + 0.1 * (0.03 - 0.015) / 0.06 - 1e-9) {
+      EXPECT_EQ(cut_events, 0) << world.time();
+    }
+  }
+  EXPECT_TRUE(world.blades()[0].edge_a.isApprox(Vec3(0.001, -0.03, -0.05)));
+  EXPECT_GT(cut_events, 0);
+  EXPECT_EQ(links_across(), 0);
+}
+
+TEST(ScriptedBlade, SceneErrorsNameTheKey) {
+  const auto error = [](const std::string& interaction) {
+    const std::string text = R"({"pliant": 1, "bodies": [{"name": "slab", "family": "meshless",
+        "mesh": {"shape": "box", "size": [0.06, 0.02, 0.02], "cells": [3, 1, 1]},
+        "material": {"E": 50000, "nu": 0.3}, "meshless": {"spacing": 0.01}}], "interactions": [)" +
+                             interaction + "]}";
+    auto loaded = parse_scene(text, "blade.json");
+    return loaded.ok() ? std::string("no error") : loaded.message();
+  };
+  const std::string track = R"("track": [{"t": 0, "offset": [0, 0, 0]}])";
+  EXPECT_NE(error(R"({"type": "blade", "edge": [[0, 0, 0]], )" + track + "}").find("/interactions/0/edge"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type": "blade", "edge": [[0, 0, 0], [0, 0, 0]], )" + track + "}")
+                .find("two distinct points"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type": "blade", "edge": [[0, 0, 0], [1, 0, 0], [2, 0, 0]], )" + track + "}")
+                .find("/interactions/0/edge"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"type": "blade", "edge": [[0, 0, 0], [1, 0, 0]]})").find("track"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pliant::scene

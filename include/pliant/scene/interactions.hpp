@@ -77,6 +77,21 @@ struct ScriptedTool {
   int contacts = 0;            ///< surface nodes inside the tool
 };
 
+/// A scripted blade (a scalpel's edge): the segment from `a` to `b`, moved along `track`. Every world
+/// step hands the surface its edge sweeps over the step (from where the track puts it at the step's
+/// start to where it puts it at the end) to each body with the Cuttable capability, which cuts there
+/// in that step and reports cut events. Bodies without the capability are untouched: a blade cuts, it
+/// does not push (use a tool for that).
+struct ScriptedBlade {
+  Vec3 a = Vec3::Zero();        ///< one end of the edge at offset zero (unit: m)
+  Vec3 b = Vec3::Zero();        ///< the other end (unit: m), ≠ a
+  std::vector<Keyframe> track;  ///< offsets of the edge over time
+
+  // State after the last step.
+  Vec3 edge_a = Vec3::Zero(), edge_b = Vec3::Zero();  ///< the edge's ends (unit: m)
+  int bodies_cut = 0;  ///< Cuttable bodies that accepted the last sweep (it reached their bounds)
+};
+
 /// A rigid projectile (Milanović's impacts): fired from `start` at time `time` with `velocity`, it
 /// accelerates with `acceleration`. Each step every body with the ImpactTarget capability is asked
 /// first (in body order); one that absorbs it dents under it and carries it to rest. Otherwise, if

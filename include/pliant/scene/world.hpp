@@ -1,7 +1,8 @@
 // World: bodies of any family, scripted interactions, and the staged step.
 //
 // One step runs these named stages, each timed into profile():
-//   apply_interactions  scripted grabs, probes and tools move their handles (surface contract only)
+//   apply_interactions  scripted grabs, probes and tools move their handles (surface contract only);
+//                       blades hand their sweep to Cuttable bodies
 //   solve               every body's own step, in order (each body's internal stages, e.g.
 //                       "springs.solve", are in body_profile(i))
 //   emit_events         body events gathered into events(), stamped with body and time
@@ -55,8 +56,11 @@ class World {
   void add(ForceProbe probe) { probes_.push_back(probe); }
   void add(ScriptedTool tool) { tools_.push_back(std::move(tool)); }
   void add(ScriptedProjectile projectile) { projectiles_.push_back(std::move(projectile)); }
+  /// Adds a blade, its edge placed where its track puts it now.
+  void add(ScriptedBlade blade);
   std::span<const ScriptedProjectile> projectiles() const { return projectiles_; }
   std::span<const ScriptedTool> tools() const { return tools_; }
+  std::span<const ScriptedBlade> blades() const { return blades_; }
   std::span<const ScriptedGrab> scripted_grabs() const { return grabs_; }
   /// Removes scripted grab i and returns it, so that something else (a haptic device, the viewer's
   /// mouse) can drive that handle instead of its keyframes.
@@ -102,6 +106,7 @@ class World {
   std::vector<ForceProbe> probes_;
   std::vector<ScriptedTool> tools_;
   std::vector<ScriptedProjectile> projectiles_;
+  std::vector<ScriptedBlade> blades_;
   SurfacePicker picker_;
   // Per body: one (triangle, corner) for every surface node, so tools can push single nodes through
   // apply_force; rebuilt when the body's topology version changes.
@@ -114,6 +119,7 @@ class World {
   void apply_tool(ScriptedTool& tool, double t);
   void apply_probe(ForceProbe& probe, double t);
   void apply_projectile(ScriptedProjectile& projectile, double t);
+  void apply_blade(ScriptedBlade& blade, double t);
   void follow_topology(Index body, SurfacePoint& point, Vec3& rest_anchor, std::uint64_t& version,
                        bool& placed);
   std::vector<WorldEvent> events_;
