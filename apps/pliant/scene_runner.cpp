@@ -5,6 +5,7 @@
 #include "pliant/io/atomic_file.hpp"
 #include "pliant/io/pvd.hpp"
 #include "pliant/io/vtu.hpp"
+#include "pliant/scene/capabilities.hpp"
 
 #if PLIANT_HAS_RENDER
 #include "pliant/render/offscreen.hpp"
@@ -42,6 +43,7 @@ class FrameWriter {
  public:
   FrameWriter(const scene::World& world, const std::filesystem::path& dir) : world_(world), dir_(dir) {
     series_.resize(world.body_count());
+    interior_series_.resize(world.body_count());
   }
 
   void write(int frame) {
@@ -66,6 +68,15 @@ class FrameWriter {
       series_[b].push_back({world_.time(), file});
       unwrap(io::write_pvd(dir_ / (body.name() + ".pvd"), series_[b]));
       ++files_;
+      if (const auto* interior = scene::capability<scene::InteriorOutput>(body)) {
+        // The body's interior (phyxels, tets) as a second series beside its surface.
+        const std::string stem = body.name() + "_" + std::string(interior->interior_name());
+        const std::string inner = fmt::format("{}_{:05d}.vtu", stem, frame);
+        unwrap(interior->write_interior_vtu(dir_ / inner));
+        interior_series_[b].push_back({world_.time(), inner});
+        unwrap(io::write_pvd(dir_ / (stem + ".pvd"), interior_series_[b]));
+        ++files_;
+      }
     }
   }
   int files() const { return files_; }
@@ -73,7 +84,7 @@ class FrameWriter {
  private:
   const scene::World& world_;
   std::filesystem::path dir_;
-  std::vector<std::vector<io::PvdEntry>> series_;
+  std::vector<std::vector<io::PvdEntry>> series_, interior_series_;
   int files_ = 0;
 };
 
@@ -322,6 +333,8 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                       {"max_displacement_m", max_disp},
                       {"non_finite_nodes", non_finite},
                       {"series", body.name() + ".pvd"}});
+    if (const auto* interior = scene::capability<scene::InteriorOutput>(body))
+      bodies.back()["interior_series"] = body.name() + "_" + std::string(interior->interior_name()) + ".pvd";
   }
   summary["bodies"] = bodies;
   nlohmann::json tools = nlohmann::json::array();

@@ -14,6 +14,7 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/meshless_body.hpp"
+#include "pliant/models/meshless/phyxel_output.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/meshless_scene_body.hpp"
 
@@ -28,7 +29,7 @@ namespace {
 GrabId to_scene(meshless::MeshlessGrabId id) { return {id.slot, id.generation}; }
 meshless::MeshlessGrabId to_meshless(GrabId id) { return {id.slot, id.generation}; }
 
-class MeshlessSceneBody final : public Body, public Cuttable {
+class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOutput {
  public:
   MeshlessSceneBody(std::string name, meshless::MeshlessBody body)
       : name_(std::move(name)), body_(std::move(body)) {}
@@ -68,6 +69,11 @@ class MeshlessSceneBody final : public Body, public Cuttable {
   const EventLog& events() const override { return events_; }
 
   bool cut(const BladeSweep& b) override { return body_.cut({b.a0, b.b0, b.a1, b.b1}); }
+
+  std::string_view interior_name() const override { return "phyxels"; }
+  Status write_interior_vtu(const std::filesystem::path& path) const override {
+    return meshless::write_phyxels_vtu(path, body_.phyxels(), body_.phyxels().position);
+  }
 
   std::span<const FieldInfo> fields() const override {
     static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"volume_change", "1"}};

@@ -112,11 +112,15 @@ std::vector<SurfaceField> copy_fields(const Body& body);
 /// The index of the field named `name` in body.fields(), or -1.
 int find_field(const Body& body, std::string_view name);
 
-/// An optional capability of a body (capabilities.hpp: Cuttable, ImpactTarget), or nullptr:
+/// An optional capability of a body (capabilities.hpp: Cuttable, ImpactTarget, InteriorOutput), or nullptr:
 /// interactions query it and never ask which family they touch.
 template <class Capability>
 Capability* capability(Body& body) {
   return dynamic_cast<Capability*>(&body);
+}
+template <class Capability>
+const Capability* capability(const Body& body) {
+  return dynamic_cast<const Capability*>(&body);
 }
 
 /// The position of a surface point on the given positions.

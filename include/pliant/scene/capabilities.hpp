@@ -3,8 +3,12 @@
 // with scene::capability<Cuttable>(body) and skip bodies that answer nullptr, never naming a family.
 #pragma once
 
+#include "pliant/core/result.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
+
+#include <filesystem>
+#include <string_view>
 
 namespace pliant::scene {
 
@@ -40,6 +44,17 @@ class ImpactTarget {
   /// Lets the projectile act on the body during the next step of length dt (unit: s); returns the
   /// projectile's velocity change over the step (unit: m/s), zero if it missed.
   virtual Vec3 impact(const ProjectileState& projectile, double dt) = 0;
+};
+
+/// A body whose state lives inside as well as on its surface (the meshless family's phyxels, a FEM
+/// body's tetrahedra): output writers save that interior as a second ParaView series beside the surface.
+class InteriorOutput {
+ public:
+  virtual ~InteriorOutput() = default;
+  /// The series' name in file names, e.g. "phyxels" for NAME_phyxels_00010.vtu (letters, digits, '_').
+  virtual std::string_view interior_name() const = 0;
+  /// Writes the current interior state to a .vtu file at `path`; fails with the writer's one line.
+  virtual Status write_interior_vtu(const std::filesystem::path& path) const = 0;
 };
 
 }  // namespace pliant::scene
