@@ -144,6 +144,21 @@ void Integrator::step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3
   }
 }
 
+int Integrator::static_step(const ForceModel& model, std::span<Vec3> x) {
+  const std::size_t n = x.size();
+  ensure_size(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    v1_[i].setZero();
+    y_[i].setZero();
+  }
+  model.forces(x, v1_, f_);
+  solve(model, x, 0.0, 1.0, 0.0, f_, y_);
+  const auto w = model.inverse_mass();
+  for (std::size_t i = 0; i < n; ++i)
+    if (w[i] != 0.0) x[i] += y_[i];
+  return last_iterations_;
+}
+
 void Integrator::explicit_step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3> v) {
   const std::size_t n = x.size();
   const double h = def_.dt;
@@ -286,7 +301,7 @@ void Integrator::solve(const ForceModel& model, std::span<const Vec3> x, double 
   for (std::size_t i = 0; i < n; ++i) {
     const bool free = w[i] != 0.0;
     r_[i] = free ? Vec3(rhs[i] - q_[i]) : Vec3::Zero();
-    z_[i] = r_[i] / diag_[i];
+    z_[i] = diag_[i] > 0.0 ? Vec3(r_[i] / diag_[i]) : r_[i];
     p_[i] = z_[i];
     rz += r_[i].dot(z_[i]);
     if (free) rhs_norm2 += rhs[i].squaredNorm();
@@ -306,7 +321,7 @@ void Integrator::solve(const ForceModel& model, std::span<const Vec3> x, double 
     for (std::size_t i = 0; i < n; ++i) {
       y[i] += a * p_[i];
       r_[i] -= a * q_[i];
-      z_[i] = r_[i] / diag_[i];
+      z_[i] = diag_[i] > 0.0 ? Vec3(r_[i] / diag_[i]) : r_[i];
       rz_new += r_[i].dot(z_[i]);
     }
     const double b = rz_new / rz;

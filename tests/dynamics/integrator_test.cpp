@@ -206,6 +206,18 @@ TEST(Integrator, QuasiStaticSettlesOnTheStaticSolution) {
   }
 }
 
+TEST(Integrator, StaticStepSolvesALinearModelInOneCall) {
+  const Vec3 load(3.0, -2.0, 1.0);  // N
+  const double k = 400.0;
+  Oscillators model(3, k, 0.0, 0.0, 0.25, load);
+  std::vector<Vec3> x = {Vec3(0.3, 0.2, 0.1), Oscillators::rest(1) + Vec3(0.05, 0, 0), Oscillators::rest(2)};
+  Integrator integrator;
+  EXPECT_EQ(integrator.static_step(model, x), 1);  // K = k I: Jacobi-PCG is exact at once
+  EXPECT_EQ(x[0], Vec3(0.3, 0.2, 0.1));            // kinematic
+  for (std::size_t i = 1; i < 3; ++i)
+    EXPECT_NEAR((x[i] - Oscillators::rest(i) - load / k).norm(), 0.0, 1e-14);
+}
+
 TEST(Integrator, KinematicNodesAreLeftAloneByEveryScheme) {
   for (const Scheme scheme : kAllSchemes) {
     SCOPED_TRACE(scheme_name(scheme));

@@ -74,6 +74,12 @@ class Integrator {
   /// CG iterations of the last implicit solve.
   int last_cg_iterations() const { return last_iterations_; }
 
+  /// One Newton step toward static equilibrium f(x, 0) = 0: solves K(x) Δ = f(x, 0) on the free nodes
+  /// (Jacobi-PCG to def().cg_tolerance, at most def().cg_max_iterations) and moves x (unit: m) by Δ.
+  /// For a model whose forces are linear in x (linear elements, linear strain) one call reaches the
+  /// static solution; repeat it for a nonlinear one. Returns the CG iterations taken.
+  int static_step(const ForceModel& model, std::span<Vec3> x);
+
  private:
   void ensure_size(std::size_t n);
   void explicit_step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3> v);

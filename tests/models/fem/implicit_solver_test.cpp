@@ -179,6 +179,20 @@ TEST(ImplicitSolver, QuasiStaticMatchesTheLinearStaticSolution) {
       }
     }
   }
+  // The shared integrators' static step (matrix-free Jacobi-PCG on any ForceModel) reaches the same
+  // linear static solution in one call.
+  auto model = FemForceModel::build(mesh, std::span(&mat, 1),
+                                    {.element = ElementKind::linear, .gravity = g, .fixed_nodes = fixed});
+  ASSERT_TRUE(model);
+  dynamics::Integrator integrator({.cg_tolerance = 1e-12, .cg_max_iterations = 5000});
+  std::vector<Vec3> x(mesh.positions);
+  EXPECT_LT(integrator.static_step(*model, x), 5000);
+  double err = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    err = std::max(err, (x[i] - mesh.positions[i] - u.segment<3>(3 * static_cast<Eigen::Index>(i))).norm());
+  EXPECT_LT(err, 1e-9 * umax);
+  for (Index node : fixed)
+    EXPECT_EQ(x[static_cast<std::size_t>(node)], mesh.positions[static_cast<std::size_t>(node)]);
 }
 
 TEST(ImplicitSolver, BuildRejectsBadSettings) {
