@@ -1,0 +1,634 @@
+// The dynamic FEM family behind the surface contract: scene JSON read into a fem::FemForceModel and
+// its stepping (fem::ImplicitSolver or dynamics::Integrator), and forwarding to them.
+//
+// Scene keys: "material" (the shared reader: preset, E/nu or Lamé, density) and "fem": {"element":
+// "linear" | "corotational" | "stvk" | "neo_hookean", "mass": "lumped", "material_regions": [{"region":
+// REGION, "material": {...}}] (tets whose centroid the region selects; later entries win), "damping":
+// {"alpha": 1/s, "beta": s}, "gravity": [m/s²], "integrator": "backward_euler" | "newmark" |
+// "quasi_static" | "symplectic_euler" | "central_difference", "dt": s (the substep), "solver": {"kind":
+// "cholmod" | "pcg" | "rest_factor_pcg" | "fast", "tolerance": 1, "max_iterations": N,
+// "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG iterations
+// unless "max_iterations" says otherwise: an inexact solve by design.
+#include "family_registry.hpp"
+#include "material_json.hpp"
+
+#include "pliant/core/hash.hpp"
+#include "pliant/core/topology.hpp"
+#include "pliant/dynamics/integrator.hpp"
+#include "pliant/models/fem/hyperelastic_tet.hpp"
+#include "pliant/models/fem/polar_decomposition.hpp"
+#include "pliant/scene/fem_scene_body.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace pliant::scene {
+
+const char* fem_integrator_name(FemIntegrator integrator) {
+  switch (integrator) {
+    case FemIntegrator::backward_euler:
+      return "backward_euler";
+    case FemIntegrator::newmark:
+      return "newmark";
+    case FemIntegrator::quasi_static:
+      return "quasi_static";
+    case FemIntegrator::symplectic_euler:
+      return "symplectic_euler";
+    case FemIntegrator::central_difference:
+      return "central_difference";
+  }
+  return "?";
+}
+
+double fem_max_frequency(const fem::FemForceModel& model) {
+  const std::size_t n = model.node_count();
+  const auto w = model.inverse_mass();
+  const std::vector<Vec3>& x0 = model.rest_positions();
+  std::vector<Vec3> p(n), q(n), y(n);
+  // A deterministic start with components along every mode (a hashed sign pattern).
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int k = 0; k < 3; ++k) {
+      const std::uint64_t h = hash_bytes(&i, sizeof i, static_cast<std::uint64_t>(k) + 1);
+      p[i][k] = w[i] > 0.0 ? ((h & 1u) ? 1.0 : -1.0) * (1.0 + static_cast<double>(h % 7) / 7.0) : 0.0;
+    }
+  }
+  double lambda = 0.0;
+  for (int it = 0; it < 60; ++it) {
+    double pp = 0.0;
+    for (std::size_t i = 0; i < n; ++i) pp += p[i].squaredNorm();
+    if (!(pp > 0.0)) return 0.0;
+    const double s = 1.0 / std::sqrt(pp);
+    for (std::size_t i = 0; i < n; ++i) {
+      p[i] *= s;
+      q[i] = std::sqrt(w[i]) * p[i];
+      y[i].setZero();
+    }
+    model.add_stiffness_product(x0, q, 1.0, y);
+    double py = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      y[i] *= std::sqrt(w[i]);
+      py += p[i].dot(y[i]);
+    }
+    lambda = py;
+    std::swap(p, y);
+  }
+  return std::sqrt(std::max(lambda, 0.0));
+}
+
+namespace detail {
+namespace {
+
+bool is_implicit(FemIntegrator i) {
+  return i == FemIntegrator::backward_euler || i == FemIntegrator::newmark ||
+         i == FemIntegrator::quasi_static;
+}
+
+fem::ImplicitScheme implicit_scheme(FemIntegrator i) {
+  switch (i) {
+    case FemIntegrator::newmark:
+      return fem::ImplicitScheme::newmark;
+    case FemIntegrator::quasi_static:
+      return fem::ImplicitScheme::quasi_static;
+    default:
+      return fem::ImplicitScheme::backward_euler;
+  }
+}
+
+// Stable step of symplectic Euler and central differences for the highest mode ω with stiffness-
+// proportional damping β: h ≤ (2/ω)(√(1 + ζ²) - ζ), ζ = βω/2 (unit: s).
+double explicit_stable_step(const fem::FemForceModel& model) {
+  const double omega = fem_max_frequency(model);
+  if (!(omega > 0.0)) return 1.0;
+  const double zeta = 0.5 * model.def().rayleigh_beta * omega;
+  return 2.0 / omega * (std::sqrt(1.0 + zeta * zeta) - zeta);
+}
+
+// Most substeps one world step may take.
+constexpr double kMaxSubsteps = 100000;
+
+class FemSceneBody final : public Body, public FemSceneView {
+ public:
+  // Builds the model, the solver and the surface; the Result carries build failures.
+  static Result<std::unique_ptr<FemSceneBody>> build(std::string name, const TetMesh& rest,
+                                                     std::vector<materials::Material> materials,
+                                                     fem::FemBodyDef def, FemSceneDef scene) {
+    if (!(scene.substep >= 0.0) || !std::isfinite(scene.substep))
+      return Error{"fem: the substep must be a finite number >= 0 s"};
+    if (!(scene.explicit_safety > 0.0 && scene.explicit_safety <= 1.0))
+      return Error{"fem: explicit_safety must be in (0, 1]"};
+    std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
+    def.fixed_nodes.erase(std::unique(def.fixed_nodes.begin(), def.fixed_nodes.end()), def.fixed_nodes.end());
+    auto body = std::unique_ptr<FemSceneBody>(new FemSceneBody(std::move(name)));
+    FemSceneBody& b = *body;
+    b.rest_ = rest;
+    b.materials_ = std::move(materials);
+    b.def_ = def;
+    b.scene_ = scene;
+    if (Status s = b.rebuild(); !s.ok()) return Error{s.message()};
+    if (!is_implicit(scene.integrator)) {
+      const double stable = explicit_stable_step(*b.model_);
+      if (scene.substep > stable) {
+        return Error{fmt::format(
+            "fem: a substep of {:.3g} s is above the stable step of {} for this mesh, about {:.3g} s "
+            "(stiffness, density and damping decide it): lower \"dt\" or pick an implicit integrator",
+            scene.substep, fem_integrator_name(scene.integrator), stable)};
+      }
+      if (scene.substep == 0.0) b.scene_.substep = scene.explicit_safety * stable;
+    }
+    const std::size_t n = rest.node_count();
+    b.x_ = rest.positions;
+    b.v_.assign(n, Vec3::Zero());
+    b.f_.assign(n, Vec3::Zero());
+    b.pending_.assign(n, Vec3::Zero());
+    b.start_.assign(n, Vec3::Zero());
+    b.vm_tet_.assign(rest.tets.size(), 0.0);
+    b.vm_node_.assign(n, 0.0);
+    b.volume_node_.assign(n, 0.0);
+    BoundarySurface boundary = extract_boundary(rest);
+    b.surface_ = std::move(boundary.mesh);
+    b.surface_node_ = std::move(boundary.volume_node);
+    b.xs_ = b.surface_.positions;
+    b.fixed_.assign(n, 0);
+    for (Index i : b.def_.fixed_nodes) b.fixed_[static_cast<std::size_t>(i)] = 1;
+    b.held_.assign(n, 0);
+    b.adjacency_ = vertex_adjacency(static_cast<Index>(b.xs_.size()), unique_edges(b.surface_.triangles));
+    return body;
+  }
+
+  const std::string& name() const override { return name_; }
+  std::string_view family() const override { return "fem"; }
+  std::span<const Vec3> surface_positions() const override { return xs_; }
+  std::span<const Vec3> surface_rest_positions() const override { return surface_.positions; }
+  std::span<const Index> surface_nodes() const override { return surface_node_; }
+  std::span<const Tri> surface_triangles() const override { return surface_.triangles; }
+
+  GrabId grab(const SurfacePoint& p) override { return grab_patch(p, kDefaultGrabRadius); }
+
+  // A soft grab: the surface nodes within the radius of the picked point, connected to the handle
+  // over the surface, become kinematic and translate with the target.
+  GrabId grab_patch(const SurfacePoint& p, double radius) override {
+    if (!on_surface(p) || std::isnan(radius)) return {};
+    const Tri& t = surface_.triangles[static_cast<std::size_t>(p.triangle)];
+    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
+    int order[3] = {0, 1, 2};
+    std::sort(order, order + 3, [&](int a, int b) { return w[a] > w[b]; });
+    Index handle = -1;
+    for (int c : order) {
+      if (free_surface_node(t[static_cast<std::size_t>(c)])) {
+        handle = t[static_cast<std::size_t>(c)];
+        break;
+      }
+    }
+    if (handle < 0) return {};
+    const Vec3 point = point_on(xs_, surface_.triangles, p);
+    if (radius < 0.0) radius = default_radius(handle);
+    // Breadth-first over surface edges from the handle, within the radius of the point.
+    std::vector<Index> nodes = {handle};
+    std::vector<char> seen(xs_.size(), 0);
+    seen[static_cast<std::size_t>(handle)] = 1;
+    for (std::size_t k = 0; k < nodes.size() && radius > 0.0; ++k) {
+      const auto a = static_cast<std::size_t>(nodes[k]);
+      for (Index e = adjacency_.offsets[a]; e < adjacency_.offsets[a + 1]; ++e) {
+        const Index nb = adjacency_.neighbors[static_cast<std::size_t>(e)];
+        if (seen[static_cast<std::size_t>(nb)]) continue;
+        seen[static_cast<std::size_t>(nb)] = 1;
+        if (free_surface_node(nb) && (xs_[static_cast<std::size_t>(nb)] - point).norm() <= radius)
+          nodes.push_back(nb);
+      }
+    }
+    std::size_t slot = 0;
+    while (slot < slots_.size() && slots_[slot].active) ++slot;
+    if (slot == slots_.size()) slots_.push_back({});
+    Slot& s = slots_[slot];
+    s.active = true;
+    ++s.generation;
+    s.target = point;
+    s.reaction = Vec3::Zero();
+    s.nodes.clear();
+    s.volume_nodes.clear();
+    s.offsets.clear();
+    for (Index sn : nodes) {
+      const Index vn = surface_node_[static_cast<std::size_t>(sn)];
+      s.nodes.push_back(sn);
+      s.volume_nodes.push_back(vn);
+      s.offsets.push_back(x_[static_cast<std::size_t>(vn)] - point);
+      held_[static_cast<std::size_t>(vn)] = 1;
+    }
+    if (Status st = rebuild(); !st.ok()) {
+      // No node left free (or a solver that cannot be built): refuse the grab.
+      for (Index vn : s.volume_nodes) held_[static_cast<std::size_t>(vn)] = 0;
+      s.active = false;
+      (void)rebuild();
+      return {};
+    }
+    return {static_cast<std::int32_t>(slot), s.generation};
+  }
+  bool soft_grabs() const override { return true; }
+  std::span<const Index> grab_nodes(GrabId id) const override {
+    return live(id) ? std::span<const Index>(slots_[static_cast<std::size_t>(id.slot)].nodes)
+                    : std::span<const Index>();
+  }
+  void move_grab(GrabId id, const Vec3& target) override {
+    if (live(id) && target.allFinite()) slots_[static_cast<std::size_t>(id.slot)].target = target;
+  }
+  void release(GrabId id) override {
+    if (!live(id)) return;
+    Slot& s = slots_[static_cast<std::size_t>(id.slot)];
+    s.active = false;
+    for (Index vn : s.volume_nodes) held_[static_cast<std::size_t>(vn)] = 0;
+    // Held nodes keep the velocity zero they had; the rebuilt model frees them.
+    (void)rebuild();
+    incoming_.push(GrabReleased{id, s.nodes.front(), s.target});
+  }
+  Vec3 grab_reaction(GrabId id) const override {
+    return live(id) ? slots_[static_cast<std::size_t>(id.slot)].reaction : Vec3::Zero();
+  }
+
+  void apply_force(const SurfacePoint& p, const Vec3& force) override {
+    if (!on_surface(p) || !force.allFinite()) return;
+    const Tri& t = surface_.triangles[static_cast<std::size_t>(p.triangle)];
+    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
+    for (int c = 0; c < 3; ++c)
+      pending_[static_cast<std::size_t>(
+          surface_node_[static_cast<std::size_t>(t[static_cast<std::size_t>(c)])])] += w[c] * force;
+  }
+
+  void step(double dt, Profile& profile) override {
+    events_.swap(incoming_);
+    incoming_.clear();
+    Stopwatch watch;
+    report_ = {};
+    if (dt > 0.0 && std::isfinite(dt)) advance(dt);
+    profile.record("fem.solve", watch.ms());
+    watch.reset();
+    // Point forces last one step.
+    fem::FemForceModel& model = *model_;
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      if (pending_[i] != Vec3::Zero()) {
+        pending_[i].setZero();
+        model.set_point_force(static_cast<Index>(i), Vec3::Zero());
+      }
+    }
+    for (std::size_t k = 0; k < surface_node_.size(); ++k)
+      xs_[k] = x_[static_cast<std::size_t>(surface_node_[k])];
+    if (std::any_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.active; })) {
+      model.forces(x_, v_, f_);
+      for (Slot& s : slots_) {
+        if (!s.active) continue;
+        s.reaction.setZero();
+        for (Index vn : s.volume_nodes) s.reaction += f_[static_cast<std::size_t>(vn)];
+      }
+    }
+    profile.record("fem.reaction", watch.ms());
+    const bool finite = std::all_of(x_.begin(), x_.end(), [](const Vec3& p) { return p.allFinite(); }) &&
+                        std::all_of(v_.begin(), v_.end(), [](const Vec3& p) { return p.allFinite(); });
+    if (!report_.converged || !finite) {
+      events_.push(FemSolverWarning{report_.newton_iterations, report_.newton_residual,
+                                    report_.relative_residual, finite});
+    }
+  }
+  const EventLog& events() const override { return events_; }
+
+  std::span<const FieldInfo> fields() const override {
+    static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"speed", "m/s"}, {"von_mises", "Pa"}};
+    return kFields;
+  }
+  void fill_field(std::size_t index, std::span<double> out) const override {
+    if (index > 2 || out.size() != xs_.size()) return;
+    if (index == 2) {
+      von_mises(vm_tet_);
+      // Volume-weighted mean over the tets around each node.
+      std::fill(vm_node_.begin(), vm_node_.end(), 0.0);
+      std::fill(volume_node_.begin(), volume_node_.end(), 0.0);
+      const auto& volume = model_->rest_shape().volume;
+      for (std::size_t t = 0; t < rest_.tets.size(); ++t) {
+        for (Index a : rest_.tets[t]) {
+          vm_node_[static_cast<std::size_t>(a)] += volume[t] * vm_tet_[t];
+          volume_node_[static_cast<std::size_t>(a)] += volume[t];
+        }
+      }
+    }
+    for (std::size_t k = 0; k < xs_.size(); ++k) {
+      const auto i = static_cast<std::size_t>(surface_node_[k]);
+      if (index == 0) {
+        out[k] = (x_[i] - rest_.positions[i]).norm();
+      } else if (index == 1) {
+        out[k] = v_[i].norm();
+      } else {
+        out[k] = volume_node_[i] > 0.0 ? vm_node_[i] / volume_node_[i] : 0.0;
+      }
+    }
+  }
+  std::uint64_t state_hash() const override { return Hasher().add(x_).add(v_).value(); }
+
+  // FemSceneView
+  const fem::FemForceModel& model() const override { return *model_; }
+  std::span<const Vec3> positions() const override { return x_; }
+  std::span<const Vec3> velocities() const override { return v_; }
+  const FemStepReport& last_report() const override { return report_; }
+  double substep() const override { return h_; }
+  void von_mises(std::span<double> out) const override {
+    if (out.size() != rest_.tets.size()) return;
+    const fem::FemForceModel& m = *model_;
+    const fem::ElementKind kind = m.def().element;
+    for (std::size_t t = 0; t < rest_.tets.size(); ++t) {
+      const Tet& e = rest_.tets[t];
+      fem::Vec12 xe;
+      for (int a = 0; a < 4; ++a)
+        xe.segment<3>(3 * a) = x_[static_cast<std::size_t>(e[static_cast<std::size_t>(a)])];
+      const Mat3 F = fem::deformation_gradient(m.rest_shape().dm_inverse[t], xe);
+      const materials::Material& mat = m.material(static_cast<Index>(t));
+      Mat3 sigma;
+      if (kind == fem::ElementKind::linear || kind == fem::ElementKind::corotational) {
+        const Mat3 G = kind == fem::ElementKind::linear ? F : Mat3(fem::extract_rotation(F).transpose() * F);
+        const Mat3 eps = 0.5 * (G + G.transpose()) - Mat3::Identity();
+        sigma = mat.lambda * eps.trace() * Mat3::Identity() + 2.0 * mat.mu * eps;
+      } else {
+        const fem::Hyperelastic h =
+            kind == fem::ElementKind::stvk ? fem::Hyperelastic::stvk : fem::Hyperelastic::stable_neo_hookean;
+        const double J = F.determinant();
+        sigma = fem::first_piola(h, F, mat) * F.transpose() / (std::abs(J) > 1e-12 ? J : 1.0);
+      }
+      const Mat3 s = sigma - sigma.trace() / 3.0 * Mat3::Identity();
+      out[t] = std::sqrt(1.5 * s.squaredNorm());
+    }
+  }
+
+ private:
+  explicit FemSceneBody(std::string name) : name_(std::move(name)) {}
+
+  struct Slot {
+    bool active = false;
+    std::uint32_t generation = 0;
+    std::vector<Index> nodes;         // surface nodes, the handle first
+    std::vector<Index> volume_nodes;  // the same nodes in the model's numbering
+    std::vector<Vec3> offsets;        // node minus the picked point at grab time (unit: m)
+    Vec3 target = Vec3::Zero();       // the picked point's target (unit: m)
+    Vec3 reaction = Vec3::Zero();     // force of the body on the tool after the last step (unit: N)
+  };
+
+  bool on_surface(const SurfacePoint& p) const {
+    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < surface_.triangles.size();
+  }
+  bool live(GrabId id) const {
+    return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
+           slots_[static_cast<std::size_t>(id.slot)].active &&
+           slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
+  }
+  bool free_surface_node(Index sn) const {
+    const auto vn = static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)]);
+    return !fixed_[vn] && !held_[vn];
+  }
+  // Twice the mean length of the surface edges at the node (unit: m).
+  double default_radius(Index sn) const {
+    const auto a = static_cast<std::size_t>(sn);
+    double sum = 0.0;
+    int count = 0;
+    for (Index e = adjacency_.offsets[a]; e < adjacency_.offsets[a + 1]; ++e, ++count)
+      sum +=
+          (xs_[static_cast<std::size_t>(adjacency_.neighbors[static_cast<std::size_t>(e)])] - xs_[a]).norm();
+    return count > 0 ? 2.0 * sum / count : 0.0;
+  }
+
+  // Rebuilds the force model with the fixed and held nodes kinematic, and the implicit solver over it.
+  Status rebuild() {
+    fem::FemBodyDef def = def_;
+    for (std::size_t i = 0; i < held_.size(); ++i) {
+      if (held_[i]) def.fixed_nodes.push_back(static_cast<Index>(i));
+    }
+    std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
+    Result<fem::FemForceModel> model = fem::FemForceModel::build(rest_, materials_, def);
+    if (!model.ok()) return Error{model.message()};
+    auto next = std::make_unique<fem::FemForceModel>(std::move(model).value());
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      if (pending_[i] != Vec3::Zero()) next->set_point_force(static_cast<Index>(i), pending_[i]);
+    }
+    std::optional<fem::ImplicitSolver> solver;
+    if (is_implicit(scene_.integrator)) {
+      fem::ImplicitSolverDef sd = scene_.solver;
+      sd.scheme = implicit_scheme(scene_.integrator);
+      sd.dt = h_ > 0.0 ? h_ : (scene_.substep > 0.0 ? scene_.substep : sd.dt);
+      Result<fem::ImplicitSolver> built = fem::ImplicitSolver::build(*next, sd);
+      if (!built.ok()) return Error{built.message()};
+      solver.emplace(std::move(built).value());
+    }
+    solver_.reset();
+    integrator_.reset_history();
+    model_ = std::move(next);
+    solver_ = std::move(solver);
+    return {};
+  }
+
+  // Covers dt with equal substeps no longer than the configured one.
+  void advance(double dt) {
+    const double h0 = scene_.substep > 0.0 ? scene_.substep : dt;
+    const double count = std::ceil(dt / h0 * (1.0 - 1e-12));
+    if (count > kMaxSubsteps) {
+      report_.converged = false;
+      return;
+    }
+    const int n = std::max(1, static_cast<int>(count));
+    const double h = dt / n;
+    if (h != h_) {
+      // A new step length (the first step, or the world's step changed): allocates once.
+      h_ = h;
+      if (is_implicit(scene_.integrator)) {
+        if (!rebuild().ok()) {
+          report_.converged = false;
+          return;
+        }
+      } else {
+        integrator_.set_def({.scheme = scene_.integrator == FemIntegrator::central_difference
+                                           ? dynamics::Scheme::central_difference
+                                           : dynamics::Scheme::symplectic_euler,
+                             .dt = h});
+      }
+    }
+    fem::FemForceModel& model = *model_;
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      if (pending_[i] != Vec3::Zero()) model.set_point_force(static_cast<Index>(i), pending_[i]);
+    }
+    for (const Slot& s : slots_) {
+      if (!s.active) continue;
+      for (Index vn : s.volume_nodes) start_[static_cast<std::size_t>(vn)] = x_[static_cast<std::size_t>(vn)];
+    }
+    report_.substeps = n;
+    for (int k = 1; k <= n; ++k) {
+      // Held nodes move to their targets linearly over the substeps; their velocity stays zero (they
+      // are kinematic, and the implicit step holds them where they are put).
+      const double share = static_cast<double>(k) / n;
+      for (const Slot& s : slots_) {
+        if (!s.active) continue;
+        for (std::size_t j = 0; j < s.volume_nodes.size(); ++j) {
+          const auto i = static_cast<std::size_t>(s.volume_nodes[j]);
+          x_[i] = k == n ? Vec3(s.target + s.offsets[j])
+                         : Vec3(start_[i] + share * (s.target + s.offsets[j] - start_[i]));
+          v_[i].setZero();
+        }
+      }
+      if (solver_) {
+        const fem::ImplicitReport r = solver_->step(x_, v_);
+        report_.newton_iterations += r.newton_iterations;
+        report_.cg_iterations += r.cg_iterations;
+        report_.relative_residual = std::max(report_.relative_residual, r.relative_residual);
+        report_.newton_residual = std::max(report_.newton_residual, r.newton_residual);
+        const bool newton_short =
+            solver_->def().max_newton_iterations > 1 && r.newton_residual > solver_->def().newton_tolerance;
+        const bool solve_failed =
+            !r.converged && !(scene_.inexact_solves && std::isfinite(r.relative_residual));
+        if (solve_failed || newton_short) report_.converged = false;
+      } else {
+        integrator_.step(model, x_, v_);
+      }
+    }
+  }
+
+  std::string name_;
+  TetMesh rest_;
+  std::vector<materials::Material> materials_;
+  fem::FemBodyDef def_;  // without the held nodes
+  FemSceneDef scene_;
+  std::unique_ptr<fem::FemForceModel> model_;
+  std::optional<fem::ImplicitSolver> solver_;
+  dynamics::Integrator integrator_;
+  double h_ = 0.0;  // the substep in use (unit: s), 0 before the first step
+  std::vector<Vec3> x_, v_, f_, pending_, start_;
+  std::vector<char> fixed_, held_;
+  TriMesh surface_;
+  std::vector<Index> surface_node_;
+  std::vector<Vec3> xs_;
+  Adjacency adjacency_;
+  std::vector<Slot> slots_;
+  FemStepReport report_;
+  EventLog events_, incoming_;
+  mutable std::vector<double> vm_tet_, vm_node_, volume_node_;
+};
+
+fem::LinearSolverKind read_solver_kind(const JsonReader& v, bool& fast) {
+  const std::string kind = v.one_of({"cholmod", "pcg", "rest_factor_pcg", "fast"});
+  fast = kind == "fast";
+  if (kind == "cholmod") return fem::LinearSolverKind::cholmod;
+  if (kind == "pcg") return fem::LinearSolverKind::pcg;
+  return fem::LinearSolverKind::rest_factor_pcg;
+}
+
+}  // namespace
+
+std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
+  if (!in.volume) body.at("mesh").fail("the fem family needs a volume (tetrahedral) mesh");
+  const TetMesh& mesh = *in.volume;
+  std::vector<materials::Material> materials = {read_material(body.at("material"))};
+  fem::FemBodyDef def;
+  FemSceneDef scene;
+  std::optional<JsonReader> settings = body.find("fem");
+  if (settings) {
+    const JsonReader& j = *settings;
+    j.expect_object(
+        {"element", "mass", "material_regions", "damping", "gravity", "integrator", "dt", "solver"});
+    if (auto v = j.find("element")) {
+      def.element = take(fem::parse_element_kind(v->one_of(
+                             {"linear", "corotational", "stvk", "neo_hookean", "stable_neo_hookean"})),
+                         *v);
+    }
+    if (auto v = j.find("mass")) {
+      if (v->one_of({"lumped", "consistent"}) == "consistent")
+        v->fail("a consistent mass is not supported by the fem runtime (its integrators take a lumped mass)");
+    }
+    if (auto regions = j.find("material_regions")) {
+      // Per-tet materials: each entry overrides the tets whose centroid its region selects.
+      std::vector<Vec3> centroids(mesh.tets.size());
+      for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
+        centroids[t].setZero();
+        for (Index a : mesh.tets[t]) centroids[t] += 0.25 * mesh.positions[static_cast<std::size_t>(a)];
+      }
+      std::vector<materials::Material> per_tet(mesh.tets.size(), materials.front());
+      for (const JsonReader& r : regions->elements(1)) {
+        r.expect_object({"region", "material"});
+        const JsonReader where = r.at("region");
+        const Region region = take(parse_region(where.string()), where);
+        const materials::Material m = read_material(r.at("material"));
+        const std::vector<Index> tets = select_nodes(centroids, region);
+        if (tets.empty()) where.fail("the region selects no tet (by centroid)");
+        for (Index t : tets) per_tet[static_cast<std::size_t>(t)] = m;
+      }
+      materials = std::move(per_tet);
+    }
+    if (auto d = j.find("damping")) {
+      d->expect_object({"alpha", "beta"});
+      if (auto v = d->find("alpha")) def.rayleigh_alpha = v->non_negative();
+      if (auto v = d->find("beta")) def.rayleigh_beta = v->non_negative();
+    }
+    if (auto v = j.find("gravity")) def.gravity = v->vec3();
+    if (auto v = j.find("integrator")) {
+      const std::string name =
+          v->one_of({"backward_euler", "newmark", "quasi_static", "symplectic_euler", "central_difference"});
+      for (FemIntegrator i :
+           {FemIntegrator::backward_euler, FemIntegrator::newmark, FemIntegrator::quasi_static,
+            FemIntegrator::symplectic_euler, FemIntegrator::central_difference}) {
+        if (name == fem_integrator_name(i)) scene.integrator = i;
+      }
+    }
+    if (auto v = j.find("dt")) scene.substep = v->number_in(0.0, in.time_step, true);
+    if (auto s = j.find("solver")) {
+      s->expect_object({"kind", "tolerance", "max_iterations", "newton_iterations", "newton_tolerance"});
+      bool fast = false;
+      if (auto v = s->find("kind")) {
+        scene.solver.solver = read_solver_kind(*v, fast);
+        if (fast) {
+          scene.solver.pcg_max_iterations = 2;
+          scene.inexact_solves = true;
+        }
+      }
+      if (auto v = s->find("tolerance")) scene.solver.pcg_tolerance = v->number_in(0.0, 1.0, true);
+      if (auto v = s->find("max_iterations"))
+        scene.solver.pcg_max_iterations = static_cast<int>(v->integer(1, 1000000));
+      if (auto v = s->find("newton_iterations"))
+        scene.solver.max_newton_iterations = static_cast<int>(v->integer(1, 1000));
+      if (auto v = s->find("newton_tolerance")) scene.solver.newton_tolerance = v->number_in(0.0, 1.0, true);
+    }
+  }
+  for (const Region& r : in.fixed) {
+    const auto nodes = select_nodes(mesh.positions, r);
+    def.fixed_nodes.insert(def.fixed_nodes.end(), nodes.begin(), nodes.end());
+  }
+  if (scene.integrator == FemIntegrator::quasi_static && def.fixed_nodes.empty()) {
+    (settings ? settings->at("integrator") : body)
+        .fail("quasi_static stepping needs \"fixed\" nodes (static equilibrium of a free body is singular)");
+  }
+  Result<std::unique_ptr<FemSceneBody>> built =
+      FemSceneBody::build(in.name, mesh, std::move(materials), std::move(def), scene);
+  if (!built.ok()) (settings ? *settings : body).fail(built.message());
+  return std::move(built).value();
+}
+
+FamilyEntry fem_family() {
+  return {.name = "fem",
+          .summary =
+              "dynamic FEM: linear, corotational (Müller & Gross 2004) and hyperelastic tetrahedra with "
+              "implicit or explicit time stepping",
+          .keys = {"material", "fem"},
+          .why_fixed = {},
+          .example_body = R"({"mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [5, 1, 1]},
+                              "fixed": ["xmin"], "material": {"E": 50000, "nu": 0.3, "density": 1000},
+                              "fem": {"element": "corotational", "damping": {"alpha": 1.0, "beta": 0.001},
+                              "integrator": "backward_euler", "solver": {"kind": "pcg", "tolerance": 1e-10}}})",
+          .make = &make_fem_body};
+}
+
+}  // namespace detail
+
+Result<std::unique_ptr<Body>> make_fem_scene_body(std::string name, const TetMesh& rest,
+                                                  std::vector<materials::Material> materials,
+                                                  fem::FemBodyDef def, FemSceneDef scene) {
+  Result<std::unique_ptr<detail::FemSceneBody>> built =
+      detail::FemSceneBody::build(std::move(name), rest, std::move(materials), std::move(def), scene);
+  if (!built.ok()) return Error{built.message()};
+  return std::unique_ptr<Body>(std::move(built).value());
+}
+
+const FemSceneView* fem_view(const Body& body) { return dynamic_cast<const detail::FemSceneBody*>(&body); }
+
+}  // namespace pliant::scene
