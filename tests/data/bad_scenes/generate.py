@@ -123,7 +123,7 @@ put("body_name_path.json", green(bodies__0__name="../block", interactions=[]),
     '/bodies/0/name: expected letters, digits')
 put("scene_name_path.json", green(name="../../etc"),
     "/name: expected letters, digits, '_', '-' or '.' (the name names output files), got \"../../etc\"")
-put("unknown_family.json", green(bodies__0__family="fem"),
+put("unknown_family.json", green(bodies__0__family="cloth"),
     '/bodies/0/family: expected one of "green", "springs"')  # more families may follow
 put("unknown_key_body.json", green(bodies__0__colour="red"), "/bodies/0/colour: unknown key")
 put("springs_key_on_green.json", green(bodies__0__springs={}),

@@ -1,0 +1,266 @@
+// The fem family through the scene layer, against independent references: the family's steps equal
+// the FEM runtime driven directly; quasi-static linear stepping under gravity equals the assembled
+// static solution; a bar of ν = 0 stretched by a grab carries the uniaxial stress E δ/L; the explicit
+// stable-step estimate matches the dense eigenvalue problem; bad keys are named by their JSON path.
+#include "pliant/scene/fem_scene_body.hpp"
+#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/scene/scene_file.hpp"
+
+#include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+#include <string>
+
+namespace pliant::scene {
+namespace {
+
+// A one-body scene of the fem family: `body` holds the body's keys besides name and family.
+Result<Scene> fem_scene(const std::string& body, double time_step = 0.01) {
+  return parse_scene(R"({"pliant": 1, "time_step": )" + std::to_string(time_step) +
+                         R"(, "bodies": [{"name": "b",
+      "family": "fem", )" +
+                         body + "}]}",
+                     "fem.json");
+}
+
+const char* kBeam =
+    R"("mesh": {"shape": "box", "size": [1.0, 0.2, 0.2], "cells": [5, 1, 1]}, "fixed": ["xmin"],
+    "material": {"E": 1e5, "nu": 0.3, "density": 100})";
+
+TEST(FemSceneBody, StepsEqualTheRuntimeDrivenDirectly) {
+  for (const char* integrator : {"backward_euler", "newmark"}) {
+    Result<Scene> scene =
+        fem_scene(std::string(kBeam) + R"(, "fem": {"element": "corotational",
+        "damping": {"alpha": 0.5, "beta": 0.002}, "gravity": [0, -9.81, 0], "integrator": ")" +
+                  integrator + R"(", "solver": {"kind": "cholmod", "newton_iterations": 3}})");
+    ASSERT_TRUE(scene.ok()) << scene.message();
+    World& world = *scene->world;
+    const FemSceneView* view = fem_view(world.body(0));
+    ASSERT_NE(view, nullptr);
+    const fem::FemForceModel& m = view->model();
+    const TetMesh mesh{m.rest_positions(), m.tets()};
+    const auto mat = materials::material_from_young_poisson(1e5, 0.3, 100).value();
+    auto model = fem::FemForceModel::build(mesh, std::span(&mat, 1),
+                                           {.element = fem::ElementKind::corotational,
+                                            .rayleigh_alpha = 0.5,
+                                            .rayleigh_beta = 0.002,
+                                            .gravity = {0, -9.81, 0},
+                                            .fixed_nodes = m.def().fixed_nodes});
+    ASSERT_TRUE(model.ok()) << model.message();
+    auto solver = fem::ImplicitSolver::build(
+        *model, {.scheme = std::string(integrator) == "newmark" ? fem::ImplicitScheme::newmark
+                                                                : fem::ImplicitScheme::backward_euler,
+                 .dt = 0.01,
+                 .solver = fem::LinearSolverKind::cholmod,
+                 .max_newton_iterations = 3});
+    ASSERT_TRUE(solver.ok()) << solver.message();
+    std::vector<Vec3> x = mesh.positions, v(x.size(), Vec3::Zero());
+    for (int s = 0; s < 30; ++s) {
+      world.step();
+      solver->step(x, v);
+    }
+    double worst = 0.0, swing = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      worst = std::max(worst, (view->positions()[i] - x[i]).norm());
+      swing = std::max(swing, (x[i] - mesh.positions[i]).norm());
+    }
+    EXPECT_GT(swing, 1e-3) << integrator << ": the beam moves";
+    EXPECT_LE(worst, 1e-12) << integrator;
+    EXPECT_EQ(view->last_report().newton_iterations > 0, true);
+  }
+}
+
+TEST(FemSceneBody, QuasiStaticLinearMatchesTheStaticSolution) {
+  Result<Scene> scene =
+      fem_scene(std::string(kBeam) + R"(, "fem": {"element": "linear", "gravity": [0, 0, -9.81],
+      "integrator": "quasi_static", "solver": {"kind": "cholmod"}})");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  world.step();
+  const FemSceneView* view = fem_view(world.body(0));
+  ASSERT_NE(view, nullptr);
+  const fem::FemForceModel& m = view->model();
+  const TetMesh mesh{m.rest_positions(), m.tets()};
+  const auto mat = materials::material_from_young_poisson(1e5, 0.3, 100).value();
+  // K u = f with f the lumped weight ρV/4 g per tet node, u = 0 on the clamp.
+  const fem::SparseMatrix K = fem::assemble_stiffness(mesh, mat);
+  auto dofs = fem::DofMap::from_fixed_nodes(mesh, m.def().fixed_nodes);
+  ASSERT_TRUE(dofs.ok()) << dofs.message();
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(mesh.positions.size()));
+  for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
+    for (Index a : mesh.tets[t]) f[3 * a + 2] += -9.81 * 100.0 * m.rest_shape().volume[t] / 4.0;
+  }
+  auto factor = fem::SparseCholesky::factor(dofs->restrict_matrix(K));
+  ASSERT_TRUE(factor.ok()) << factor.message();
+  const Eigen::VectorXd u = dofs->expand(factor->solve(dofs->restrict_vector(f)));
+  double err = 0.0, size = 0.0;
+  for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+    const Vec3 ui = u.segment<3>(3 * static_cast<Eigen::Index>(i));
+    err = std::max(err, (view->positions()[i] - mesh.positions[i] - ui).norm());
+    size = std::max(size, ui.norm());
+  }
+  EXPECT_GT(size, 1e-3);
+  EXPECT_LE(err, 1e-10 * size);
+  for (const Vec3& v : view->velocities()) EXPECT_EQ(v, Vec3::Zero());
+}
+
+TEST(FemSceneBody, GrabStretchesABarUniformly) {
+  // ν = 0 and the clamp holding x = 0: moving the x = L face by δ gives the affine field u = δ x/L
+  // exactly (linear tets represent it), σ_xx = E δ/L everywhere, and the face pulls back with E A δ/L.
+  for (const char* element : {"linear", "corotational"}) {
+    Result<Scene> scene =
+        fem_scene(R"("mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [2, 1, 1]},
+        "fixed": ["xmin"], "material": {"E": 2e5, "nu": 0.0}, "fem": {"element": ")" +
+                  std::string(element) + R"(", "integrator": "quasi_static",
+        "solver": {"kind": "cholmod", "newton_iterations": 5, "newton_tolerance": 1e-13}})");
+    ASSERT_TRUE(scene.ok()) << scene.message();
+    World& world = *scene->world;
+    Body& b = world.body(0);
+    // A triangle corner on the x = L face; a radius of the face diagonal holds the face's nodes only.
+    SurfacePoint p;
+    const auto x0 = b.surface_rest_positions();
+    for (std::size_t t = 0; t < b.surface_triangles().size(); ++t) {
+      const Tri& tri = b.surface_triangles()[t];
+      if (x0[tri[0]].x() > 0.0999 && x0[tri[1]].x() > 0.0999 && x0[tri[2]].x() > 0.0999)
+        p = {Index(t), 0.0, 0.0};
+    }
+    ASSERT_GE(p.triangle, 0);
+    const GrabId id = b.grab_patch(p, 0.02 * std::sqrt(2.0) + 1e-9);
+    ASSERT_TRUE(id.valid());
+    std::size_t face = 0;
+    for (const Vec3& x : x0) face += x.x() > 0.0999;
+    ASSERT_EQ(b.grab_nodes(id).size(), face);
+    for (Index n : b.grab_nodes(id)) ASSERT_GT(x0[static_cast<std::size_t>(n)].x(), 0.0999);
+    const double delta = 0.001;
+    b.move_grab(id, x0[b.surface_triangles()[static_cast<std::size_t>(p.triangle)][0]] + Vec3(delta, 0, 0));
+    world.step();
+    const FemSceneView* view = fem_view(b);
+    for (std::size_t i = 0; i < view->positions().size(); ++i) {
+      const Vec3 X = view->model().rest_positions()[i];
+      EXPECT_LT((view->positions()[i] - X - Vec3(delta * X.x() / 0.1, 0, 0)).norm(), 1e-12) << element;
+    }
+    const double stress = 2e5 * delta / 0.1;
+    std::vector<double> vm(view->model().tets().size());
+    view->von_mises(vm);
+    for (double s : vm) EXPECT_NEAR(s, stress, 1e-9 * stress) << element;
+    const int field = find_field(b, "von_mises");
+    ASSERT_GE(field, 0);
+    std::vector<double> node_vm(b.surface_positions().size());
+    b.fill_field(static_cast<std::size_t>(field), node_vm);
+    for (double s : node_vm) EXPECT_NEAR(s, stress, 1e-9 * stress) << element;
+    const Vec3 r = b.grab_reaction(id);
+    EXPECT_NEAR(r.x(), -stress * 0.02 * 0.02, 1e-9 * stress * 0.02 * 0.02) << element;
+    EXPECT_LT(std::abs(r.y()) + std::abs(r.z()), 1e-12) << element;
+  }
+}
+
+TEST(FemSceneBody, MaxFrequencyMatchesTheDenseEigenproblem) {
+  Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"element": "linear"})");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  const fem::FemForceModel& m = fem_view(scene->world->body(0))->model();
+  const TetMesh mesh{m.rest_positions(), m.tets()};
+  const auto mat = materials::material_from_young_poisson(1e5, 0.3, 100).value();
+  auto dofs = fem::DofMap::from_fixed_nodes(mesh, m.def().fixed_nodes);
+  ASSERT_TRUE(dofs.ok());
+  Eigen::MatrixXd A = Eigen::MatrixXd(dofs->restrict_matrix(fem::assemble_stiffness(mesh, mat)));
+  for (Eigen::Index r = 0; r < A.rows(); ++r) {
+    for (Eigen::Index c = 0; c < A.cols(); ++c) {
+      A(r, c) /= std::sqrt(m.mass()[static_cast<std::size_t>(dofs->free_dofs()[r] / 3)] *
+                           m.mass()[static_cast<std::size_t>(dofs->free_dofs()[c] / 3)]);
+    }
+  }
+  const double omega = std::sqrt(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(A).eigenvalues().maxCoeff());
+  const double estimate = fem_max_frequency(m);
+  EXPECT_LE(estimate, omega * (1.0 + 1e-9));
+  EXPECT_GE(estimate, 0.95 * omega);
+}
+
+TEST(FemSceneBody, ExplicitStepsStayBoundedBelowTheStableStep) {
+  Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"element": "corotational",
+      "gravity": [0, -9.81, 0], "integrator": "symplectic_euler"})");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  const FemSceneView* view = fem_view(world.body(0));
+  for (int s = 0; s < 20; ++s) world.step();
+  EXPECT_GT(view->last_report().substeps, 1);
+  EXPECT_LE(view->substep(), 2.0 / fem_max_frequency(view->model()));
+  // Undamped: the energy stays near its initial zero-level (gravity work), no blow-up.
+  const double drop = 9.81 * 1.0;  // the beam's free end cannot fall more than about its length
+  for (const Vec3& x : view->positions()) EXPECT_GT(x.y(), -drop);
+  // A given dt above the stable step is refused, naming the fem object.
+  Result<Scene> too_big = fem_scene(std::string(kBeam) + R"(, "fem": {"integrator": "central_difference",
+      "dt": 0.01})");
+  ASSERT_FALSE(too_big.ok());
+  EXPECT_NE(too_big.message().find("/bodies/0/fem: "), std::string::npos) << too_big.message();
+  EXPECT_NE(too_big.message().find("stable step"), std::string::npos) << too_big.message();
+}
+
+TEST(FemSceneBody, UnconvergedSolvesEmitAWarning) {
+  Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"gravity": [0, -9.81, 0],
+      "solver": {"kind": "pcg", "tolerance": 1e-14, "max_iterations": 1}})");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  world.step();
+  const auto warnings = world.body(0).events().get<FemSolverWarning>();
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(warnings[0].finite);
+  EXPECT_GT(warnings[0].relative_residual, 1e-14);
+  EXPECT_FALSE(fem_view(world.body(0))->last_report().converged);
+  // The fast path is inexact by design: its capped CG is not a warning.
+  Result<Scene> fast = fem_scene(std::string(kBeam) + R"(, "fem": {"gravity": [0, -9.81, 0],
+      "solver": {"kind": "fast"}})");
+  ASSERT_TRUE(fast.ok()) << fast.message();
+  fast->world->step();
+  EXPECT_TRUE(fast->world->body(0).events().get<FemSolverWarning>().empty());
+}
+
+TEST(FemSceneBody, ErrorsNameTheJsonPath) {
+  const auto message = [](const std::string& fem) {
+    Result<Scene> s = fem_scene(std::string(kBeam) + R"(, "fem": )" + fem);
+    return s.ok() ? std::string("ok") : s.message();
+  };
+  EXPECT_NE(message(R"({"element": "cubic"})").find("/bodies/0/fem/element: expected one of"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"solver": {"kind": "lu"}})").find("/bodies/0/fem/solver/kind: expected one of"),
+            std::string::npos);
+  EXPECT_NE(
+      message(R"({"mass": "consistent"})").find("/bodies/0/fem/mass: a consistent mass is not supported"),
+      std::string::npos);
+  EXPECT_NE(message(R"({"damping": {"alpha": -1}})").find("/bodies/0/fem/damping/alpha: expected"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"dampnig": {}})").find("/bodies/0/fem"), std::string::npos);
+  EXPECT_NE(message(R"({"material_regions": [{"region": "x>5", "material": {"preset": "rubber"}}]})")
+                .find("/bodies/0/fem/material_regions/0/region: the region selects no tet"),
+            std::string::npos);
+  Result<Scene> free_static = parse_scene(R"({"pliant": 1, "bodies": [{"name": "b", "family": "fem",
+      "mesh": {"shape": "box", "size": [1, 1, 1], "cells": [1, 1, 1]}, "material": {"preset": "rubber"},
+      "fem": {"integrator": "quasi_static"}}]})",
+                                          "fem.json");
+  ASSERT_FALSE(free_static.ok());
+  EXPECT_NE(free_static.message().find("/bodies/0/fem/integrator: quasi_static stepping needs"),
+            std::string::npos)
+      << free_static.message();
+}
+
+TEST(FemSceneBody, MaterialRegionsSetPerTetMaterials) {
+  Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"material_regions": [
+      {"region": "x>0.5", "material": {"E": 4e5, "nu": 0.3, "density": 300}}]})");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  const fem::FemForceModel& m = fem_view(scene->world->body(0))->model();
+  int stiff = 0;
+  for (Index t = 0; t < static_cast<Index>(m.tets().size()); ++t) {
+    Vec3 c = Vec3::Zero();
+    for (Index a : m.tets()[static_cast<std::size_t>(t)])
+      c += 0.25 * m.rest_positions()[static_cast<std::size_t>(a)];
+    const double density = m.material(t).density;
+    EXPECT_EQ(density, c.x() > 0.5 ? 300.0 : 100.0);
+    stiff += c.x() > 0.5;
+  }
+  EXPECT_GT(stiff, 0);
+}
+
+}  // namespace
+}  // namespace pliant::scene
