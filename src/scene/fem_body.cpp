@@ -15,8 +15,10 @@
 #include "pliant/core/hash.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
+#include "pliant/io/vtu.hpp"
 #include "pliant/models/fem/hyperelastic_tet.hpp"
 #include "pliant/models/fem/polar_decomposition.hpp"
+#include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/fem_scene_body.hpp"
 
 #include <fmt/format.h>
@@ -109,7 +111,7 @@ double explicit_stable_step(const fem::FemForceModel& model) {
 // Most substeps one world step may take.
 constexpr double kMaxSubsteps = 100000;
 
-class FemSceneBody final : public Body, public FemSceneView {
+class FemSceneBody final : public Body, public FemSceneView, public InteriorOutput {
  public:
   // Builds the model, the solver and the surface; the Result carries build failures.
   static Result<std::unique_ptr<FemSceneBody>> build(std::string name, const TetMesh& rest,
@@ -323,6 +325,24 @@ class FemSceneBody final : public Body, public FemSceneView {
     }
   }
   std::uint64_t state_hash() const override { return Hasher().add(x_).add(v_).value(); }
+
+  // The volume at its current positions: point data "displacement" (m) and "velocity" (m/s), cell
+  // data "von_mises" (Pa).
+  std::string_view interior_name() const override { return "volume"; }
+  Status write_interior_vtu(const std::filesystem::path& path) const override {
+    const TetMesh mesh{x_, rest_.tets};
+    io::Field u{"displacement", 3, std::vector<double>(3 * x_.size())};
+    io::Field v{"velocity", 3, std::vector<double>(3 * x_.size())};
+    for (std::size_t i = 0; i < x_.size(); ++i) {
+      for (int k = 0; k < 3; ++k) {
+        u.values[3 * i + static_cast<std::size_t>(k)] = x_[i][k] - rest_.positions[i][k];
+        v.values[3 * i + static_cast<std::size_t>(k)] = v_[i][k];
+      }
+    }
+    io::Field vm{"von_mises", 1, std::vector<double>(rest_.tets.size())};
+    von_mises(vm.values);
+    return io::write_vtu(path, mesh, {std::move(u), std::move(v)}, {std::move(vm)});
+  }
 
   // FemSceneView
   const fem::FemForceModel& model() const override { return *model_; }

@@ -3,15 +3,18 @@
 // static solution; a bar of ν = 0 stretched by a grab carries the uniaxial stress E δ/L; the explicit
 // stable-step estimate matches the dense eigenvalue problem; bad keys are named by their JSON path.
 #include "pliant/scene/fem_scene_body.hpp"
+#include "pliant/io/mesh_file.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/scene_file.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 namespace pliant::scene {
@@ -260,6 +263,30 @@ TEST(FemSceneBody, MaterialRegionsSetPerTetMaterials) {
     stiff += c.x() > 0.5;
   }
   EXPECT_GT(stiff, 0);
+}
+
+TEST(FemSceneBody, WritesItsVolumeAtTheCurrentPositions) {
+  Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"gravity": [0, -9.81, 0]})");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  for (int s = 0; s < 5; ++s) world.step();
+  const auto* volume = capability<InteriorOutput>(world.body(0));
+  ASSERT_NE(volume, nullptr);
+  EXPECT_EQ(volume->interior_name(), "volume");
+  const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) / "fem_volume.vtu";
+  ASSERT_TRUE(volume->write_interior_vtu(path).ok());
+  Result<TetMesh> back = io::read_tet_mesh(path);
+  ASSERT_TRUE(back.ok()) << back.message();
+  const FemSceneView* view = fem_view(world.body(0));
+  ASSERT_EQ(back->positions.size(), view->positions().size());
+  EXPECT_EQ(back->tets, view->model().tets());
+  double moved = 0.0;
+  for (std::size_t i = 0; i < back->positions.size(); ++i) {
+    EXPECT_LT((back->positions[i] - view->positions()[i]).norm(), 1e-12);
+    moved = std::max(moved, (view->positions()[i] - view->model().rest_positions()[i]).norm());
+  }
+  EXPECT_GT(moved, 1e-4);
+  std::filesystem::remove(path);
 }
 
 }  // namespace
