@@ -344,6 +344,9 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
     return io::write_vtu(path, mesh, {std::move(u), std::move(v)}, {std::move(vm)});
   }
 
+  // The substep the body was built with (unit: s), 0 for one substep per step.
+  double configured_substep() const { return scene_.substep; }
+
   // FemSceneView
   const fem::FemForceModel& model() const override { return *model_; }
   std::span<const Vec3> positions() const override { return x_; }
@@ -621,6 +624,13 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
   Result<std::unique_ptr<FemSceneBody>> built =
       FemSceneBody::build(in.name, mesh, std::move(materials), std::move(def), scene);
   if (!built.ok()) (settings ? *settings : body).fail(built.message());
+  const double substep = (*built)->configured_substep();
+  if (substep > 0.0 && in.time_step / substep > kMaxSubsteps) {
+    (settings ? *settings : body)
+        .fail(fmt::format("one world step of {:.3g} s would take {:.3g} substeps of {:.3g} s: raise \"dt\", "
+                          "lower the stiffness or pick an implicit \"integrator\"",
+                          in.time_step, in.time_step / substep, substep));
+  }
   return std::move(built).value();
 }
 
