@@ -81,6 +81,9 @@ class SceneSetModel : public ViewerModel {
   std::vector<ViewerTool> tools() const override {
     return current() ? current()->tools() : std::vector<ViewerTool>{};
   }
+  std::vector<std::span<const Vec3>> interior_points() const override {
+    return current() ? current()->interior_points() : std::vector<std::span<const Vec3>>{};
+  }
   const Profile* profile() const override { return current() ? current()->profile() : nullptr; }
   std::uint64_t surfaces_generation() const override;
   std::uint64_t scene_generation() const override;

@@ -95,6 +95,8 @@ class Viewer {
   int color_map_ = 0;
   int shading_ = 0;
   bool wireframe_ = false;
+  int show_ = 0;  // 0: body surfaces; 1: and their interior points (phyxels, FEM nodes); 2: points only
+  render::PointGlyphs point_glyphs_;
   std::vector<std::vector<double>> field_values_;
   // Tool cylinders, meshed each frame (the render Frame borrows these arrays).
   render::CylinderMeshes tool_meshes_;
@@ -345,7 +347,12 @@ render::Frame Viewer::build_frame() {
     f.color_bar = {true, static_cast<render::ColorMap>(color_map_), lo, hi,
                    render::color_bar_label(field_name_, field_unit_)};
   }
+  if (show_ == 2) f.surfaces.clear();  // points only: the bodies' surfaces would hide them
   add_tools(f);
+  if (show_ > 0) {
+    const std::vector<std::span<const Vec3>> clouds = model_.interior_points();
+    point_glyphs_.add_to(f, clouds, camera_.scene_radius / 150.0);
+  }
   if (gesture_ == Gesture::grab && grab_triangle_ >= 0 && grab_surface_ < model_.surface_count()) {
     const ViewerSurface s = model_.surface(grab_surface_);
     if (static_cast<std::size_t>(grab_triangle_) < s.triangles.size()) {
@@ -410,6 +417,9 @@ void Viewer::draw_panel() {
     ImGui::Combo("colour map", &color_map_, "viridis\0turbo\0greys\0coolwarm\0");
     ImGui::Combo("shading", &shading_, "smooth\0flat\0unlit\0");
     ImGui::Checkbox("wireframe", &wireframe_);
+    ImGui::Combo("show", &show_, "surfaces\0surfaces + interior points\0interior points only\0");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("interior points: phyxels of meshless bodies, nodes of fem bodies");
     if (field_index_ > 0) ImGui::Text("range %.4g .. %.4g %s", field_min_, field_max_, field_unit_.c_str());
     if (ImGui::Button("Frame all (F)")) frame_camera();
   }

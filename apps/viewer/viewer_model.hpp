@@ -94,6 +94,9 @@ class ViewerModel {
   virtual void panel() {}
   /// Rigid tools to draw with the surfaces (they move on their own; the mouse cannot pick them).
   virtual std::vector<ViewerTool> tools() const { return {}; }
+  /// The bodies' interior points (phyxels, FEM nodes; unit: m), valid until the next step, for the
+  /// "interior points" display option.
+  virtual std::vector<std::span<const Vec3>> interior_points() const { return {}; }
   /// Named stage timings of the last step, or nullptr.
   virtual const Profile* profile() const { return nullptr; }
 

@@ -2,6 +2,7 @@
 
 #include "panels/family_panel.hpp"
 
+#include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/scene_file.hpp"
 
 #include <imgui.h>
@@ -146,6 +147,14 @@ std::vector<ViewerTool> WorldViewerModel::tools() const {
     const double half = 0.5 * (b.edge_b - b.edge_a).norm();
     out.push_back({0.5 * (b.edge_a + b.edge_b), (b.edge_b - b.edge_a) / (2.0 * half), 0.02 * half, half});
   }
+  return out;
+}
+
+std::vector<std::span<const Vec3>> WorldViewerModel::interior_points() const {
+  std::vector<std::span<const Vec3>> out;
+  for (std::size_t b = 0; b < world_->body_count(); ++b)
+    if (const auto* interior = scene::capability<scene::InteriorOutput>(world_->body(static_cast<Index>(b))))
+      out.push_back(interior->interior_points());
   return out;
 }
 

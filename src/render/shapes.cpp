@@ -45,4 +45,32 @@ void CylinderMeshes::add_to(Frame& frame, std::span<const Cylinder> cylinders, i
   }
 }
 
+void append_point_glyphs(std::span<const Vec3> points, double radius, TriMesh& out) {
+  // Octahedron corners ±x, ±y, ±z; its faces, counter-clockwise seen from outside.
+  static constexpr int kFaces[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
+                                       {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
+  const Vec3 corner[6] = {Vec3::UnitX(),  -Vec3::UnitX(), Vec3::UnitY(),
+                          -Vec3::UnitY(), Vec3::UnitZ(),  -Vec3::UnitZ()};
+  out.positions.reserve(out.positions.size() + 6 * points.size());
+  out.triangles.reserve(out.triangles.size() + 8 * points.size());
+  for (const Vec3& p : points) {
+    const auto base = static_cast<Index>(out.positions.size());
+    for (const Vec3& c : corner) out.positions.push_back(p + radius * c);
+    for (const auto& f : kFaces) out.triangles.push_back({base + f[0], base + f[1], base + f[2]});
+  }
+}
+
+void PointGlyphs::add_to(Frame& frame, std::span<const std::span<const Vec3>> clouds, double radius) {
+  mesh_.positions.clear();
+  mesh_.triangles.clear();
+  for (std::span<const Vec3> cloud : clouds) append_point_glyphs(cloud, radius, mesh_);
+  if (mesh_.triangles.empty()) return;
+  Surface s;
+  s.positions = mesh_.positions;
+  s.triangles = mesh_.triangles;
+  s.color = kPointColor;
+  s.shading = Shading::flat;
+  frame.surfaces.push_back(s);
+}
+
 }  // namespace pliant::render

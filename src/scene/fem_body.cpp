@@ -329,6 +329,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
   // The volume at its current positions: point data "displacement" (m) and "velocity" (m/s), cell
   // data "von_mises" (Pa).
   std::string_view interior_name() const override { return "volume"; }
+  std::span<const Vec3> interior_points() const override { return x_; }
   Status write_interior_vtu(const std::filesystem::path& path) const override {
     const TetMesh mesh{x_, rest_.tets};
     io::Field u{"displacement", 3, std::vector<double>(3 * x_.size())};

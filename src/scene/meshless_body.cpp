@@ -74,6 +74,7 @@ class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOut
   Status write_interior_vtu(const std::filesystem::path& path) const override {
     return meshless::write_phyxels_vtu(path, body_.phyxels(), body_.phyxels().position);
   }
+  std::span<const Vec3> interior_points() const override { return body_.phyxels().position; }
 
   std::span<const FieldInfo> fields() const override {
     static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"volume_change", "1"}};

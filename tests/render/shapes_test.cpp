@@ -45,6 +45,53 @@ TEST(Shapes, CylinderMeshIsAClosedOutwardPrism) {
   EXPECT_GT(volume, 0.0);
 }
 
+TEST(Shapes, PointGlyphsAreClosedOutwardOctahedraAroundTheirPoints) {
+  const std::vector<Vec3> points = {Vec3(0.1, -0.2, 0.3), Vec3(-1.0, 2.0, 0.5)};
+  const double r = 0.01;
+  TriMesh m;
+  m.positions.push_back(Vec3::Zero());  // appended after what is there
+  append_point_glyphs(points, r, m);
+  ASSERT_EQ(m.positions.size(), 1u + 6 * points.size());
+  ASSERT_EQ(m.triangles.size(), 8 * points.size());
+  for (std::size_t g = 0; g < points.size(); ++g) {
+    Vec3 centroid = Vec3::Zero();
+    for (std::size_t k = 0; k < 6; ++k) {
+      const Vec3& x = m.positions[1 + 6 * g + k];
+      EXPECT_NEAR((x - points[g]).norm(), r, 1e-15);
+      centroid += x / 6.0;
+    }
+    EXPECT_NEAR((centroid - points[g]).norm(), 0.0, 1e-15);
+    // Divergence theorem about the glyph's own point: the octahedron's volume (4/3) r³, positive.
+    double volume = 0.0;
+    for (std::size_t t = 8 * g; t < 8 * g + 8; ++t) {
+      const Tri& f = m.triangles[t];
+      for (int c = 0; c < 3; ++c) EXPECT_EQ((static_cast<std::size_t>(f[c]) - 1) / 6, g);
+      volume += (m.positions[f[0]] - points[g])
+                    .dot((m.positions[f[1]] - points[g]).cross(m.positions[f[2]] - points[g])) /
+                6.0;
+    }
+    EXPECT_NEAR(volume, 4.0 / 3.0 * r * r * r, 1e-12 * r * r * r);
+  }
+  // Closed and consistently oriented.
+  std::map<std::pair<Index, Index>, int> edges;
+  for (const Tri& t : m.triangles)
+    for (int k = 0; k < 3; ++k) ++edges[{t[k], t[(k + 1) % 3]}];
+  for (const auto& [e, n] : edges) {
+    EXPECT_EQ(n, 1);
+    EXPECT_EQ(edges.count({e.second, e.first}), 1u);
+  }
+  // One surface for all clouds, none for none.
+  Frame f;
+  PointGlyphs glyphs;
+  const std::span<const Vec3> clouds[] = {points, points};
+  glyphs.add_to(f, clouds, r);
+  ASSERT_EQ(f.surfaces.size(), 1u);
+  EXPECT_EQ(f.surfaces[0].triangles.size(), 2 * 8 * points.size());
+  EXPECT_EQ(f.surfaces[0].color, kPointColor);
+  glyphs.add_to(f, {}, r);
+  EXPECT_EQ(f.surfaces.size(), 1u);
+}
+
 TEST(Shapes, CylinderMeshesAddGreyToolSurfacesThatAreDrawn) {
   Frame f;
   CylinderMeshes tools;

@@ -37,4 +37,21 @@ class CylinderMeshes {
   std::vector<TriMesh> meshes_;
 };
 
+/// Colour of interior points (phyxels, nodes): a light teal, apart from the tool grey.
+inline constexpr Rgb kPointColor = {0.45f, 0.85f, 0.80f};
+
+/// Points drawn as small octahedra of the given radius (unit: m), one per point (6 nodes and 8
+/// outward triangles each), appended to `out`.
+void append_point_glyphs(std::span<const Vec3> points, double radius, TriMesh& out);
+
+/// Meshes point clouds for a Frame, which borrows its arrays: this object owns them until the next call.
+class PointGlyphs {
+ public:
+  /// Appends one flat-shaded surface of octahedra (radius in m) for all `clouds` to `frame`.
+  void add_to(Frame& frame, std::span<const std::span<const Vec3>> clouds, double radius);
+
+ private:
+  TriMesh mesh_;
+};
+
 }  // namespace pliant::render

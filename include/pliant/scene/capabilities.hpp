@@ -8,6 +8,7 @@
 #include "pliant/core/types.hpp"
 
 #include <filesystem>
+#include <span>
 #include <string_view>
 
 namespace pliant::scene {
@@ -55,6 +56,9 @@ class InteriorOutput {
   virtual std::string_view interior_name() const = 0;
   /// Writes the current interior state to a .vtu file at `path`; fails with the writer's one line.
   virtual Status write_interior_vtu(const std::filesystem::path& path) const = 0;
+  /// The interior's current points (unit: m): the phyxels, or a FEM body's nodes; valid until the
+  /// next step. For drawing them (the viewer's "interior points").
+  virtual std::span<const Vec3> interior_points() const = 0;
 };
 
 }  // namespace pliant::scene
