@@ -14,6 +14,7 @@
 #include <Eigen/Eigenvalues>
 #include <unsupported/Eigen/MatrixFunctions>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -338,6 +339,105 @@ TEST(ModalBody, StepAndReconstructDoNotAllocate) {
     EXPECT_EQ(pliant::test::allocations_counted(), 0);
     EXPECT_GT(out[out.size() - 1].norm(), 0.0);
   }
+}
+
+double tet_volume(const std::vector<Vec3>& x, const Tet& t) {
+  return (x[t[1]] - x[t[0]]).cross(x[t[2]] - x[t[0]]).dot(x[t[3]] - x[t[0]]) / 6.0;
+}
+
+// A free body turned 90° about z by its rigid modes: the linear modal field ω × (x - c) stretches every
+// tet (volume × (1 + θ²)); the warped one is the exact rotation (zero strain, volumes kept).
+TEST(ModalWarping, RigidRotationOfTheModalFieldIsExactAndDoesNotInflate) {
+  const TetMesh mesh = test::box(Vec3(0.3, 0.2, 0.1), {3, 2, 1}, meshing::CellSplit::five);
+  const materials::Material mat = rubber();
+  auto basis = modal_analysis(mesh, std::span(&mat, 1), {}, {.modes = 6});
+  ASSERT_TRUE(basis) << basis.message();
+  const SparseMatrix M =
+      assemble_consistent_mass(mesh, std::vector<double>(mesh.tet_count(), mat.density)).value();
+  const Vec3 c(0.15, 0.1, 0.05), omega(0, 0, kPi / 2);
+  Eigen::VectorXd u_lin(3 * mesh.node_count());
+  for (std::size_t i = 0; i < mesh.node_count(); ++i)
+    u_lin.segment<3>(3 * i) = omega.cross(mesh.positions[i] - c);
+  const Eigen::VectorXd q = basis->shapes.transpose() * (M * u_lin);
+  // The rigid modes span the infinitesimal rotation: the projection reproduces it.
+  ASSERT_LT((basis->shapes * q - u_lin).norm(), 1e-8 * u_lin.norm());
+  auto linear = ModalBody::build(mesh, *basis, {});
+  auto warped = ModalBody::build(mesh, *basis, {.warping = true});
+  ASSERT_TRUE(linear && warped);
+  linear->set_state(q, Eigen::VectorXd::Zero(6));
+  warped->set_state(q, Eigen::VectorXd::Zero(6));
+  std::vector<Vec3> ul(mesh.node_count()), uw(mesh.node_count());
+  linear->reconstruct(ul);
+  warped->reconstruct(uw);
+  std::vector<Vec3> xl(mesh.positions), xw(mesh.positions);
+  const Mat3 R = rotation_from_vector(omega);
+  for (std::size_t i = 0; i < mesh.node_count(); ++i) {
+    xl[i] += ul[i];
+    xw[i] += uw[i];
+    EXPECT_LT((xw[i] - (c + R * (mesh.positions[i] - c))).norm(), 1e-7) << "node " << i;
+  }
+  const double theta2 = omega.squaredNorm();
+  for (const Tet& t : mesh.tets) {
+    const double v0 = tet_volume(mesh.positions, t);
+    EXPECT_NEAR(tet_volume(xw, t), v0, 1e-6 * v0);
+    EXPECT_NEAR(tet_volume(xl, t), (1 + theta2) * v0, 1e-6 * v0);  // the inflation warping removes
+  }
+}
+
+// A cantilever's first bending mode at a large amplitude (tip deflection half the length): the linear
+// field moves nodes straight down and stretches the beam's neutral axis; warping keeps it much closer to
+// its length. At small amplitudes warping agrees with the linear field to first order.
+TEST(ModalWarping, BendingLimitsStretchAndSmallAmplitudesMatchLinear) {
+  const double L = 1.0;
+  const TetMesh mesh = test::box(Vec3(L, 0.1, 0.1), {20, 2, 2}, meshing::CellSplit::five);
+  const materials::Material mat = rubber();
+  auto basis = modal_analysis(mesh, std::span(&mat, 1), test::nodes_at(mesh, 0, 0.0), {.modes = 2});
+  ASSERT_TRUE(basis) << basis.message();
+  auto linear = ModalBody::build(mesh, *basis, {});
+  auto warped = ModalBody::build(mesh, *basis, {.warping = true});
+  ASSERT_TRUE(linear && warped);
+  // The centreline y = z = 0.05 m (the neutral axis, whose length bending keeps), ordered along x.
+  std::vector<Index> edge;
+  for (Index i : test::nodes_at(mesh, 1, 0.05))
+    if (std::abs(mesh.positions[i].z() - 0.05) < 1e-9) edge.push_back(i);
+  std::sort(edge.begin(), edge.end(),
+            [&](Index a, Index b) { return mesh.positions[a].x() < mesh.positions[b].x(); });
+  const Index tip = edge.back();
+  auto edge_length = [&](const std::vector<Vec3>& u) {
+    double len = 0.0;
+    for (std::size_t k = 1; k < edge.size(); ++k)
+      len += (mesh.positions[edge[k]] + u[edge[k]] - mesh.positions[edge[k - 1]] - u[edge[k - 1]]).norm();
+    return len;
+  };
+  std::vector<Vec3> ul(mesh.node_count()), uw(mesh.node_count());
+  auto at_amplitude = [&](double tip_deflection) {
+    Eigen::VectorXd q = Eigen::VectorXd::Zero(2);
+    q[0] = tip_deflection / basis->shapes.middleRows(3 * tip, 3).col(0).norm();
+    linear->set_state(q, Eigen::VectorXd::Zero(2));
+    warped->set_state(q, Eigen::VectorXd::Zero(2));
+    linear->reconstruct(ul);
+    warped->reconstruct(uw);
+  };
+  at_amplitude(0.5 * L);
+  const double stretch_linear = edge_length(ul) / L - 1.0, stretch_warped = edge_length(uw) / L - 1.0;
+  EXPECT_GT(stretch_linear, 0.05);
+  EXPECT_LT(std::abs(stretch_warped), 0.2 * stretch_linear) << stretch_linear << " " << stretch_warped;
+  // Small amplitudes: the relative difference is O(amplitude), and tiny at 1e-4 L.
+  double previous = 0.0;
+  for (double amp : {1e-2, 1e-3, 1e-4}) {
+    at_amplitude(amp * L);
+    double diff = 0.0, size = 0.0;
+    for (std::size_t i = 0; i < mesh.node_count(); ++i) {
+      diff = std::max(diff, (uw[i] - ul[i]).norm());
+      size = std::max(size, ul[i].norm());
+    }
+    const double relative = diff / size;
+    if (previous > 0.0) {
+      EXPECT_NEAR(relative / previous, 0.1, 0.02);
+    }
+    previous = relative;
+  }
+  EXPECT_LT(previous, 1e-3);
 }
 
 }  // namespace
