@@ -123,7 +123,7 @@ void ModalBody::reconstruct(std::span<Vec3> displacements) const {
   theta_.noalias() = output_rotations_ * q_;
   for (std::size_t k = 0; k < displacements.size(); ++k) {
     const Eigen::Index row = 3 * static_cast<Eigen::Index>(k);
-    displacements[k] = modal_warp_matrix(theta_.segment<3>(row)) * linear_.segment<3>(row);
+    displacements[k] = modal_warp(theta_.segment<3>(row), linear_.segment<3>(row));
   }
 }
 
@@ -131,7 +131,7 @@ Vec3 ModalBody::node_displacement(Index node) const {
   const Eigen::Index row = 3 * static_cast<Eigen::Index>(node);
   const Vec3 linear = shapes_.middleRows(row, 3) * q_;
   if (!warping_) return linear;
-  return modal_warp_matrix(rotations_.middleRows(row, 3) * q_) * linear;
+  return modal_warp(rotations_.middleRows(row, 3) * q_, linear);
 }
 
 void ModalBody::set_state(const Eigen::VectorXd& amplitudes, const Eigen::VectorXd& rates) {

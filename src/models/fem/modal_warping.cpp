@@ -43,9 +43,10 @@ Eigen::MatrixXd modal_rotation_field(const TetMesh& mesh, const Eigen::MatrixXd&
   return W;
 }
 
-Mat3 modal_warp_matrix(const Vec3& theta) {
-  const double t2 = theta.squaredNorm();
-  double a = 0.0, b = 0.0;  // (1 - cos θ)/θ², (θ - sin θ)/θ³
+namespace {
+
+// (1 - cos θ)/θ² and (θ - sin θ)/θ³ of θ² = t2; series near 0 (truncation below 1e-17 for t2 < 1e-4).
+void warp_coefficients(double t2, double& a, double& b) {
   if (t2 < 1e-4) {
     a = 0.5 - t2 / 24.0 * (1.0 - t2 / 30.0 * (1.0 - t2 / 56.0));
     b = 1.0 / 6.0 - t2 / 120.0 * (1.0 - t2 / 42.0 * (1.0 - t2 / 72.0));
@@ -54,8 +55,22 @@ Mat3 modal_warp_matrix(const Vec3& theta) {
     a = (1.0 - std::cos(t)) / t2;
     b = (t - std::sin(t)) / (t2 * t);
   }
+}
+
+}  // namespace
+
+Mat3 modal_warp_matrix(const Vec3& theta) {
+  double a = 0.0, b = 0.0;
+  warp_coefficients(theta.squaredNorm(), a, b);
   const Mat3 s = skew(theta);
   return Mat3::Identity() + a * s + b * s * s;
+}
+
+Vec3 modal_warp(const Vec3& theta, const Vec3& u) {
+  double a = 0.0, b = 0.0;
+  warp_coefficients(theta.squaredNorm(), a, b);
+  const Vec3 tu = theta.cross(u);
+  return u + a * tu + b * theta.cross(tu);
 }
 
 Mat3 rotation_from_vector(const Vec3& theta) {

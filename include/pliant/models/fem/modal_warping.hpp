@@ -31,6 +31,9 @@ Eigen::MatrixXd modal_rotation_field(const TetMesh& mesh, const Eigen::MatrixXd&
 /// J(θ) = ∫₀¹ exp(s[θ]×) ds for a rotation vector θ (unit: rad); series near θ = 0.
 Mat3 modal_warp_matrix(const Vec3& theta);
 
+/// J(θ) u without forming J: u + a θ×u + b θ×(θ×u) (a = (1 - cos|θ|)/|θ|², b = (|θ| - sin|θ|)/|θ|³).
+Vec3 modal_warp(const Vec3& theta, const Vec3& u);
+
 /// exp([θ]×), the rotation by |θ| about θ (Rodrigues; unit of θ: rad).
 Mat3 rotation_from_vector(const Vec3& theta);
 
