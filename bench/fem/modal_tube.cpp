@@ -72,14 +72,16 @@ nlohmann::json run_fem_modal(const Context& context) {
                  {"lowest_hz", hz[0]},
                  {"highest_hz", hz[hz.size() - 1]}};
   out["steps"] = nlohmann::json::array();
-  fmt::print("{:>8} {:>13} {:>8} {:>12} {:>12} {:>9}\n", "warping", "surface nodes", "modes", "us/step",
-             "CPU us/step", "kHz (CPU)");
-  for (bool warping : {false, true}) {
+  fmt::print("{:>8} {:>9} {:>13} {:>8} {:>12} {:>12} {:>9}\n", "warping", "output", "surface nodes", "modes",
+             "us/step", "CPU us/step", "kHz (CPU)");
+  for (int variant = 0; variant < 4; ++variant) {
+    const bool warping = variant % 2 == 1, single = variant >= 2;
     auto body = ModalBody::build(mesh, basis,
                                  {.dt = 1e-3,
                                   .rayleigh_alpha = 0.5,
                                   .rayleigh_beta = 1e-4,
                                   .warping = warping,
+                                  .single_precision_output = single,
                                   .output_nodes = surface.volume_node})
                     .value();
     std::vector<Vec3> u(body.output_nodes().size());
@@ -99,9 +101,10 @@ nlohmann::json run_fem_modal(const Context& context) {
       checksum += u.back().x();
     }
     const double us = step_clock.seconds() * 1e6 / steps, cpu_us = (cpu_seconds() - cpu_start) * 1e6 / steps;
-    fmt::print("{:>8} {:>13} {:>8} {:>12.1f} {:>12.1f} {:>9.2f}\n", warping ? "yes" : "no", u.size(), modes,
-               us, cpu_us, 1e3 / cpu_us);
+    fmt::print("{:>8} {:>9} {:>13} {:>8} {:>12.1f} {:>12.1f} {:>9.2f}\n", warping ? "yes" : "no",
+               single ? "float" : "double", u.size(), modes, us, cpu_us, 1e3 / cpu_us);
     out["steps"].push_back({{"warping", warping},
+                            {"output_precision", single ? "float" : "double"},
                             {"surface_nodes", u.size()},
                             {"tip_forced_nodes", tip.size()},
                             {"us_per_step", us},

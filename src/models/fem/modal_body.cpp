@@ -53,7 +53,7 @@ Result<ModalBody> ModalBody::build(const TetMesh& mesh, const ModalBasis& basis,
     b.output_shapes_.middleRows(3 * k, 3) =
         b.shapes_.middleRows(3 * static_cast<Eigen::Index>(b.output_nodes_[static_cast<std::size_t>(k)]), 3);
   if (b.warping_) {
-    b.rotations_ = modal_rotation_field(mesh, b.shapes_);
+    b.rotations_ = modal_rotation_field(mesh, basis.shapes.leftCols(r));
     b.output_rotations_.resize(3 * out, r);
     for (Eigen::Index k = 0; k < out; ++k)
       b.output_rotations_.middleRows(3 * k, 3) = b.rotations_.middleRows(
@@ -61,6 +61,17 @@ Result<ModalBody> ModalBody::build(const TetMesh& mesh, const ModalBasis& basis,
     b.theta_.resize(3 * out);
   }
   b.linear_.resize(3 * out);
+  if (def.single_precision_output) {
+    b.output_shapes_f_ = b.output_shapes_.cast<float>();
+    b.output_shapes_ = Eigen::MatrixXd();
+    b.linear_f_.resize(3 * out);
+    b.q_f_.resize(r);
+    if (b.warping_) {
+      b.output_rotations_f_ = b.output_rotations_.cast<float>();
+      b.output_rotations_ = Eigen::MatrixXd();
+      b.theta_f_.resize(3 * out);
+    }
+  }
   b.q_ = Eigen::VectorXd::Zero(r);
   b.v_ = Eigen::VectorXd::Zero(r);
   b.g_ = Eigen::VectorXd::Zero(r);
@@ -115,6 +126,21 @@ void ModalBody::reconstruct(std::span<Vec3> displacements) const {
   if (displacements.size() != output_nodes_.size()) return;
   Eigen::Map<Eigen::VectorXd> u(displacements.data()->data(),
                                 3 * static_cast<Eigen::Index>(displacements.size()));
+  if (output_shapes_f_.size() > 0) {
+    q_f_ = q_.cast<float>();
+    linear_f_.noalias() = output_shapes_f_ * q_f_;
+    if (!warping_) {
+      u = linear_f_.cast<double>();
+      return;
+    }
+    theta_f_.noalias() = output_rotations_f_ * q_f_;
+    for (std::size_t k = 0; k < displacements.size(); ++k) {
+      const Eigen::Index row = 3 * static_cast<Eigen::Index>(k);
+      displacements[k] =
+          modal_warp(theta_f_.segment<3>(row).cast<double>(), linear_f_.segment<3>(row).cast<double>());
+    }
+    return;
+  }
   if (!warping_) {
     u.noalias() = output_shapes_ * q_;
     return;
