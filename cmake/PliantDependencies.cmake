@@ -35,6 +35,11 @@ endif()
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)  # scene files (a private, header-only dependency of pliant::scene)
 find_package(ZLIB REQUIRED)  # compressed VTK XML data arrays (vtkZLibDataCompressor), private to pliant::io
+if(NOT PLIANT_CONSUMER)
+  # Eigenvalues for modal reduction: header-only and private to pliant::fem (modal_analysis.cpp), so an
+  # installed Pliant does not need it.
+  find_package(Spectra REQUIRED)
+endif()
 
 if(PLIANT_WITH_RENDER)
   set(OpenGL_GL_PREFERENCE GLVND)
