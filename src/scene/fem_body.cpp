@@ -5,8 +5,8 @@
 // "linear" | "corotational" | "stvk" | "neo_hookean", "mass": "lumped", "material_regions": [{"region":
 // REGION, "material": {...}}] (tets whose centroid the region selects; later entries win), "damping":
 // {"alpha": 1/s, "beta": s}, "gravity": [m/s²], "integrator": "backward_euler" | "newmark" |
-// "quasi_static" | "symplectic_euler" | "central_difference", "dt": s (the substep), "solver": {"kind":
-// "cholmod" | "pcg" | "rest_factor_pcg" | "fast", "tolerance": 1, "max_iterations": N,
+// "quasi_static" | "symplectic_euler" | "central_difference" | "houbolt", "dt": s (the substep), "solver":
+// {"kind": "cholmod" | "pcg" | "rest_factor_pcg" | "fast", "tolerance": 1, "max_iterations": N,
 // "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG iterations
 // unless "max_iterations" says otherwise: an inexact solve by design.
 #include "family_registry.hpp"
@@ -41,6 +41,8 @@ const char* fem_integrator_name(FemIntegrator integrator) {
       return "symplectic_euler";
     case FemIntegrator::central_difference:
       return "central_difference";
+    case FemIntegrator::houbolt:
+      return "houbolt";
   }
   return "?";
 }
@@ -83,9 +85,26 @@ double fem_max_frequency(const fem::FemForceModel& model) {
 namespace detail {
 namespace {
 
-bool is_implicit(FemIntegrator i) {
+// The schemes fem::ImplicitSolver steps; the others go through dynamics::Integrator.
+bool uses_implicit_solver(FemIntegrator i) {
   return i == FemIntegrator::backward_euler || i == FemIntegrator::newmark ||
          i == FemIntegrator::quasi_static;
+}
+
+// The conditionally stable schemes: their substep must stay below the stable step.
+bool is_explicit(FemIntegrator i) {
+  return i == FemIntegrator::symplectic_euler || i == FemIntegrator::central_difference;
+}
+
+dynamics::Scheme integrator_scheme(FemIntegrator i) {
+  switch (i) {
+    case FemIntegrator::central_difference:
+      return dynamics::Scheme::central_difference;
+    case FemIntegrator::houbolt:
+      return dynamics::Scheme::houbolt;
+    default:
+      return dynamics::Scheme::symplectic_euler;
+  }
 }
 
 fem::ImplicitScheme implicit_scheme(FemIntegrator i) {
@@ -130,7 +149,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
     b.def_ = def;
     b.scene_ = scene;
     if (Status s = b.rebuild(); !s.ok()) return Error{s.message()};
-    if (!is_implicit(scene.integrator)) {
+    if (is_explicit(scene.integrator)) {
       const double stable = explicit_stable_step(*b.model_);
       if (scene.substep > stable) {
         return Error{fmt::format(
@@ -431,7 +450,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
       if (pending_[i] != Vec3::Zero()) next->set_point_force(static_cast<Index>(i), pending_[i]);
     }
     std::optional<fem::ImplicitSolver> solver;
-    if (is_implicit(scene_.integrator)) {
+    if (uses_implicit_solver(scene_.integrator)) {
       fem::ImplicitSolverDef sd = scene_.solver;
       sd.scheme = implicit_scheme(scene_.integrator);
       sd.dt = h_ > 0.0 ? h_ : (scene_.substep > 0.0 ? scene_.substep : sd.dt);
@@ -459,16 +478,16 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
     if (h != h_) {
       // A new step length (the first step, or the world's step changed): allocates once.
       h_ = h;
-      if (is_implicit(scene_.integrator)) {
+      if (uses_implicit_solver(scene_.integrator)) {
         if (!rebuild().ok()) {
           report_.converged = false;
           return;
         }
       } else {
-        integrator_.set_def({.scheme = scene_.integrator == FemIntegrator::central_difference
-                                           ? dynamics::Scheme::central_difference
-                                           : dynamics::Scheme::symplectic_euler,
-                             .dt = h});
+        integrator_.set_def({.scheme = integrator_scheme(scene_.integrator),
+                             .dt = h,
+                             .cg_tolerance = scene_.solver.pcg_tolerance,
+                             .cg_max_iterations = scene_.solver.pcg_max_iterations});
       }
     }
     fem::FemForceModel& model = *model_;
@@ -506,6 +525,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
         if (solve_failed || newton_short) report_.converged = false;
       } else {
         integrator_.step(model, x_, v_);
+        report_.cg_iterations += integrator_.last_cg_iterations();
       }
     }
   }
@@ -587,11 +607,11 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     }
     if (auto v = j.find("gravity")) def.gravity = v->vec3();
     if (auto v = j.find("integrator")) {
-      const std::string name =
-          v->one_of({"backward_euler", "newmark", "quasi_static", "symplectic_euler", "central_difference"});
+      const std::string name = v->one_of(
+          {"backward_euler", "newmark", "quasi_static", "symplectic_euler", "central_difference", "houbolt"});
       for (FemIntegrator i :
            {FemIntegrator::backward_euler, FemIntegrator::newmark, FemIntegrator::quasi_static,
-            FemIntegrator::symplectic_euler, FemIntegrator::central_difference}) {
+            FemIntegrator::symplectic_euler, FemIntegrator::central_difference, FemIntegrator::houbolt}) {
         if (name == fem_integrator_name(i)) scene.integrator = i;
       }
     }

@@ -3,6 +3,7 @@
 // static solution; a bar of ν = 0 stretched by a grab carries the uniaxial stress E δ/L; the explicit
 // stable-step estimate matches the dense eigenvalue problem; bad keys are named by their JSON path.
 #include "pliant/scene/fem_scene_body.hpp"
+#include "pliant/dynamics/integrator.hpp"
 #include "pliant/io/mesh_file.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
@@ -74,6 +75,42 @@ TEST(FemSceneBody, StepsEqualTheRuntimeDrivenDirectly) {
     EXPECT_LE(worst, 1e-12) << integrator;
     EXPECT_EQ(view->last_report().newton_iterations > 0, true);
   }
+}
+
+// Houbolt goes through the shared dynamics::Integrator: the family's steps are that integrator's.
+TEST(FemSceneBody, HouboltStepsEqualTheSharedIntegrator) {
+  Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"element": "corotational",
+      "damping": {"alpha": 0.5, "beta": 0.002}, "gravity": [0, -9.81, 0], "integrator": "houbolt",
+      "solver": {"tolerance": 1e-10, "max_iterations": 500}})");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  const FemSceneView* view = fem_view(world.body(0));
+  ASSERT_NE(view, nullptr);
+  const fem::FemForceModel& m = view->model();
+  const TetMesh mesh{m.rest_positions(), m.tets()};
+  const auto mat = materials::material_from_young_poisson(1e5, 0.3, 100).value();
+  auto model = fem::FemForceModel::build(mesh, std::span(&mat, 1),
+                                         {.element = fem::ElementKind::corotational,
+                                          .rayleigh_alpha = 0.5,
+                                          .rayleigh_beta = 0.002,
+                                          .gravity = {0, -9.81, 0},
+                                          .fixed_nodes = m.def().fixed_nodes});
+  ASSERT_TRUE(model.ok()) << model.message();
+  dynamics::Integrator integrator(
+      {.scheme = dynamics::Scheme::houbolt, .dt = 0.01, .cg_tolerance = 1e-10, .cg_max_iterations = 500});
+  std::vector<Vec3> x = mesh.positions, v(x.size(), Vec3::Zero());
+  for (int s = 0; s < 30; ++s) {
+    world.step();
+    integrator.step(*model, x, v);
+  }
+  double worst = 0.0, swing = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    worst = std::max(worst, (view->positions()[i] - x[i]).norm());
+    swing = std::max(swing, (x[i] - mesh.positions[i]).norm());
+  }
+  EXPECT_GT(swing, 1e-3) << "the beam moves";
+  EXPECT_EQ(worst, 0.0);
+  EXPECT_GT(view->last_report().cg_iterations, 0);
 }
 
 TEST(FemSceneBody, QuasiStaticLinearMatchesTheStaticSolution) {

@@ -55,7 +55,7 @@ void fem_panel(const PanelContext& ctx) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rayleigh damping C = alpha M + beta K");
 
   if (choice("integrator",
-             {"backward_euler", "newmark", "quasi_static", "symplectic_euler", "central_difference"},
+             {"backward_euler", "newmark", "quasi_static", "symplectic_euler", "central_difference", "houbolt"},
              string_at(s, "integrator", "backward_euler"), picked))
     ctx.edit(ptr("integrator"), picked);
   if (ImGui::IsItemHovered())

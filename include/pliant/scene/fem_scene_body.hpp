@@ -27,6 +27,8 @@ enum class FemIntegrator {
   quasi_static,        ///< fem::ImplicitSolver, static equilibrium each step (needs fixed nodes)
   symplectic_euler,    ///< dynamics::Integrator, explicit, substeps below the stable step
   central_difference,  ///< dynamics::Integrator, explicit with lumped M (Masutani et al. 2004)
+  houbolt,             ///< dynamics::Integrator, Houbolt's implicit four-level scheme (1950), linearised
+                       ///< once per step, Jacobi-PCG to the solver's tolerance
 };
 
 /// The scene files' name of an integrator ("backward_euler", ...).
