@@ -39,6 +39,7 @@ class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOut
   std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
   std::span<const Vec3> surface_rest_positions() const override { return body_.surface().rest_positions(); }
   std::span<const Tri> surface_triangles() const override { return body_.surface().triangles(); }
+  std::uint64_t surface_topology_version() const override { return body_.surface_topology_version(); }
 
   // Holds the triangle corner with the largest barycentric weight.
   GrabId grab(const SurfacePoint& p) override {

@@ -126,6 +126,55 @@ void DrivenSurface::append_fit(const MlsBody& body, const Vec3& X, double R, con
   }
 }
 
+void DrivenSurface::append_fit_or_shepard(const MlsBody& body, const Vec3& X, double R,
+                                          std::span<const Index> near) {
+  const Mat4 M = moment_at(body, X, R, near);
+  if (conditioned(M, max_condition_)) {
+    append_fit(body, X, R, M, near);
+    return;
+  }
+  // Too few phyxels for a linear fit: Shepard weights, no gradient (none at all: the vertex stays put).
+  double sum = 0.0;
+  for (Index j : near) {
+    const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
+    sum += q * q * q;
+  }
+  for (Index j : near) {
+    const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
+    phyxel_.push_back(j);
+    weight_.push_back(q * q * q / sum);
+    gradient_.push_back(Vec3::Zero());
+  }
+}
+
+void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, std::span<const Vec3> surface_x,
+                                const Blade& blade, const SurfaceSplit& split) {
+  std::vector<Index> near;
+  for (const CutPoint& p : split.points) {
+    const auto a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
+    const Vec3 X = (1.0 - p.t) * rest_[a] + p.t * rest_[b];
+    const Vec3 on_cut = (1.0 - p.t) * surface_x[a] + p.t * surface_x[b];
+    // A point a millionth of the way from the cut point to its side's vertex: on that side.
+    const Vec3 seen_from = on_cut + 1e-6 * (surface_x[static_cast<std::size_t>(p.side)] - on_cut);
+    double R = radius_[static_cast<std::size_t>(p.side)];
+    for (int attempt = 0; attempt < 8; ++attempt, R *= 1.25) {
+      near.clear();
+      for (std::size_t j = 0; j < body.rest.size(); ++j) {
+        if ((body.rest[j] - X).squaredNorm() < R * R && !crosses(blade, seen_from, x[j]))
+          near.push_back(static_cast<Index>(j));
+      }
+      if (!near.empty()) break;
+    }
+    rest_.push_back(X);
+    radius_.push_back(R);
+    append_fit_or_shepard(body, X, R, near);
+    begin_.push_back(static_cast<Index>(phyxel_.size()));
+  }
+  triangles_ = split.triangles;
+  normal_ = area_weighted_normals(rest_, triangles_);
+  ++topology_version_;
+}
+
 Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop) {
   std::vector<Index> begin(1, 0), phyxel;
   std::vector<double> weight;
@@ -150,25 +199,7 @@ Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool
       std::swap(phyxel, phyxel_);
       std::swap(weight, weight_);
       std::swap(gradient, gradient_);
-      const Vec3& X = rest_[v];
-      const double R = radius_[v];
-      const Mat4 M = moment_at(body, X, R, kept);
-      if (conditioned(M, max_condition_)) {
-        append_fit(body, X, R, M, kept);
-      } else {
-        // Too few phyxels left on this side for a linear fit: Shepard weights, no gradient.
-        double sum = 0.0;
-        for (Index j : kept) {
-          const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
-          sum += q * q * q;
-        }
-        for (Index j : kept) {
-          const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
-          phyxel_.push_back(j);
-          weight_.push_back(q * q * q / sum);
-          gradient_.push_back(Vec3::Zero());
-        }
-      }
+      append_fit_or_shepard(body, rest_[v], radius_[v], kept);
       std::swap(phyxel, phyxel_);
       std::swap(weight, weight_);
       std::swap(gradient, gradient_);

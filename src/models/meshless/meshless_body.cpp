@@ -149,6 +149,14 @@ void MeshlessBody::step(double dt, Profile& profile) {
         return crosses(blade, x_surface_[static_cast<std::size_t>(v)],
                        body_->position[static_cast<std::size_t>(j)]);
       });
+      // Split the surface along the cut and close the cut faces (surface_cut.hpp); the new vertices
+      // get positions at once, so a second blade in the same step sees them.
+      if (const auto split = split_surface(x_surface_, surface_.triangles(), blade)) {
+        surface_.apply_split(*body_, body_->position, x_surface_, blade, *split);
+        x_surface_.resize(surface_.vertex_count());
+        n_surface_.resize(surface_.vertex_count());
+        surface_.update(*body_, body_->position, x_surface_, n_surface_);
+      }
     }
     pending_cuts_.clear();
     profile.record("meshless.cut", watch.ms());

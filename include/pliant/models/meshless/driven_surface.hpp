@@ -18,8 +18,11 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/models/meshless/cutting.hpp"
 #include "pliant/models/meshless/mls_body.hpp"
+#include "pliant/models/meshless/surface_cut.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <vector>
@@ -61,6 +64,17 @@ class DrivenSurface {
   /// vertex with no phyxel left stays at rest). Returns the number of vertices refitted. Allocates.
   Index refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop);
 
+  /// Applies a split of the surface along `blade` (surface_cut.hpp) made at the current surface
+  /// positions `surface_x` (unit: m): the new vertices get rest positions on their edges and fits to
+  /// the phyxels within their side vertex's radius that are visible from their side (no segment from a
+  /// point just off the cut on that side to the phyxel's current position in `x` crosses the blade),
+  /// linear when well conditioned, else Shepard; the triangles are replaced, rest normals recomputed
+  /// and topology_version() incremented. Allocates.
+  void apply_split(const MlsBody& body, std::span<const Vec3> x, std::span<const Vec3> surface_x,
+                   const Blade& blade, const SurfaceSplit& split);
+  /// Incremented by every apply_split (0 for a surface never split).
+  std::uint64_t topology_version() const { return topology_version_; }
+
   /// Phyxels weighing on vertex v, with their weights φ_j.
   std::span<const Index> phyxels(Index v) const;
   std::span<const double> weights(Index v) const;
@@ -73,9 +87,12 @@ class DrivenSurface {
   std::vector<Vec3> gradient_;
   std::vector<double> radius_;  // fit radius R per vertex (unit: m)
   double max_condition_ = 1e6;
+  std::uint64_t topology_version_ = 0;
 
   void append_fit(const MlsBody& body, const Vec3& X, double R, const Eigen::Matrix4d& M,
                   std::span<const Index> near);
+  // The linear fit on `near` when its moment matrix is well conditioned, else Shepard weights.
+  void append_fit_or_shepard(const MlsBody& body, const Vec3& X, double R, std::span<const Index> near);
 };
 
 /// The first-order normal (I - Hᵀ) n, normalised, for the displacement gradient H_ab = ∂u_a/∂X_b.

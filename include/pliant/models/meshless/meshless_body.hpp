@@ -91,11 +91,15 @@ class MeshlessBody {
 
   /// Cuts along the blade at the start of the next step (cutting.hpp): links crossing the swept
   /// surface at that time are removed, the affected phyxels' constants recomputed, and surface
-  /// vertices refitted on the phyxels on their side. False (and nothing queued) for a blade of zero
-  /// area or one whose bounds miss the body's.
+  /// vertices refitted on the phyxels on their side; when the cut leaves closed loops on the surface
+  /// (a through-cut), the surface is split along them and the cut faces closed (surface_cut.hpp), so
+  /// vertices and triangles are appended and surface_topology_version() grows. False (and nothing
+  /// queued) for a blade of zero area or one whose bounds miss the body's.
   bool cut(const Blade& blade);
   /// Phyxels that lost links in the last step's cuts (valid until the next step).
   std::span<const CutEvent> cut_events() const { return cut_events_; }
+  /// Incremented whenever a cut splits the surface (vertices and triangles added or re-connected).
+  std::uint64_t surface_topology_version() const { return surface_.topology_version(); }
 
   /// Adds force f (unit: N) at surface vertex v for the next step.
   void add_surface_force(Index vertex, const Vec3& f);

@@ -1,0 +1,281 @@
+// Splitting the render surface along a cut and closing the cut faces: closed oriented pieces, volumes
+// kept, each vertex fitted on its own side, no triangle spanning the gap once the pieces separate.
+#include "pliant/models/meshless/surface_cut.hpp"
+#include "pliant/core/topology.hpp"
+#include "pliant/meshing/box.hpp"
+#include "pliant/meshing/icosphere.hpp"
+#include "pliant/models/meshless/meshless_body.hpp"
+#include "shapes.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+
+namespace pliant::meshless {
+namespace {
+
+// A plane blade x = c swept from above to below everything in |y|, |z| < 1.
+Blade plane_blade(double c) { return {Vec3(c, -1, 1), Vec3(c, 1, 1), Vec3(c, -1, -1), Vec3(c, 1, -1)}; }
+
+TriMesh fine_box(const Vec3& size, std::array<Index, 3> cells) {
+  return extract_boundary(meshing::box_mesh({.origin = Vec3::Zero(), .size = size, .cells = cells}).value())
+      .mesh;
+}
+
+// Every directed edge appears once and its reverse once: closed, manifold, consistently oriented.
+void expect_closed_oriented(std::span<const Tri> tris) {
+  std::map<std::pair<Index, Index>, int> directed;
+  for (const Tri& t : tris) {
+    for (int c = 0; c < 3; ++c)
+      ++directed[{t[static_cast<std::size_t>(c)], t[static_cast<std::size_t>((c + 1) % 3)]}];
+  }
+  for (const auto& [e, count] : directed) {
+    EXPECT_EQ(count, 1) << "edge " << e.first << "-" << e.second << " traversed " << count << " times";
+    const auto back = directed.find({e.second, e.first});
+    EXPECT_TRUE(back != directed.end() && back->second == 1)
+        << "edge " << e.first << "-" << e.second << " is open";
+  }
+}
+
+// Connected components of the triangles (label per vertex, -1 for an unused vertex) and their count.
+std::pair<std::vector<Index>, Index> components(std::size_t vertices, std::span<const Tri> tris) {
+  std::vector<Index> parent(vertices);
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto find = [&](Index v) {
+    while (parent[static_cast<std::size_t>(v)] != v)
+      v = parent[static_cast<std::size_t>(v)] =
+          parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(v)])];
+    return v;
+  };
+  std::vector<std::uint8_t> used(vertices, 0);
+  for (const Tri& t : tris) {
+    for (Index v : t) used[static_cast<std::size_t>(v)] = 1;
+    parent[static_cast<std::size_t>(find(t[1]))] = find(t[0]);
+    parent[static_cast<std::size_t>(find(t[2]))] = find(t[0]);
+  }
+  std::vector<Index> label(vertices, -1);
+  std::map<Index, Index> ids;
+  for (std::size_t v = 0; v < vertices; ++v) {
+    if (!used[v]) continue;
+    label[v] = ids.try_emplace(find(static_cast<Index>(v)), static_cast<Index>(ids.size())).first->second;
+  }
+  return {label, static_cast<Index>(ids.size())};
+}
+
+// Signed volume enclosed by each component (unit: m³), by the divergence theorem.
+std::vector<double> volumes(std::span<const Vec3> x, std::span<const Tri> tris,
+                            const std::vector<Index>& label, Index count) {
+  std::vector<double> vol(static_cast<std::size_t>(count), 0.0);
+  for (const Tri& t : tris) {
+    vol[static_cast<std::size_t>(label[static_cast<std::size_t>(t[0])])] +=
+        x[static_cast<std::size_t>(t[0])].dot(
+            x[static_cast<std::size_t>(t[1])].cross(x[static_cast<std::size_t>(t[2])])) /
+        6.0;
+  }
+  return vol;
+}
+
+TEST(SurfaceCut, PolygonTriangulationKeepsAreaAndOrientation) {
+  // An L-shaped polygon with collinear points on its edges, tilted out of the xy plane.
+  std::vector<Vec3> p = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {2, 1, 0},
+                         {1, 1, 0}, {1, 2, 0}, {0, 2, 0}, {0, 1, 0}};
+  const Eigen::AngleAxisd tilt(0.4, Vec3(1, 2, 0.5).normalized());
+  for (Vec3& q : p) q = tilt * q;
+  const Vec3 n = tilt * Vec3::UnitZ();
+  const std::vector<Tri> tris = triangulate_polygon(p);
+  ASSERT_EQ(tris.size(), p.size() - 2);
+  double area = 0.0;
+  for (const Tri& t : tris) {
+    const double a = 0.5 * (p[static_cast<std::size_t>(t[1])] - p[static_cast<std::size_t>(t[0])])
+                               .cross(p[static_cast<std::size_t>(t[2])] - p[static_cast<std::size_t>(t[0])])
+                               .dot(n);
+    EXPECT_GT(a, 0.0);  // counter-clockwise about the polygon's normal, none inverted or flat
+    area += a;
+  }
+  EXPECT_NEAR(area, 3.0, 1e-12);
+  // The polygon's edges are edges of the triangulation (no vertex left as a T-junction).
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto a = static_cast<Index>(i), b = static_cast<Index>((i + 1) % p.size());
+    bool found = false;
+    for (const Tri& t : tris) {
+      for (int c = 0; c < 3; ++c)
+        found =
+            found || (t[static_cast<std::size_t>(c)] == a && t[static_cast<std::size_t>((c + 1) % 3)] == b);
+    }
+    EXPECT_TRUE(found) << a << "-" << b;
+  }
+}
+
+TEST(SurfaceCut, ThroughCutsGiveClosedPiecesThatKeepTheVolume) {
+  struct Case {
+    TriMesh mesh;
+    double cut, volume;
+  };
+  const Vec3 size(0.1, 0.03, 0.04);
+  std::vector<Case> cases = {
+      {test::box_surface(Vec3::Zero(), size), 0.037, size.prod()},
+      {fine_box(size, {10, 3, 4}), 0.0537, size.prod()},
+      {meshing::icosphere({.center = Vec3(0.0, 0.0, 0.0), .radius = 0.05, .subdivisions = 2}).value(), 0.0123,
+       0.0}};
+  for (Case& c : cases) {
+    if (c.volume == 0.0)
+      c.volume =
+          volumes(c.mesh.positions, c.mesh.triangles, std::vector<Index>(c.mesh.positions.size(), 0), 1)[0];
+    const auto split = split_surface(c.mesh.positions, c.mesh.triangles, plane_blade(c.cut));
+    ASSERT_TRUE(split.has_value());
+    EXPECT_EQ(split->loops, 1);
+    EXPECT_GT(split->split_triangles, 0);
+    EXPECT_EQ(split->triangles.size(), c.mesh.triangles.size() +
+                                           2 * static_cast<std::size_t>(split->split_triangles) +
+                                           static_cast<std::size_t>(split->cap_triangles));
+    std::vector<Vec3> x = c.mesh.positions;
+    for (const CutPoint& p : split->points) {
+      x.push_back((1.0 - p.t) * c.mesh.positions[static_cast<std::size_t>(p.a)] +
+                  p.t * c.mesh.positions[static_cast<std::size_t>(p.b)]);
+      EXPECT_NEAR(x.back().x(), c.cut, 1e-15);
+    }
+    expect_closed_oriented(split->triangles);
+    const auto [label, count] = components(x.size(), split->triangles);
+    ASSERT_EQ(count, 2);
+    const std::vector<double> vol = volumes(x, split->triangles, label, count);
+    EXPECT_GT(vol[0], 0.0);
+    EXPECT_GT(vol[1], 0.0);
+    EXPECT_NEAR(vol[0] + vol[1], c.volume, 1e-14 * c.volume / 1e-4);
+    // Each piece lies on one side of the cut, and its cut face points away from it.
+    for (std::size_t t = 0; t < split->triangles.size(); ++t) {
+      const Tri& tri = split->triangles[t];
+      const Index piece = label[static_cast<std::size_t>(tri[0])];
+      double side = 0.0;
+      for (std::size_t v = 0; v < c.mesh.positions.size(); ++v) {
+        if (label[v] == piece) side = c.mesh.positions[v].x() - c.cut;
+      }
+      const bool cap = t >= split->triangles.size() - static_cast<std::size_t>(split->cap_triangles);
+      for (Index v : tri) {
+        if (static_cast<std::size_t>(v) < c.mesh.positions.size()) {
+          EXPECT_GT((x[static_cast<std::size_t>(v)].x() - c.cut) * side, 0.0);
+        }
+      }
+      if (cap) {
+        const Vec3 normal =
+            (x[static_cast<std::size_t>(tri[1])] - x[static_cast<std::size_t>(tri[0])])
+                .cross(x[static_cast<std::size_t>(tri[2])] - x[static_cast<std::size_t>(tri[0])]);
+        EXPECT_LT(normal.x() * side, 0.0) << "a cut face points into its piece";
+      }
+    }
+  }
+}
+
+TEST(SurfaceCut, PartialCutsAndMissesLeaveTheSurfaceAlone) {
+  const TriMesh box = fine_box(Vec3(0.1, 0.03, 0.04), {10, 3, 4});
+  EXPECT_FALSE(split_surface(box.positions, box.triangles, plane_blade(0.2)).has_value());
+  // Down from above to half the height: the blade's edge ends inside the body.
+  const Blade partial{Vec3(0.0537, -1, 1), Vec3(0.0537, 1, 1), Vec3(0.0537, -1, 0.02), Vec3(0.0537, 1, 0.02)};
+  EXPECT_FALSE(split_surface(box.positions, box.triangles, partial).has_value());
+}
+
+MeshlessBody bar(const TriMesh& surface, const Vec3& gravity) {
+  MeshlessBodyDef def;
+  def.sampling.spacing = 0.01;
+  def.mls.materials = {test::jelly()};
+  def.gravity = gravity;
+  auto built = MeshlessBody::build(surface, def);
+  EXPECT_TRUE(built.ok()) << built.message();
+  return std::move(built).value();
+}
+
+TEST(SurfaceCut, BodyCutAtRestSplitsTheSurfaceAndFitsEachSideToItsPhyxels) {
+  const Vec3 size(0.1, 0.03, 0.03);
+  const TriMesh surface = fine_box(size, {10, 3, 3});
+  MeshlessBody b = bar(surface, Vec3::Zero());
+  const std::size_t n0 = b.surface().vertex_count();
+  const double cut = 0.0537;
+  ASSERT_TRUE(b.cut(plane_blade(cut)));
+  Profile profile;
+  b.step(0.0, profile);
+  EXPECT_EQ(b.surface_topology_version(), 1u);
+  ASSERT_GT(b.surface().vertex_count(), n0);
+  ASSERT_EQ(b.surface_positions().size(), b.surface().vertex_count());
+  const auto tris = b.surface().triangles();
+  expect_closed_oriented(tris);
+  const auto [label, count] = components(b.surface().vertex_count(), tris);
+  ASSERT_EQ(count, 2);
+  const std::vector<double> vol = volumes(b.surface().rest_positions(), tris, label, count);
+  EXPECT_GT(vol[0], 0.0);
+  EXPECT_GT(vol[1], 0.0);
+  EXPECT_NEAR(vol[0] + vol[1], size.prod(), 1e-12 * size.prod());
+  // At rest the driven surface sits at its rest positions, new vertices included.
+  for (std::size_t v = 0; v < b.surface().vertex_count(); ++v)
+    EXPECT_LT((b.surface_positions()[v] - b.surface().rest_positions()[v]).norm(), 1e-12) << v;
+  // Each vertex is fitted only to phyxels on its piece's side of the cut.
+  std::vector<double> side(2, 0.0);
+  for (std::size_t v = 0; v < n0; ++v)
+    side[static_cast<std::size_t>(label[v])] = b.surface().rest_positions()[v].x() - cut;
+  ASSERT_LT(side[0] * side[1], 0.0);
+  for (std::size_t v = 0; v < b.surface().vertex_count(); ++v) {
+    ASSERT_GE(label[v], 0) << "vertex " << v << " is on no triangle";
+    ASSERT_FALSE(b.surface().phyxels(static_cast<Index>(v)).empty()) << v;
+    for (Index j : b.surface().phyxels(static_cast<Index>(v))) {
+      EXPECT_GT((b.phyxels().rest[static_cast<std::size_t>(j)].x() - cut) *
+                    side[static_cast<std::size_t>(label[v])],
+                0.0)
+          << "vertex " << v << " uses phyxel " << j << " across the cut";
+    }
+  }
+}
+
+TEST(SurfaceCut, NoTriangleSpansTheGapOnceThePiecesSeparate) {
+  const TriMesh surface = fine_box(Vec3(0.1, 0.03, 0.03), {10, 3, 3});
+  MeshlessBody b = bar(surface, Vec3(0, 0, -9.81));
+  for (Index i = 0; i < b.phyxels().size(); ++i) {
+    if (b.phyxels().rest[static_cast<std::size_t>(i)].x() < 0.01) b.set_fixed(i, true);
+  }
+  ASSERT_TRUE(b.cut(plane_blade(0.0537)));
+  Profile profile;
+  for (int s = 0; s < 20; ++s) b.step(0.01, profile);
+  const auto x = b.surface_positions();
+  const auto X = b.surface().rest_positions();
+  double lowest = 0.0, worst = 0.0;
+  for (const Tri& t : b.surface().triangles()) {
+    for (int c = 0; c < 3; ++c) {
+      const auto i = static_cast<std::size_t>(t[static_cast<std::size_t>(c)]),
+                 j = static_cast<std::size_t>(t[static_cast<std::size_t>((c + 1) % 3)]);
+      worst = std::max(worst, (x[i] - x[j]).norm() / (X[i] - X[j]).norm());
+      lowest = std::min(lowest, x[i].z());
+    }
+  }
+  EXPECT_LT(lowest, -0.15);  // the free piece fell well past its size
+  EXPECT_LT(worst, 1.3);     // while no edge stretched across the gap
+  // The new cut faces of each piece still point outward: positive volume per piece as it moves.
+  const auto [label, count] = components(x.size(), b.surface().triangles());
+  ASSERT_EQ(count, 2);
+  for (double v : volumes(x, b.surface().triangles(), label, count)) EXPECT_GT(v, 0.0);
+}
+
+TEST(SurfaceCut, UncutAndPartlyCutBodiesKeepTheirSurface) {
+  const TriMesh surface = fine_box(Vec3(0.1, 0.03, 0.03), {10, 3, 3});
+  MeshlessBody a = bar(surface, Vec3(0, 0, -9.81));
+  MeshlessBody b = bar(surface, Vec3(0, 0, -9.81));
+  // A partial cut: links go, the surface keeps its vertices and triangles.
+  ASSERT_TRUE(
+      b.cut({Vec3(0.0537, -1, 1), Vec3(0.0537, 1, 1), Vec3(0.0537, -1, 0.015), Vec3(0.0537, 1, 0.015)}));
+  Profile profile;
+  for (int s = 0; s < 3; ++s) {
+    a.step(0.01, profile);
+    b.step(0.01, profile);
+  }
+  EXPECT_LT(b.phyxels().link_count(), a.phyxels().link_count());  // the partial cut did cut
+  for (const MeshlessBody* m : {&a, &b}) {
+    EXPECT_EQ(m->surface_topology_version(), 0u);
+    ASSERT_EQ(m->surface().triangles().size(), surface.triangles.size());
+    EXPECT_TRUE(
+        std::equal(surface.triangles.begin(), surface.triangles.end(), m->surface().triangles().begin()));
+    ASSERT_EQ(m->surface().rest_positions().size(), surface.positions.size());
+    EXPECT_TRUE(std::equal(surface.positions.begin(), surface.positions.end(),
+                           m->surface().rest_positions().begin()));
+    EXPECT_EQ(m->surface_positions().size(), surface.positions.size());
+  }
+}
+
+}  // namespace
+}  // namespace pliant::meshless
