@@ -1,6 +1,7 @@
 // The meshless family through the scene layer: the jelly_drop example falls, lands on its floor, is
 // squeezed by a grab and let go, with its mass kept and its surface finite.
 #include "pliant/scene/meshless_scene_body.hpp"
+#include "pliant/core/aabb.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/scene_file.hpp"
 
@@ -187,6 +188,49 @@ TEST(ScriptedBlade, SceneErrorsNameTheKey) {
                 .find("/interactions/0/edge"),
             std::string::npos);
   EXPECT_NE(error(R"({"type": "blade", "edge": [[0, 0, 0], [1, 0, 0]]})").find("track"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pliant::scene
+
+namespace pliant::scene {
+namespace {
+
+// A through-cut changes the surface's vertex and triangle counts: the scene sees a new topology
+// version, fields of the new size, two closed pieces, and can still pick and grab on the new faces.
+TEST(MeshlessSceneBody, ThroughCutGrowsTheSurfaceTheSceneSees) {
+  auto loaded =
+      parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "slab", "family": "meshless",
+      "mesh": {"shape": "box", "size": [0.06, 0.02, 0.02], "cells": [3, 1, 1]},
+      "material": {"E": 20000, "nu": 0.3}, "meshless": {"spacing": 0.01}}]})",
+                  "slab.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  World& world = *loaded->world;
+  Body& body = world.body(0);
+  const std::size_t nodes = body.surface_positions().size(), tris = body.surface_triangles().size();
+  const std::uint64_t version = body.surface_topology_version();
+  ASSERT_TRUE(capability<Cuttable>(body)->cut(
+      {Vec3(0.031, -1, 1), Vec3(0.031, 1, 1), Vec3(0.031, -1, -1), Vec3(0.031, 1, -1)}));
+  world.step();
+  EXPECT_NE(body.surface_topology_version(), version);
+  EXPECT_GT(body.surface_positions().size(), nodes);
+  EXPECT_EQ(body.surface_rest_positions().size(), body.surface_positions().size());
+  EXPECT_GT(body.surface_triangles().size(), tris);
+  for (const SurfaceField& f : copy_fields(body)) EXPECT_EQ(f.value.size(), body.surface_positions().size());
+  // Picking sees the new triangles: a ray down just beside the cut hits the top there.
+  Aabb box;
+  for (const Vec3& x : body.surface_rest_positions()) box.extend(x);
+  const auto hit = world.pick({Vec3(0.0305, box.centre().y(), 1.0), Vec3(0, 0, -1)});
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_LT(static_cast<std::size_t>(hit->point.triangle), body.surface_triangles().size());
+  EXPECT_NEAR(hit->position.z(), box.max.z(), 1e-3);
+  // Grab a corner of the last triangle (a cut face) and step on.
+  const auto last = static_cast<Index>(body.surface_triangles().size() - 1);
+  const GrabId id = body.grab({last, 0.0, 0.0});
+  ASSERT_TRUE(id.valid());
+  for (int s = 0; s < 3; ++s) world.step();
+  for (const Vec3& x : body.surface_positions()) EXPECT_TRUE(x.allFinite());
+  body.release(id);
 }
 
 }  // namespace

@@ -149,7 +149,8 @@ void DrivenSurface::append_fit_or_shepard(const MlsBody& body, const Vec3& X, do
 
 void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, std::span<const Vec3> surface_x,
                                 const Blade& blade, const SurfaceSplit& split) {
-  std::vector<Index> near;
+  std::vector<Index> near, candidates;
+  const PointGrid grid(body.rest, *std::min_element(radius_.begin(), radius_.end()));
   for (const CutPoint& p : split.points) {
     const auto a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
     const Vec3 X = (1.0 - p.t) * rest_[a] + p.t * rest_[b];
@@ -158,10 +159,10 @@ void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, st
     const Vec3 seen_from = on_cut + 1e-6 * (surface_x[static_cast<std::size_t>(p.side)] - on_cut);
     double R = radius_[static_cast<std::size_t>(p.side)];
     for (int attempt = 0; attempt < 8; ++attempt, R *= 1.25) {
+      grid.within(X, R, -1, candidates);
       near.clear();
-      for (std::size_t j = 0; j < body.rest.size(); ++j) {
-        if ((body.rest[j] - X).squaredNorm() < R * R && !crosses(blade, seen_from, x[j]))
-          near.push_back(static_cast<Index>(j));
+      for (Index j : candidates) {
+        if (!crosses(blade, seen_from, x[static_cast<std::size_t>(j)])) near.push_back(j);
       }
       if (!near.empty()) break;
     }
