@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 namespace pliant::meshless {
 namespace {
@@ -149,7 +150,20 @@ void DrivenSurface::append_fit_or_shepard(const MlsBody& body, const Vec3& X, do
 
 void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, std::span<const Vec3> surface_x,
                                 const Blade& blade, const SurfaceSplit& split) {
-  std::vector<Index> near, candidates;
+  std::vector<Index> near, candidates, piece(body.rest.size()), labels;
+  // The pieces the links now make (union-find): a new vertex takes phyxels only from its side vertex's.
+  std::iota(piece.begin(), piece.end(), Index{0});
+  const auto root = [&](Index i) {
+    while (piece[static_cast<std::size_t>(i)] != i)
+      i = piece[static_cast<std::size_t>(i)] =
+          piece[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)])];
+    return i;
+  };
+  for (std::size_t i = 0; i < body.rest.size(); ++i) {
+    for (Index l = body.link_begin[i]; l < body.link_begin[i + 1]; ++l)
+      piece[static_cast<std::size_t>(root(body.link_target[static_cast<std::size_t>(l)]))] =
+          root(static_cast<Index>(i));
+  }
   const PointGrid grid(body.rest, *std::min_element(radius_.begin(), radius_.end()));
   for (const CutPoint& p : split.points) {
     const auto a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
@@ -157,12 +171,17 @@ void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, st
     const Vec3 on_cut = (1.0 - p.t) * surface_x[a] + p.t * surface_x[b];
     // A point a millionth of the way from the cut point to its side's vertex: on that side.
     const Vec3 seen_from = on_cut + 1e-6 * (surface_x[static_cast<std::size_t>(p.side)] - on_cut);
+    labels.clear();
+    for (Index j : phyxels(p.side)) labels.push_back(root(j));
+    const auto same_piece = [&](Index j) {
+      return labels.empty() || std::find(labels.begin(), labels.end(), root(j)) != labels.end();
+    };
     double R = radius_[static_cast<std::size_t>(p.side)];
     for (int attempt = 0; attempt < 8; ++attempt, R *= 1.25) {
       grid.within(X, R, -1, candidates);
       near.clear();
       for (Index j : candidates) {
-        if (!crosses(blade, seen_from, x[static_cast<std::size_t>(j)])) near.push_back(j);
+        if (same_piece(j) && !crosses(blade, seen_from, x[static_cast<std::size_t>(j)])) near.push_back(j);
       }
       if (!near.empty()) break;
     }

@@ -151,11 +151,17 @@ void MeshlessBody::step(double dt, Profile& profile) {
       });
       // Split the surface along the cut and close the cut faces (surface_cut.hpp); the new vertices
       // get positions at once, so a second blade in the same step sees them.
-      if (const auto split = split_surface(x_surface_, surface_.triangles(), blade)) {
+      // Crossings accumulate until they close loops, so a blade moved through over several steps
+      // splits the surface when it is through.
+      add_crossings(x_surface_, surface_.triangles(), blade, surface_crossings_);
+      if (const auto split = split_surface(x_surface_, surface_.triangles(), surface_crossings_)) {
         surface_.apply_split(*body_, body_->position, x_surface_, blade, *split);
         x_surface_.resize(surface_.vertex_count());
         n_surface_.resize(surface_.vertex_count());
         surface_.update(*body_, body_->position, x_surface_, n_surface_);
+        surface_crossings_.clear();
+      } else if (surface_crossings_.grazed) {
+        surface_crossings_.clear();  // a blade met a vertex: this cut leaves the surface whole
       }
     }
     pending_cuts_.clear();

@@ -10,10 +10,11 @@
 namespace pliant::meshless {
 namespace {
 
-struct Crossing {
-  double t = 0.0;         // along the edge from its smaller to its larger vertex index
-  bool low_plus = false;  // the smaller-index vertex lies on the blade's positive side
-};
+using Crossing = SurfaceCrossings::Crossing;
+
+std::uint64_t edge_key(Index lo, Index hi) {
+  return (static_cast<std::uint64_t>(lo) << 32) | static_cast<std::uint64_t>(hi);
+}
 
 // Where the segment p → q crosses the blade (t strictly inside (0, 1)), and on which side p lies: the
 // positive side is the one the normals of (a0, b0, b1) and (a0, b1, a1) point to.
@@ -93,8 +94,37 @@ std::vector<Tri> triangulate_polygon(std::span<const Vec3> p) {
   return out;
 }
 
+Index add_crossings(std::span<const Vec3> x, std::span<const Tri> triangles, const Blade& blade,
+                    SurfaceCrossings& crossings) {
+  Index added = 0;
+  for (const Tri& tri : triangles) {
+    for (int c = 0; c < 3; ++c) {
+      const Index i = tri[static_cast<std::size_t>(c)], j = tri[static_cast<std::size_t>((c + 1) % 3)];
+      if (i > j) continue;  // each edge once, from the triangle that has it in increasing order
+      if (crossings.edge.contains(edge_key(i, j))) continue;
+      const auto hit = crossing(blade, x[static_cast<std::size_t>(i)], x[static_cast<std::size_t>(j)]);
+      if (!hit) continue;
+      if (!(hit->t > 0.0 && hit->t < 1.0)) {
+        crossings.grazed = true;  // a crossing at an end point grazes a vertex
+        continue;
+      }
+      crossings.edge.emplace(edge_key(i, j), *hit);
+      ++added;
+    }
+  }
+  return added;
+}
+
 std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
                                           const Blade& blade) {
+  SurfaceCrossings crossings;
+  add_crossings(x, triangles, blade, crossings);
+  return split_surface(x, triangles, crossings);
+}
+
+std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
+                                          const SurfaceCrossings& recorded) {
+  if (recorded.edge.empty() || recorded.grazed) return std::nullopt;
   const auto n0 = static_cast<Index>(x.size());
   // Crossed edges, numbered in the order met; -1 for an edge that does not cross.
   std::unordered_map<std::uint64_t, Index> edge_id;
@@ -108,17 +138,14 @@ std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<con
       const Index i = triangles[t][static_cast<std::size_t>(c)],
                   j = triangles[t][static_cast<std::size_t>((c + 1) % 3)];
       const Index lo = std::min(i, j), hi = std::max(i, j);
-      const std::uint64_t key = (static_cast<std::uint64_t>(lo) << 32) | static_cast<std::uint64_t>(hi);
-      auto [it, fresh] = edge_id.try_emplace(key, -1);
+      auto [it, fresh] = edge_id.try_emplace(edge_key(lo, hi), -1);
       if (fresh) {
-        const auto hit = crossing(blade, x[static_cast<std::size_t>(lo)], x[static_cast<std::size_t>(hi)]);
-        if (hit) {
-          // A crossing at an end point grazes a vertex: the loops are not clean.
-          if (!(hit->t > 0.0 && hit->t < 1.0)) return std::nullopt;
+        const auto hit = recorded.edge.find(edge_key(lo, hi));
+        if (hit != recorded.edge.end()) {
           it->second = static_cast<Index>(crossings.size());
-          crossings.push_back(*hit);
+          crossings.push_back(hit->second);
           uses.push_back(0);
-          edge_point.push_back({lo, hi, hit->t, -1});
+          edge_point.push_back({lo, hi, hit->second.t, -1});
         }
       }
       crossed[t][static_cast<std::size_t>(c)] = it->second;

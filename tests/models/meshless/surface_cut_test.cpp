@@ -184,15 +184,9 @@ MeshlessBody bar(const TriMesh& surface, const Vec3& gravity) {
   return std::move(built).value();
 }
 
-TEST(SurfaceCut, BodyCutAtRestSplitsTheSurfaceAndFitsEachSideToItsPhyxels) {
-  const Vec3 size(0.1, 0.03, 0.03);
-  const TriMesh surface = fine_box(size, {10, 3, 3});
-  MeshlessBody b = bar(surface, Vec3::Zero());
-  const std::size_t n0 = b.surface().vertex_count();
-  const double cut = 0.0537;
-  ASSERT_TRUE(b.cut(plane_blade(cut)));
-  Profile profile;
-  b.step(0.0, profile);
+// After a through-cut at x = cut of an undeformed body: two closed outward pieces with the body's
+// volume, driven at rest where they were, every vertex fitted only to phyxels on its piece's side.
+void expect_split_in_two(const MeshlessBody& b, std::size_t n0, double cut, double volume) {
   EXPECT_EQ(b.surface_topology_version(), 1u);
   ASSERT_GT(b.surface().vertex_count(), n0);
   ASSERT_EQ(b.surface_positions().size(), b.surface().vertex_count());
@@ -203,11 +197,10 @@ TEST(SurfaceCut, BodyCutAtRestSplitsTheSurfaceAndFitsEachSideToItsPhyxels) {
   const std::vector<double> vol = volumes(b.surface().rest_positions(), tris, label, count);
   EXPECT_GT(vol[0], 0.0);
   EXPECT_GT(vol[1], 0.0);
-  EXPECT_NEAR(vol[0] + vol[1], size.prod(), 1e-12 * size.prod());
-  // At rest the driven surface sits at its rest positions, new vertices included.
-  for (std::size_t v = 0; v < b.surface().vertex_count(); ++v)
+  EXPECT_NEAR(vol[0] + vol[1], volume, 1e-12 * volume);
+  for (std::size_t v = 0; v < b.surface().vertex_count(); ++v) {
     EXPECT_LT((b.surface_positions()[v] - b.surface().rest_positions()[v]).norm(), 1e-12) << v;
-  // Each vertex is fitted only to phyxels on its piece's side of the cut.
+  }
   std::vector<double> side(2, 0.0);
   for (std::size_t v = 0; v < n0; ++v)
     side[static_cast<std::size_t>(label[v])] = b.surface().rest_positions()[v].x() - cut;
@@ -222,6 +215,34 @@ TEST(SurfaceCut, BodyCutAtRestSplitsTheSurfaceAndFitsEachSideToItsPhyxels) {
           << "vertex " << v << " uses phyxel " << j << " across the cut";
     }
   }
+}
+
+TEST(SurfaceCut, BodyCutAtRestSplitsTheSurfaceAndFitsEachSideToItsPhyxels) {
+  const Vec3 size(0.1, 0.03, 0.03);
+  MeshlessBody b = bar(fine_box(size, {10, 3, 3}), Vec3::Zero());
+  const std::size_t n0 = b.surface().vertex_count();
+  ASSERT_TRUE(b.cut(plane_blade(0.0537)));
+  Profile profile;
+  b.step(0.0, profile);
+  expect_split_in_two(b, n0, 0.0537, size.prod());
+}
+
+TEST(SurfaceCut, BladeLoweredOverSeveralStepsSplitsWhenThrough) {
+  const Vec3 size(0.1, 0.03, 0.03);
+  MeshlessBody b = bar(fine_box(size, {10, 3, 3}), Vec3::Zero());
+  const std::size_t n0 = b.surface().vertex_count(), t0 = b.surface().triangles().size();
+  const double c = 0.0537, z[] = {0.05, 0.021, 0.012, -0.05};
+  Profile profile;
+  for (int s = 0; s < 3; ++s) {
+    ASSERT_TRUE(b.cut({Vec3(c, -1, z[s]), Vec3(c, 1, z[s]), Vec3(c, -1, z[s + 1]), Vec3(c, 1, z[s + 1])}));
+    b.step(0.0, profile);
+    EXPECT_FALSE(b.cut_events().empty()) << "step " << s;
+    if (s < 2) {
+      EXPECT_EQ(b.surface_topology_version(), 0u) << "the blade is not through yet";
+      EXPECT_EQ(b.surface().triangles().size(), t0);
+    }
+  }
+  expect_split_in_two(b, n0, c, size.prod());
 }
 
 TEST(SurfaceCut, NoTriangleSpansTheGapOnceThePiecesSeparate) {

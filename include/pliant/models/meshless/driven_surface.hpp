@@ -66,10 +66,11 @@ class DrivenSurface {
 
   /// Applies a split of the surface along `blade` (surface_cut.hpp) made at the current surface
   /// positions `surface_x` (unit: m): the new vertices get rest positions on their edges and fits to
-  /// the phyxels within their side vertex's radius that are visible from their side (no segment from a
-  /// point just off the cut on that side to the phyxel's current position in `x` crosses the blade),
-  /// linear when well conditioned, else Shepard; the triangles are replaced, rest normals recomputed
-  /// and topology_version() incremented. Allocates.
+  /// the phyxels within their side vertex's radius that are in the same piece as its phyxels (linked
+  /// to them through the links left) and visible from their side (no segment from a point just off the
+  /// cut on that side to the phyxel's current position in `x` crosses `blade`, the last blade), linear
+  /// when well conditioned, else Shepard; the triangles are replaced, rest normals recomputed and
+  /// topology_version() incremented. Allocates.
   void apply_split(const MlsBody& body, std::span<const Vec3> x, std::span<const Vec3> surface_x,
                    const Blade& blade, const SurfaceSplit& split);
   /// Incremented by every apply_split (0 for a surface never split).

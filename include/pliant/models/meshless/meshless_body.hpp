@@ -18,6 +18,7 @@
 #include "pliant/models/meshless/mls_body.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
 #include "pliant/models/meshless/sampling.hpp"
+#include "pliant/models/meshless/surface_cut.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -137,6 +138,7 @@ class MeshlessBody {
   std::vector<Grab> grabs_;
   std::vector<MeshlessGrabRelease> released_, pending_released_;
   std::vector<Blade> pending_cuts_;
+  SurfaceCrossings surface_crossings_;  // surface edges cut since the surface was last split
   std::vector<CutEvent> cut_events_;
 };
 

@@ -10,16 +10,20 @@
 // outward facing again. Vertex indices already in use keep their meaning; new vertices are appended.
 //
 // Only cuts that leave closed loops are split: every triangle must have zero or two crossed edges and
-// every crossed edge two triangles. A partial cut (the blade's edge ends inside the body, so some
-// triangle has one crossed edge) or a cut grazing a vertex gives nothing, and the surface is left as it
-// was.
+// every crossed edge two triangles. Crossings accumulate over several blades (SurfaceCrossings), so a
+// blade moved through the body over several steps, each step's sweep a partial cut, splits the surface
+// in the step its sweeps together cross the body. Until then (a partial cut: the blade's edge ends
+// inside the body, so some triangle has one crossed edge) and for a cut grazing a vertex, the surface
+// is left as it was.
 #pragma once
 
 #include "pliant/core/types.hpp"
 #include "pliant/models/meshless/cutting.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace pliant::meshless {
@@ -41,8 +45,32 @@ struct SurfaceSplit {
   Index loops = 0;               ///< intersection loops closed
 };
 
-/// Splits the surface (current positions `x`, unit: m; outward triangles) along the blade's swept
-/// surface. Nothing when no edge crosses it or the crossings do not form closed loops. Allocates.
+/// Where blades crossed surface edges: per edge (its two vertex indices) the edge parameter from the
+/// smaller to the larger index and which end lies on the blade's positive side (the side the normals of
+/// its triangles (a0, b0, b1) and (a0, b1, a1) point to).
+struct SurfaceCrossings {
+  struct Crossing {
+    double t = 0.0;
+    bool low_plus = false;
+  };
+  std::unordered_map<std::uint64_t, Crossing> edge;
+  bool grazed = false;  ///< a blade met a vertex (no clean split until cleared)
+  void clear() {
+    edge.clear();
+    grazed = false;
+  }
+};
+
+/// Records the surface edges (current positions `x`, unit: m) that cross the blade's swept surface and
+/// were not recorded before. Returns how many it added. Allocates.
+Index add_crossings(std::span<const Vec3> x, std::span<const Tri> triangles, const Blade& blade,
+                    SurfaceCrossings& crossings);
+
+/// Splits the surface (current positions `x`, unit: m; outward triangles) along the recorded
+/// crossings. Nothing when there are none or they do not form closed loops. Allocates.
+std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
+                                          const SurfaceCrossings& crossings);
+/// The same for one blade.
 std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
                                           const Blade& blade);
 
