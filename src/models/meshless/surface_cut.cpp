@@ -97,12 +97,20 @@ std::vector<Tri> triangulate_polygon(std::span<const Vec3> p) {
 Index add_crossings(std::span<const Vec3> x, std::span<const Tri> triangles, const Blade& blade,
                     SurfaceCrossings& crossings) {
   Index added = 0;
+  Vec3 lo = blade.a0, hi = blade.a0;
+  for (const Vec3& p : {blade.b0, blade.a1, blade.b1}) {
+    lo = lo.cwiseMin(p);
+    hi = hi.cwiseMax(p);
+  }
   for (const Tri& tri : triangles) {
     for (int c = 0; c < 3; ++c) {
       const Index i = tri[static_cast<std::size_t>(c)], j = tri[static_cast<std::size_t>((c + 1) % 3)];
       if (i > j) continue;  // each edge once, from the triangle that has it in increasing order
+      const Vec3& p = x[static_cast<std::size_t>(i)];
+      const Vec3& q = x[static_cast<std::size_t>(j)];
+      if ((p.cwiseMax(q).array() < lo.array()).any() || (p.cwiseMin(q).array() > hi.array()).any()) continue;
       if (crossings.edge.contains(edge_key(i, j))) continue;
-      const auto hit = crossing(blade, x[static_cast<std::size_t>(i)], x[static_cast<std::size_t>(j)]);
+      const auto hit = crossing(blade, p, q);
       if (!hit) continue;
       if (!(hit->t > 0.0 && hit->t < 1.0)) {
         crossings.grazed = true;  // a crossing at an end point grazes a vertex
