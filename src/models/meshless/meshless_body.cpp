@@ -160,8 +160,6 @@ void MeshlessBody::step(double dt, Profile& profile) {
         n_surface_.resize(surface_.vertex_count());
         surface_.update(*body_, body_->position, x_surface_, n_surface_);
         surface_crossings_.clear();
-      } else if (surface_crossings_.grazed) {
-        surface_crossings_.clear();  // a blade met a vertex: this cut leaves the surface whole
       }
     }
     pending_cuts_.clear();

@@ -1,8 +1,7 @@
 #include "pliant/models/meshless/surface_cut.hpp"
 
-#include "pliant/core/ray.hpp"
-
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <unordered_map>
@@ -16,20 +15,27 @@ std::uint64_t edge_key(Index lo, Index hi) {
   return (static_cast<std::uint64_t>(lo) << 32) | static_cast<std::uint64_t>(hi);
 }
 
-// Where the segment p → q crosses the blade (t strictly inside (0, 1)), and on which side p lies: the
-// positive side is the one the normals of (a0, b0, b1) and (a0, b1, a1) point to.
+// Where the segment p → q crosses the blade, and on which side p lies: the positive side is the one
+// the normals of (a0, b0, b1) and (a0, b1, a1) point to, and a point on the blade's plane counts as
+// positive. The side is decided by each end's own signed distance, so every vertex has one side and a
+// triangle under a blade always has zero or two crossed edges, even when the blade passes exactly
+// through vertices (the cut point then sits on the vertex, t = 0 or 1).
 std::optional<Crossing> crossing(const Blade& blade, const Vec3& p, const Vec3& q) {
-  const Ray segment{p, q - p};
-  Vec3 normal;
-  std::optional<RayHit> hit = intersect_ray_triangle(segment, blade.a0, blade.b0, blade.b1, 1.0);
-  if (hit) {
-    normal = (blade.b0 - blade.a0).cross(blade.b1 - blade.a0);
-  } else {
-    hit = intersect_ray_triangle(segment, blade.a0, blade.b1, blade.a1, 1.0);
-    if (!hit) return std::nullopt;
-    normal = (blade.b1 - blade.a0).cross(blade.a1 - blade.a0);
+  const std::array<std::array<Vec3, 3>, 2> halves = {
+      {{blade.a0, blade.b0, blade.b1}, {blade.a0, blade.b1, blade.a1}}};
+  for (const auto& T : halves) {
+    const Vec3 e0 = T[1] - T[0], e1 = T[2] - T[0], n = e0.cross(e1);
+    const double nn = n.squaredNorm();
+    if (!(nn > 0.0)) continue;
+    const double sp = (p - T[0]).dot(n), sq = (q - T[0]).dot(n);
+    if ((sp >= 0.0) == (sq >= 0.0)) continue;
+    const double t = std::clamp(sp / (sp - sq), 0.0, 1.0);
+    const Vec3 w = p + t * (q - p) - T[0];
+    const double u = w.cross(e1).dot(n) / nn, v = e0.cross(w).dot(n) / nn;
+    constexpr double eps = 1e-12;
+    if (u >= -eps && v >= -eps && u + v <= 1.0 + eps) return Crossing{t, sp >= 0.0};
   }
-  return Crossing{hit->t, (q - p).dot(normal) < 0.0};
+  return std::nullopt;
 }
 
 double orient(const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& c) {
@@ -112,10 +118,6 @@ Index add_crossings(std::span<const Vec3> x, std::span<const Tri> triangles, con
       if (crossings.edge.contains(edge_key(i, j))) continue;
       const auto hit = crossing(blade, p, q);
       if (!hit) continue;
-      if (!(hit->t > 0.0 && hit->t < 1.0)) {
-        crossings.grazed = true;  // a crossing at an end point grazes a vertex
-        continue;
-      }
       crossings.edge.emplace(edge_key(i, j), *hit);
       ++added;
     }
@@ -132,7 +134,7 @@ std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<con
 
 std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
                                           const SurfaceCrossings& recorded) {
-  if (recorded.edge.empty() || recorded.grazed) return std::nullopt;
+  if (recorded.edge.empty()) return std::nullopt;
   const auto n0 = static_cast<Index>(x.size());
   // Crossed edges, numbered in the order met; -1 for an edge that does not cross.
   std::unordered_map<std::uint64_t, Index> edge_id;

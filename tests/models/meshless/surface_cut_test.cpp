@@ -116,6 +116,7 @@ TEST(SurfaceCut, ThroughCutsGiveClosedPiecesThatKeepTheVolume) {
   std::vector<Case> cases = {
       {test::box_surface(Vec3::Zero(), size), 0.037, size.prod()},
       {fine_box(size, {10, 3, 4}), 0.0537, size.prod()},
+      {fine_box(size, {10, 3, 4}), 0.05, size.prod()},  // through a ring of vertices
       {meshing::icosphere({.center = Vec3(0.0, 0.0, 0.0), .radius = 0.05, .subdivisions = 2}).value(), 0.0123,
        0.0}};
   for (Case& c : cases) {
@@ -142,27 +143,51 @@ TEST(SurfaceCut, ThroughCutsGiveClosedPiecesThatKeepTheVolume) {
     EXPECT_GT(vol[0], 0.0);
     EXPECT_GT(vol[1], 0.0);
     EXPECT_NEAR(vol[0] + vol[1], c.volume, 1e-14 * c.volume / 1e-4);
-    // Each piece lies on one side of the cut, and its cut face points away from it.
+    // Each piece lies on one side of the cut, and its cut face points away from it and covers the
+    // section of the body (a rectangle, or a disc's inscribed polygon).
+    std::vector<double> cap_area(2, 0.0);
+    double cap_area_expected = size.y() * size.z();
+    if (&c == &cases.back()) {
+      cap_area_expected = 0.0;
+      for (std::size_t t = split->triangles.size() - static_cast<std::size_t>(split->cap_triangles);
+           t < split->triangles.size(); t += 2) {
+        const Tri& tri = split->triangles[t];
+        cap_area_expected +=
+            0.5 *
+            std::abs((x[static_cast<std::size_t>(tri[1])] - x[static_cast<std::size_t>(tri[0])])
+                         .cross(x[static_cast<std::size_t>(tri[2])] - x[static_cast<std::size_t>(tri[0])])
+                         .x());
+      }
+      const double r = std::sqrt(0.05 * 0.05 - c.cut * c.cut);
+      EXPECT_GT(cap_area_expected, 0.9 * M_PI * r * r);  // the polygon inscribed in the section
+      EXPECT_LT(cap_area_expected, M_PI * r * r);
+    }
     for (std::size_t t = 0; t < split->triangles.size(); ++t) {
       const Tri& tri = split->triangles[t];
       const Index piece = label[static_cast<std::size_t>(tri[0])];
       double side = 0.0;
       for (std::size_t v = 0; v < c.mesh.positions.size(); ++v) {
-        if (label[v] == piece) side = c.mesh.positions[v].x() - c.cut;
+        if (label[v] == piece && std::abs(c.mesh.positions[v].x() - c.cut) > 1e-9)
+          side = c.mesh.positions[v].x() - c.cut;
       }
       const bool cap = t >= split->triangles.size() - static_cast<std::size_t>(split->cap_triangles);
       for (Index v : tri) {
         if (static_cast<std::size_t>(v) < c.mesh.positions.size()) {
-          EXPECT_GT((x[static_cast<std::size_t>(v)].x() - c.cut) * side, 0.0);
+          // On the blade's plane counts as its positive side, x < cut here.
+          const double off = x[static_cast<std::size_t>(v)].x() - c.cut;
+          EXPECT_TRUE(off * side > 0.0 || (off == 0.0 && side < 0.0)) << off << " " << side;
         }
       }
       if (cap) {
         const Vec3 normal =
             (x[static_cast<std::size_t>(tri[1])] - x[static_cast<std::size_t>(tri[0])])
                 .cross(x[static_cast<std::size_t>(tri[2])] - x[static_cast<std::size_t>(tri[0])]);
-        EXPECT_LT(normal.x() * side, 0.0) << "a cut face points into its piece";
+        EXPECT_LE(normal.x() * side, 0.0) << "a cut face points into its piece";
+        cap_area[static_cast<std::size_t>(piece)] += std::abs(normal.x());
       }
     }
+    EXPECT_NEAR(cap_area[0], 2.0 * cap_area_expected, 1e-12 * cap_area_expected);  // twice the area
+    EXPECT_NEAR(cap_area[1], 2.0 * cap_area_expected, 1e-12 * cap_area_expected);
   }
 }
 

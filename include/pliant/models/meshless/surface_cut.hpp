@@ -13,8 +13,9 @@
 // every crossed edge two triangles. Crossings accumulate over several blades (SurfaceCrossings), so a
 // blade moved through the body over several steps, each step's sweep a partial cut, splits the surface
 // in the step its sweeps together cross the body. Until then (a partial cut: the blade's edge ends
-// inside the body, so some triangle has one crossed edge) and for a cut grazing a vertex, the surface
-// is left as it was.
+// inside the body, so some triangle has one crossed edge), the surface is left as it was. A vertex on
+// the blade's plane counts as on its positive side, so a blade through vertices still splits cleanly
+// (with cut points on those vertices and some zero-area triangles).
 #pragma once
 
 #include "pliant/core/types.hpp"
@@ -47,18 +48,14 @@ struct SurfaceSplit {
 
 /// Where blades crossed surface edges: per edge (its two vertex indices) the edge parameter from the
 /// smaller to the larger index and which end lies on the blade's positive side (the side the normals of
-/// its triangles (a0, b0, b1) and (a0, b1, a1) point to).
+/// its triangles (a0, b0, b1) and (a0, b1, a1) point to; a vertex on the plane counts as positive).
 struct SurfaceCrossings {
   struct Crossing {
     double t = 0.0;
     bool low_plus = false;
   };
   std::unordered_map<std::uint64_t, Crossing> edge;
-  bool grazed = false;  ///< a blade met a vertex (no clean split until cleared)
-  void clear() {
-    edge.clear();
-    grazed = false;
-  }
+  void clear() { edge.clear(); }
 };
 
 /// Records the surface edges (current positions `x`, unit: m) that cross the blade's swept surface and
