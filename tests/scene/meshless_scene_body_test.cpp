@@ -10,6 +10,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <numeric>
+#include <set>
 #include <sstream>
 
 namespace pliant::scene {
@@ -188,6 +191,40 @@ TEST(ScriptedBlade, SceneErrorsNameTheKey) {
                 .find("/interactions/0/edge"),
             std::string::npos);
   EXPECT_NE(error(R"({"type": "blade", "edge": [[0, 0, 0], [1, 0, 0]]})").find("track"), std::string::npos);
+}
+
+// The scripted blade's sweeps, each a partial cut, split the surface in the step they go through:
+// closed (every edge traversed once each way) and in two pieces.
+TEST(ScriptedBlade, SplitsTheSurfaceIntoTwoClosedPieces) {
+  auto loaded = parse_scene(kBladeScene, "blade.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  World& world = *loaded->world;
+  const Body& body = world.body(0);
+  const std::size_t triangles = body.surface_triangles().size();
+  for (int s = 0; s < 20; ++s) world.step();
+  EXPECT_EQ(body.surface_topology_version(), 1u);
+  const auto tris = body.surface_triangles();
+  ASSERT_GT(tris.size(), triangles);
+  std::map<std::pair<Index, Index>, int> directed;
+  std::vector<Index> piece(body.surface_positions().size());
+  std::iota(piece.begin(), piece.end(), Index{0});
+  const auto root = [&](Index v) {
+    while (piece[static_cast<std::size_t>(v)] != v) v = piece[static_cast<std::size_t>(v)];
+    return v;
+  };
+  for (const Tri& t : tris) {
+    for (int c = 0; c < 3; ++c) {
+      ++directed[{t[static_cast<std::size_t>(c)], t[static_cast<std::size_t>((c + 1) % 3)]}];
+      piece[static_cast<std::size_t>(root(t[static_cast<std::size_t>(c)]))] = root(t[0]);
+    }
+  }
+  for (const auto& [e, count] : directed) {
+    EXPECT_EQ(count, 1);
+    EXPECT_EQ(directed.count({e.second, e.first}), 1u) << "open edge " << e.first << "-" << e.second;
+  }
+  std::set<Index> pieces;
+  for (const Tri& t : tris) pieces.insert(root(t[0]));
+  EXPECT_EQ(pieces.size(), 2u);
 }
 
 }  // namespace
