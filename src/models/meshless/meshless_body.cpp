@@ -149,10 +149,9 @@ void MeshlessBody::step(double dt, Profile& profile) {
         return crosses(blade, x_surface_[static_cast<std::size_t>(v)],
                        body_->position[static_cast<std::size_t>(j)]);
       });
-      // Split the surface along the cut and close the cut faces (surface_cut.hpp); the new vertices
-      // get positions at once, so a second blade in the same step sees them.
-      // Crossings accumulate until they close loops, so a blade moved through over several steps
-      // splits the surface when it is through.
+      // Split the surface along the cut and close the cut faces (surface_cut.hpp). Crossings
+      // accumulate until they close loops, so a blade moved through over several steps splits the
+      // surface in the step it is through. New vertices get positions at once, for a next blade.
       add_crossings(x_surface_, surface_.triangles(), blade, surface_crossings_);
       if (const auto split = split_surface(x_surface_, surface_.triangles(), surface_crossings_)) {
         surface_.apply_split(*body_, body_->position, x_surface_, blade, *split);
