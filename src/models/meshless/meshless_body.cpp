@@ -144,7 +144,20 @@ void MeshlessBody::step(double dt, Profile& profile) {
   cut_events_.clear();
   if (!pending_cuts_.empty()) {
     for (const Blade& blade : pending_cuts_) {
-      if (cut_links(*body_, body_->position, blade, def_.mls.max_condition, cut_events_) == 0) continue;
+      // A sweep can cut surface edges and no link (between the surface and the outer phyxels), so
+      // both are looked at.
+      const Index links = cut_links(*body_, body_->position, blade, def_.mls.max_condition, cut_events_);
+      // A blade moved on from where the previous one ended sweeps that strip again for the surface:
+      // a vertex moving against the blade can pass its edge between two steps' positions.
+      Index edges = 0;
+      const double tol = 1e-9 * ((blade.a0 - blade.b0).norm() + (blade.a1 - blade.a0).norm());
+      if (previous_blade_ && (previous_blade_->a1 - blade.a0).norm() <= tol &&
+          (previous_blade_->b1 - blade.b0).norm() <= tol) {
+        edges += add_crossings(x_surface_, surface_.triangles(), *previous_blade_, surface_crossings_);
+      }
+      edges += add_crossings(x_surface_, surface_.triangles(), blade, surface_crossings_);
+      previous_blade_ = blade;
+      if (links == 0 && edges == 0) continue;
       surface_.refit_without(*body_, [&](Index v, Index j) {
         return crosses(blade, x_surface_[static_cast<std::size_t>(v)],
                        body_->position[static_cast<std::size_t>(j)]);
@@ -152,7 +165,6 @@ void MeshlessBody::step(double dt, Profile& profile) {
       // Split the surface along the cut and close the cut faces (surface_cut.hpp). Crossings
       // accumulate until they close loops, so a blade moved through over several steps splits the
       // surface in the step it is through. New vertices get positions at once, for a next blade.
-      add_crossings(x_surface_, surface_.triangles(), blade, surface_crossings_);
       if (const auto split = split_surface(x_surface_, surface_.triangles(), surface_crossings_)) {
         surface_.apply_split(*body_, body_->position, x_surface_, blade, *split);
         x_surface_.resize(surface_.vertex_count());

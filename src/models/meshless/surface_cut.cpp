@@ -17,10 +17,13 @@ std::uint64_t edge_key(Index lo, Index hi) {
 
 // Where the segment p → q crosses the blade, and on which side p lies: the positive side is the one
 // the normals of (a0, b0, b1) and (a0, b1, a1) point to, and a point on the blade's plane counts as
-// positive. The side is decided by each end's own signed distance, so every vertex has one side and a
-// triangle under a blade always has zero or two crossed edges, even when the blade passes exactly
-// through vertices (the cut point then sits on the vertex, t = 0 or 1).
-std::optional<Crossing> crossing(const Blade& blade, const Vec3& p, const Vec3& q) {
+// positive (within 10⁻¹² of the edge's length of it). The side is decided per end, by its signed distance or
+// by the side it was given earlier in the same cut (`known_p`, `known_q`), so every vertex has one side and a
+// triangle under a blade always has zero or two crossed edges, even when the blade passes exactly through
+// vertices (the cut point then sits on the vertex, t = 0 or 1) or a vertex on the blade's plane moves by a
+// rounding error between the steps of a blade moved through.
+std::optional<Crossing> crossing(const Blade& blade, const Vec3& p, const Vec3& q,
+                                 std::optional<bool> known_p, std::optional<bool> known_q) {
   const std::array<std::array<Vec3, 3>, 2> halves = {
       {{blade.a0, blade.b0, blade.b1}, {blade.a0, blade.b1, blade.a1}}};
   for (const auto& T : halves) {
@@ -28,12 +31,15 @@ std::optional<Crossing> crossing(const Blade& blade, const Vec3& p, const Vec3& 
     const double nn = n.squaredNorm();
     if (!(nn > 0.0)) continue;
     const double sp = (p - T[0]).dot(n), sq = (q - T[0]).dot(n);
-    if ((sp >= 0.0) == (sq >= 0.0)) continue;
-    const double t = std::clamp(sp / (sp - sq), 0.0, 1.0);
-    const Vec3 w = p + t * (q - p) - T[0];
+    // Within a rounding error of the plane (10⁻¹² of the edge) counts as on it, hence positive.
+    const double on = -1e-12 * std::sqrt(nn) * (q - p).norm();
+    const bool p_plus = known_p.value_or(sp >= on), q_plus = known_q.value_or(sq >= on);
+    if (p_plus == q_plus) continue;
+    const double t = sp == sq ? 0.0 : std::clamp(sp / (sp - sq), 0.0, 1.0);
+    const Vec3 w = p + t * (q - p) - T[0] - (p + t * (q - p) - T[0]).dot(n) / nn * n;  // onto the plane
     const double u = w.cross(e1).dot(n) / nn, v = e0.cross(w).dot(n) / nn;
     constexpr double eps = 1e-12;
-    if (u >= -eps && v >= -eps && u + v <= 1.0 + eps) return Crossing{t, sp >= 0.0};
+    if (u >= -eps && v >= -eps && u + v <= 1.0 + eps) return Crossing{t, p_plus};
   }
   return std::nullopt;
 }
@@ -116,9 +122,15 @@ Index add_crossings(std::span<const Vec3> x, std::span<const Tri> triangles, con
       const Vec3& q = x[static_cast<std::size_t>(j)];
       if ((p.cwiseMax(q).array() < lo.array()).any() || (p.cwiseMin(q).array() > hi.array()).any()) continue;
       if (crossings.edge.contains(edge_key(i, j))) continue;
-      const auto hit = crossing(blade, p, q);
+      const auto known = [&](Index v) -> std::optional<bool> {
+        const auto it = crossings.side.find(v);
+        return it == crossings.side.end() ? std::nullopt : std::optional<bool>(it->second);
+      };
+      const auto hit = crossing(blade, p, q, known(i), known(j));
       if (!hit) continue;
       crossings.edge.emplace(edge_key(i, j), *hit);
+      crossings.side.emplace(i, hit->low_plus);
+      crossings.side.emplace(j, !hit->low_plus);
       ++added;
     }
   }

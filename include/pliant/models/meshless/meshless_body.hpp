@@ -138,7 +138,8 @@ class MeshlessBody {
   std::vector<Grab> grabs_;
   std::vector<MeshlessGrabRelease> released_, pending_released_;
   std::vector<Blade> pending_cuts_;
-  SurfaceCrossings surface_crossings_;  // surface edges cut since the surface was last split
+  SurfaceCrossings surface_crossings_;   // surface edges cut since the surface was last split
+  std::optional<Blade> previous_blade_;  // the last blade cut, swept again for the surface by the next
   std::vector<CutEvent> cut_events_;
 };
 

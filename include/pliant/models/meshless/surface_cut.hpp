@@ -48,14 +48,19 @@ struct SurfaceSplit {
 
 /// Where blades crossed surface edges: per edge (its two vertex indices) the edge parameter from the
 /// smaller to the larger index and which end lies on the blade's positive side (the side the normals of
-/// its triangles (a0, b0, b1) and (a0, b1, a1) point to; a vertex on the plane counts as positive).
+/// its triangles (a0, b0, b1) and (a0, b1, a1) point to; a vertex on the plane counts as positive, and
+/// a vertex keeps the side it was first given until the crossings are cleared).
 struct SurfaceCrossings {
   struct Crossing {
     double t = 0.0;
     bool low_plus = false;
   };
   std::unordered_map<std::uint64_t, Crossing> edge;
-  void clear() { edge.clear(); }
+  std::unordered_map<Index, bool> side;  ///< per vertex at a crossed edge: on the positive side
+  void clear() {
+    edge.clear();
+    side.clear();
+  }
 };
 
 /// Records the surface edges (current positions `x`, unit: m) that cross the blade's swept surface and
