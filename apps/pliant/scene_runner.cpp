@@ -271,8 +271,10 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                              {"time_s", e.time},
                              {"body", world.body(e.body).name()},
                              {"kind", kind},
+                             {"category", std::string(e.category)},
                              {"node", e.brief.node},
                              {"position_m", {p.x(), p.y(), p.z()}}});
+        if (!e.brief.quantity.empty()) event_log.back()[std::string(e.brief.quantity)] = e.brief.value;
       }
     }
     for (std::size_t k = 0; k < world.tools().size(); ++k) {

@@ -34,8 +34,10 @@ void add_view_options(CLI::App& app, ViewCommand& c, WithoutFile without_file) {
   if (without_file == WithoutFile::demo_scenes)
     app.add_option("--scene", c.scene,
                    "demo scene shown first (name or number; switch in the panel; default: the first)");
-  app.add_flag("--scripted", c.scripted,
-               "play the scene's scripted grabs (default: only the mouse moves bodies)");
+  app.add_flag(
+      "--scripted", c.scripted,
+      "play the scene's scripted grabs (default: only the mouse grabs; probes, tools, projectiles and "
+      "blades always play)");
   app.add_option("--model", c.model, "model for a mesh file: pull (test model, Gaussian falloff) or static")
       ->capture_default_str()
       ->check(CLI::IsMember({"pull", "static"}));

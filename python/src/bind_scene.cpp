@@ -88,6 +88,7 @@ py::list events_list(const World& world) {
     d["kind"] = std::string(e.brief.kind);
     d["node"] = e.brief.node;
     d["position"] = vec3_array(e.brief.position);
+    if (!e.brief.quantity.empty()) d[py::str(std::string(e.brief.quantity))] = e.brief.value;
     out.append(std::move(d));
   }
   return out;

@@ -85,7 +85,7 @@ void read_interaction(const JsonReader& r, World& world, const std::filesystem::
   const std::string type = r.at("type").one_of({"grab", "probe", "tool", "projectile", "blade"});
   if (type == "blade") {
     r.expect_object({"type", "edge", "track"});
-    const std::vector<JsonReader> ends = r.at("edge").elements(2);
+    const std::vector<JsonReader> ends = r.at("edge").elements();
     if (ends.size() != 2) r.at("edge").fail_expected("two points [[x, y, z], [x, y, z]]");
     ScriptedBlade blade;
     blade.a = ends[0].vec3();

@@ -21,6 +21,10 @@ struct EventBrief {
   std::string_view kind;         ///< e.g. "tear_hole", "grab_released" (static storage)
   Index node = -1;               ///< surface node involved, -1 if none
   Vec3 position = Vec3::Zero();  ///< where it happened (unit: m)
+  /// One number that says how much, named with its unit, e.g. "depth_m", "links_removed",
+  /// "relative_residual" (static storage); empty when the event has none.
+  std::string_view quantity = {};
+  double value = 0.0;  ///< the quantity's value
 };
 
 }  // namespace pliant

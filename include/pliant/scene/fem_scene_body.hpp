@@ -70,7 +70,11 @@ struct FemSolverWarning {
   double newton_residual = -1.0;   ///< relative, -1 when none was measured
   double relative_residual = 0.0;  ///< of the worst linear solve
   bool finite = true;              ///< false when positions or velocities became NaN or infinite
-  EventBrief brief() const { return {finite ? "fem_not_converged" : "fem_not_finite", -1, Vec3::Zero()}; }
+  /// The brief carries the worse of the two residuals (relative).
+  EventBrief brief() const {
+    return {finite ? "fem_not_converged" : "fem_not_finite", -1, Vec3::Zero(), "relative_residual",
+            newton_residual > relative_residual ? newton_residual : relative_residual};
+  }
 };
 
 /// Read-only access to the FEM state behind a fem-family body.

@@ -18,7 +18,7 @@ struct ImpactEvent {
   double depth = 0.0;            ///< final dent depth at the deepest point, 0 if nothing dents (unit: m)
   Index affected_points = 0;     ///< target nodes that move
   double force = 0.0;            ///< contact force, mass · deceleration (unit: N)
-  EventBrief brief() const { return {"impact", node, position}; }
+  EventBrief brief() const { return {"impact", node, position, "depth_m", depth}; }
 };
 
 }  // namespace pliant::impact

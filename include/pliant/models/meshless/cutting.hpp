@@ -28,7 +28,9 @@ struct CutEvent {
   Index phyxel = -1;             ///< the phyxel whose neighbourhood changed
   Index links_removed = 0;       ///< its outgoing links removed
   Vec3 position = Vec3::Zero();  ///< where it is (unit: m)
-  EventBrief brief() const { return {"cut", -1, position}; }
+  EventBrief brief() const {
+    return {"cut", -1, position, "links_removed", static_cast<double>(links_removed)};
+  }
 };
 
 /// Whether the segment p-q (unit: m) crosses the blade's swept surface.
