@@ -8,8 +8,10 @@
 // "quasi_static" | "symplectic_euler" | "central_difference" | "houbolt", "dt": s (the substep), "solver":
 // {"kind": "cholmod" | "pcg" | "rest_factor_pcg" | "fast", "tolerance": 1, "max_iterations": N,
 // "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG iterations
-// unless "max_iterations" says otherwise: an inexact solve by design.
+// unless "max_iterations" says otherwise: an inexact solve by design. "modal": {"modes": r, "warping":
+// bool, "shift": rad²/s²} makes a modal body instead (fem_modal_body.cpp).
 #include "family_registry.hpp"
+#include "fem_modal_body.hpp"
 #include "material_json.hpp"
 
 #include "pliant/core/hash.hpp"
@@ -571,7 +573,7 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
   if (settings) {
     const JsonReader& j = *settings;
     j.expect_object(
-        {"element", "mass", "material_regions", "damping", "gravity", "integrator", "dt", "solver"});
+        {"element", "mass", "material_regions", "damping", "gravity", "integrator", "dt", "solver", "modal"});
     if (auto v = j.find("element")) {
       def.element = take(fem::parse_element_kind(v->one_of(
                              {"linear", "corotational", "stvk", "neo_hookean", "stable_neo_hookean"})),
@@ -638,6 +640,8 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     const auto nodes = select_nodes(mesh.positions, r);
     def.fixed_nodes.insert(def.fixed_nodes.end(), nodes.begin(), nodes.end());
   }
+  if (settings && settings->has("modal"))
+    return make_fem_modal_body(*settings, mesh, std::move(materials), std::move(def), in);
   if (scene.integrator == FemIntegrator::quasi_static && def.fixed_nodes.empty()) {
     (settings ? settings->at("integrator") : body)
         .fail("quasi_static stepping needs \"fixed\" nodes (static equilibrium of a free body is singular)");
