@@ -250,8 +250,8 @@ TEST_P(Conformance, StateHashRepeatsAcrossRunsAndThreadCounts) {
   EXPECT_EQ(one, two) << "1 and 2 threads";
 }
 
-TEST_P(Conformance, StepAfterWarmUpDoesNotAllocate) {
-  auto world = build(GetParam());
+// Drives a haptic grab on body 0 for 5 warm-up steps, then counts the allocations of 5 more.
+void expect_no_allocation_after_warm_up(const std::unique_ptr<World>& world) {
   ASSERT_TRUE(world);
   Body& b = world->body(0);
   const SurfacePoint p = free_corner(b);
@@ -277,6 +277,52 @@ TEST_P(Conformance, StepAfterWarmUpDoesNotAllocate) {
   EXPECT_TRUE(snap.contacts[0].active);
   EXPECT_EQ(snap.step, world->step_count());
   EXPECT_EQ(snap.contacts[0].force, b.grab_reaction(id)) << "the snapshot carries the last step's reaction";
+}
+
+TEST_P(Conformance, StepAfterWarmUpDoesNotAllocate) { expect_no_allocation_after_warm_up(build(GetParam())); }
+
+// The fem family's modal bodies ("modal" key) are another body type behind the same family: the
+// checks that do not assume kinematic grabs (a modal grab is a stiff spring, so its node comes near
+// its target, not onto it; fem_modal_scene_body_test.cpp checks how near).
+std::unique_ptr<World> build_modal_fem(bool warping) {
+  Result<Scene> scene = parse_scene(std::string(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "b",
+      "family": "fem", "mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [5, 1, 1]},
+      "fixed": ["xmin"], "material": {"E": 50000, "nu": 0.3, "density": 1000},
+      "fem": {"gravity": [0, 0, -9.81], "damping": {"alpha": 1.0, "beta": 0.001},
+      "modal": {"modes": 10, "warping": )") +
+                                        (warping ? "true" : "false") + "}}}]}",
+                                    "fem_modal.json");
+  EXPECT_TRUE(scene.ok()) << scene.message();
+  return scene.ok() ? std::move(scene->world) : nullptr;
+}
+
+TEST(Conformance, ModalFemBodyStepAfterWarmUpDoesNotAllocate) {
+  for (bool warping : {false, true}) expect_no_allocation_after_warm_up(build_modal_fem(warping));
+}
+
+TEST(Conformance, ModalFemBodyStateHashRepeatsAcrossRunsAndThreadCounts) {
+  auto run = [] {
+    auto world = build_modal_fem(true);
+    if (!world) return std::uint64_t{0};
+    Body& b = world->body(0);
+    const SurfacePoint p = free_corner(b);
+    const Vec3 start = point_on(b.surface_positions(), b.surface_triangles(), p);
+    const GrabId id = b.grab(p);
+    for (int k = 1; k <= 10; ++k) {
+      b.move_grab(id, start + Vec3(0.0, 0.0, 0.0005 * k));
+      world->step();
+    }
+    return world->state_hash();
+  };
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const std::uint64_t one = run();
+  omp_set_num_threads(2);
+  const std::uint64_t two = run();
+  const std::uint64_t again = run();
+  omp_set_num_threads(threads);
+  EXPECT_EQ(two, again) << "two runs";
+  EXPECT_EQ(one, two) << "1 and 2 threads";
 }
 
 TEST(Conformance, CapabilitiesAreQueriedNotAssumed) {
