@@ -101,7 +101,8 @@ TEST(FemModalSceneBody, StepsEqualTheModalBodyDrivenDirectly) {
 
 TEST(FemModalSceneBody, DampedToRestItSitsOnTheStaticSolution) {
   // One exact step of 10 s with α = 20/s leaves e^-100 of any transient: the static response of the
-  // kept modes. With all but the stiffest mode kept, that is K u = f up to the dropped mode's share.
+  // kept modes. With all but the stiffest mode kept, that is K u = f up to the dropped mode's share
+  // (measured: 3e-10 of the sag; the stiffest mode barely responds to a uniform load).
   Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"element": "linear",
       "gravity": [0, 0, -9.81], "damping": {"alpha": 20}, "modal": {"modes": 59}})",
                                   10.0);
@@ -131,7 +132,7 @@ TEST(FemModalSceneBody, DampedToRestItSitsOnTheStaticSolution) {
     size = std::max(size, ui.norm());
   }
   EXPECT_GT(size, 1e-3);
-  EXPECT_LE(err, 1e-3 * size) << "err " << err << " size " << size;
+  EXPECT_LE(err, 1e-8 * size) << "err " << err << " size " << size;
 }
 
 // A triangle corner (u = v = 0) farthest along +x.
