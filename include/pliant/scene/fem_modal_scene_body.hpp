@@ -38,9 +38,9 @@ inline constexpr double kModalGrabStiffnessFactor = 100.0;
 /// (Φᵀ f, rotated into the node's frame with warping). Only the surface nodes are reconstructed per
 /// step. A modal body has no kinematic nodes, so a grab is a stiff spring from each patch node's
 /// linear position to its target, of stiffness k = κ ω_r² m_P (κ = kModalGrabStiffnessFactor, ω_r
-/// the highest kept angular frequency, m_P = 3P / tr(Φ_Pᵀ Φ_P) the patch's mass as the P patch nodes'
-/// rows Φ_P of the basis see it): the spring is ten times faster than any kept mode, so the patch
-/// follows its target to about 1 % of the pull. While a grab is held the spring couples the modes and
+/// the highest kept angular frequency (at least 1/dt), m_P = 3P / tr(Φ_Pᵀ Φ_P) the patch's mass as the P
+/// patch nodes' rows Φ_P of the basis see it): the spring is ten times faster than any kept mode, so the
+/// patch follows its target to about 1 % of the pull. While a grab is held the spring couples the modes and
 /// the body steps by backward Euler on the r modal equations (one r×r Cholesky per step,
 /// unconditionally stable); the reaction is the spring force on the tool, k Σ (xᵢ - tᵢ). Fields:
 /// "displacement" (m), "speed" (m/s, of the linear reconstruction). Stages: "fem.modal_step",
