@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <numeric>
+#include <utility>
 
 namespace pliant {
 namespace {
@@ -233,11 +234,15 @@ std::optional<RayHit> TriangleBvh::raycast(const Ray& ray, double t_max) const {
   const Vec3 inv = ray.direction.cwiseInverse();
   double t_enter = 0;
   if (!nodes_[0].box.intersect_ray(ray.origin, ray.direction, inv, 0, t_max, t_enter)) return best;
-  std::array<Index, kMaxDepth + 2> stack;
+  // Each pending node with the ray's entry into its box: one entered beyond a hit found meanwhile
+  // cannot hold a closer hit and is skipped.
+  std::array<std::pair<Index, double>, kMaxDepth + 2> stack;
   int top = 0;
-  stack[top++] = 0;
+  stack[top++] = {0, t_enter};
   while (top > 0) {
-    const Node& node = nodes_[stack[--top]];
+    const auto [id, entry] = stack[--top];
+    if (entry > t_max) continue;
+    const Node& node = nodes_[id];
     if (node.count > 0) {
       for (Index i = node.first; i < node.first + node.count; ++i) {
         const Tri& t = triangles_[i];
@@ -256,15 +261,39 @@ std::optional<RayHit> TriangleBvh::raycast(const Ray& ray, double t_max) const {
     const bool h1 = nodes_[node.first + 1].box.intersect_ray(ray.origin, ray.direction, inv, 0, t_max, t1);
     if (h0 && h1) {
       const bool near_first = t0 <= t1;
-      stack[top++] = near_first ? node.first + 1 : node.first;
-      stack[top++] = near_first ? node.first : node.first + 1;
+      stack[top++] = near_first ? std::pair{node.first + 1, t1} : std::pair{node.first, t0};
+      stack[top++] = near_first ? std::pair{node.first, t0} : std::pair{node.first + 1, t1};
     } else if (h0) {
-      stack[top++] = node.first;
+      stack[top++] = {node.first, t0};
     } else if (h1) {
-      stack[top++] = node.first + 1;
+      stack[top++] = {node.first + 1, t1};
     }
   }
   return best;
+}
+
+Index TriangleBvh::any_hit(const Ray& ray, double t_max) const {
+  if (nodes_.empty()) return -1;
+  const Vec3 inv = ray.direction.cwiseInverse();
+  double t_enter = 0;
+  std::array<Index, kMaxDepth + 2> stack;
+  int top = 0;
+  stack[top++] = 0;
+  while (top > 0) {
+    const Node& node = nodes_[stack[--top]];
+    if (!node.box.intersect_ray(ray.origin, ray.direction, inv, 0, t_max, t_enter)) continue;
+    if (node.count > 0) {
+      for (Index i = node.first; i < node.first + node.count; ++i) {
+        const Tri& t = triangles_[i];
+        if (intersect_ray_triangle(ray, positions_[t[0]], positions_[t[1]], positions_[t[2]], t_max))
+          return triangle_id_[i];
+      }
+      continue;
+    }
+    stack[top++] = node.first + 1;
+    stack[top++] = node.first;
+  }
+  return -1;
 }
 
 std::vector<Index> TriangleBvh::overlapping(const Aabb& box) const {

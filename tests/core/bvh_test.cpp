@@ -48,6 +48,14 @@ void expect_same_hits(const TriMesh& m, const TriangleBvh& bvh, std::mt19937& rn
     const auto expect = brute_raycast(m, ray, t_max);
     const auto got = bvh.raycast(ray, t_max);
     ASSERT_EQ(got.has_value(), expect.has_value()) << trial;
+    // The occlusion query agrees, and names a triangle the ray really meets within t_max.
+    const Index any = bvh.any_hit(ray, t_max);
+    ASSERT_EQ(any >= 0, expect.has_value()) << trial;
+    if (any >= 0) {
+      const Tri& t = m.triangles[any];
+      EXPECT_TRUE(intersect_ray_triangle(ray, m.positions[t[0]], m.positions[t[1]], m.positions[t[2]], t_max))
+          << trial;
+    }
     if (!got) continue;
     ++hits;
     // Same distance; the triangle may differ only on an exact tie (shared edge).

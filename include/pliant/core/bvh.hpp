@@ -62,6 +62,9 @@ class TriangleBvh {
 
   /// The closest hit with t in [0, t_max] over all triangles (two-sided, see intersect_ray_triangle).
   std::optional<RayHit> raycast(const Ray& ray, double t_max = std::numeric_limits<double>::infinity()) const;
+  /// A triangle (mesh index) the ray meets with t in [0, t_max], the first one found, or -1: an
+  /// occlusion query, -1 exactly when raycast(ray, t_max) finds nothing, but it stops at a first hit.
+  Index any_hit(const Ray& ray, double t_max = std::numeric_limits<double>::infinity()) const;
 
   /// Triangles whose bounding box overlaps `box`, ascending (a conservative candidate list: exact
   /// triangle–box tests are left to the caller).
