@@ -11,13 +11,14 @@
 // frame would cast more than 10^7 ray–triangle tests.
 #include "bench.hpp"
 #include "pliant/core/timing.hpp"
+#include "pliant/meshing/rect_membrane.hpp"
+#include "pliant/meshing/uv_sphere.hpp"
 #include "pliant/models/impact/dent_target.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 #include <optional>
 #include <vector>
 
@@ -27,41 +28,13 @@ namespace {
 using namespace pliant::impact;
 
 TriMesh plate(int n, double size) {
-  TriMesh m;
-  m.positions.reserve(static_cast<std::size_t>(n + 1) * (n + 1));
-  for (int j = 0; j <= n; ++j)
-    for (int i = 0; i <= n; ++i) m.positions.emplace_back(size * i / n, size * j / n, 0.0);
-  auto id = [n](int i, int j) { return static_cast<Index>(j * (n + 1) + i); };
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      m.triangles.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-      m.triangles.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-    }
-  return m;
+  return meshing::rect_membrane(
+             {.size = Vec2(size, size), .cells_x = n, .cells_y = n, .alternate_diagonals = false})
+      .value();
 }
 
 TriMesh sphere(double radius, int rings, int segments) {
-  TriMesh m;
-  m.positions.emplace_back(0, 0, -radius);
-  for (int r = 1; r < rings; ++r) {
-    const double th = std::numbers::pi * r / rings;
-    for (int s = 0; s < segments; ++s) {
-      const double ph = 2 * std::numbers::pi * s / segments;
-      m.positions.emplace_back(radius * std::sin(th) * std::cos(ph), radius * std::sin(th) * std::sin(ph),
-                               -radius * std::cos(th));
-    }
-  }
-  m.positions.emplace_back(0, 0, radius);
-  const auto top = static_cast<Index>(m.positions.size() - 1);
-  auto id = [segments](int r, int s) { return static_cast<Index>(1 + (r - 1) * segments + (s % segments)); };
-  for (int s = 0; s < segments; ++s) m.triangles.push_back({0, id(1, s + 1), id(1, s)});
-  for (int r = 1; r < rings - 1; ++r)
-    for (int s = 0; s < segments; ++s) {
-      m.triangles.push_back({id(r, s), id(r, s + 1), id(r + 1, s + 1)});
-      m.triangles.push_back({id(r, s), id(r + 1, s + 1), id(r + 1, s)});
-    }
-  for (int s = 0; s < segments; ++s) m.triangles.push_back({id(rings - 1, s), id(rings - 1, s + 1), top});
-  return m;
+  return meshing::uv_sphere({.radius = radius, .rings = rings, .segments = segments}).value();
 }
 
 struct Case {
