@@ -32,80 +32,73 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Distance from a query to the nearest of a fixed set of points: a uniform grid searched in rings of
-// cells around the query's cell, stopping once no farther ring can hold a closer point.
+// Distance from a query to the nearest of a fixed set of points: a k-d tree (Bentley 1975) with
+// leaves of at most 8 points split at the median of the longest axis, each node keeping the box of
+// its points; a query descends nearer child first and skips every node whose box lies farther than
+// the best distance so far (which starts at the query's limit). Exact: the minimum of the same
+// squared distances a brute-force scan takes.
 class NearestPoint {
  public:
   void build(const std::vector<Vec3>& points) {
-    box_ = bounding_box(points);
-    // Cells of about two point spacings, estimated for points spread along a line, a surface or a
-    // volume (the largest of the three estimates fits the actual spread).
-    Vec3 e = box_.extent();
-    std::sort(e.data(), e.data() + 3, std::greater<>());
-    const double n = std::max<double>(1.0, static_cast<double>(points.size()));
-    const double spacing =
-        std::max({e[0] / n, std::sqrt(e[0] * e[1] / n), std::cbrt(e[0] * e[1] * e[2] / n)});
-    cell_ = std::max(2.0 * spacing, 1e-9 * std::max(1.0, box_.diagonal()));
-    for (;;) {
-      for (int k = 0; k < 3; ++k)
-        dims_[k] = std::max(1, static_cast<int>(std::ceil(box_.extent()[k] / cell_)));
-      if (static_cast<double>(dims_[0]) * dims_[1] * dims_[2] <= 4.0 * points.size() + 64) break;
-      cell_ *= 1.5;
-    }
-    start_.assign(static_cast<std::size_t>(dims_[0]) * dims_[1] * dims_[2] + 1, 0);
-    for (const Vec3& p : points) ++start_[flat(cell_of(p)) + 1];
-    for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
-    items_.resize(points.size());
-    fill_.assign(start_.begin(), start_.end() - 1);
-    for (std::size_t i = 0; i < points.size(); ++i) items_[fill_[flat(cell_of(points[i]))]++] = points[i];
+    items_.assign(points.begin(), points.end());
+    nodes_.clear();
+    if (items_.empty()) return;
+    build_node(0, static_cast<Index>(items_.size()));
   }
   // Nearest distance below `limit`, or kInf.
   double nearest(const Vec3& q, double limit) const {
-    if (items_.empty()) return kInf;
-    const auto c = cell_of(q);
-    // Distance from q (clamped into the grid's box) to the grid: rings start counting from there.
-    const double outside = std::sqrt(box_.squared_distance(q));
-    if (outside >= limit) return kInf;
-    double best = kInf;
-    const int max_ring = static_cast<int>(std::ceil(limit / cell_)) + 1;
-    for (int r = 0; r <= max_ring; ++r) {
-      // The shell of cells at Chebyshev distance r from c (faces of the (2r+1)³ cube).
-      for (int l = std::max(0, c[2] - r); l <= std::min(dims_[2] - 1, c[2] + r); ++l) {
-        const bool l_face = std::abs(l - c[2]) == r;
-        for (int j = std::max(0, c[1] - r); j <= std::min(dims_[1] - 1, c[1] + r); ++j) {
-          const bool face = l_face || std::abs(j - c[1]) == r;
-          const int step = face ? 1 : 2 * r;
-          for (int i = c[0] - r; i <= c[0] + r; i += std::max(1, step)) {
-            if (i < 0 || i >= dims_[0]) continue;
-            const std::size_t f = flat({i, j, l});
-            for (Index k = start_[f]; k < start_[f + 1]; ++k) best = std::min(best, (items_[k] - q).norm());
-          }
-        }
+    if (nodes_.empty()) return kInf;
+    double best = limit * limit;
+    Index stack[64];
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+      const Index id = stack[--top];
+      const Node& node = nodes_[id];
+      if (!(node.box.squared_distance(q) < best)) continue;
+      if (node.right < 0) {
+        for (Index k = node.first; k < node.first + node.count; ++k)
+          best = std::min(best, (items_[k] - q).squaredNorm());
+        continue;
       }
-      // Any point in a cell at Chebyshev distance r + 1 or more lies at least r·cell away.
-      if (best <= r * cell_) break;
-      if (r >= std::max({c[0], dims_[0] - 1 - c[0], c[1], dims_[1] - 1 - c[1], c[2], dims_[2] - 1 - c[2]}))
-        break;  // the shells have covered the whole grid
+      // Nearer child last, so it is searched first.
+      const Index left = id + 1, right = node.right;
+      const bool left_nearer = nodes_[left].box.squared_distance(q) <= nodes_[right].box.squared_distance(q);
+      stack[top++] = left_nearer ? right : left;
+      stack[top++] = left_nearer ? left : right;
     }
-    return best < limit ? best : kInf;
+    return best < limit * limit ? std::sqrt(best) : kInf;
   }
 
  private:
-  std::array<int, 3> cell_of(const Vec3& p) const {
-    std::array<int, 3> c{};
-    for (int k = 0; k < 3; ++k) {
-      const double x = std::floor((p[k] - box_.min[k]) / cell_);
-      c[k] = std::isfinite(x) ? static_cast<int>(std::clamp(x, 0.0, static_cast<double>(dims_[k] - 1))) : 0;
-    }
-    return c;
+  struct Node {
+    Aabb box;
+    Index first = 0, count = 0;
+    Index right = -1;  // -1: a leaf; else the right child (the left child follows its parent)
+  };
+
+  // Builds the subtree over items_[first, first + count); returns its node index. Depth is at most
+  // log2(count / 8) + 1, so the query's 64-entry stack (one pending sibling per level) suffices.
+  Index build_node(Index first, Index count) {
+    const auto id = static_cast<Index>(nodes_.size());
+    nodes_.push_back({});
+    Aabb box;
+    for (Index k = first; k < first + count; ++k) box.extend(items_[k]);
+    nodes_[id].box = box;
+    nodes_[id].first = first;
+    nodes_[id].count = count;
+    if (count <= 8) return id;
+    int axis = 0;
+    box.extent().maxCoeff(&axis);
+    const Index half = count / 2;
+    std::nth_element(items_.begin() + first, items_.begin() + first + half, items_.begin() + first + count,
+                     [axis](const Vec3& a, const Vec3& b) { return a[axis] < b[axis]; });
+    build_node(first, half);  // id + 1
+    const Index right = build_node(first + half, count - half);
+    nodes_[id].right = right;
+    return id;
   }
-  std::size_t flat(const std::array<int, 3>& c) const {
-    return (static_cast<std::size_t>(c[2]) * dims_[1] + c[1]) * dims_[0] + c[0];
-  }
-  Aabb box_;
-  double cell_ = 1;
-  std::array<int, 3> dims_{1, 1, 1};
-  std::vector<Index> start_, fill_;
+  std::vector<Node> nodes_;
   std::vector<Vec3> items_;
 };
 
@@ -134,7 +127,8 @@ struct DentTarget::Impl {
   std::vector<Body> bodies;
   std::vector<ImpactEvent> events;
   StepStats stats;
-  std::vector<Index> moved, candidates;
+  std::vector<Index> moved, candidates, hit_nodes;
+  std::vector<std::uint8_t> node_hit;  // per target node: a direct hit of the dent being set up
   std::vector<double> ray_t;
   std::vector<Vec3> ray_point;
   std::vector<Index> ray_tri;
@@ -189,6 +183,42 @@ struct DentTarget::Impl {
     return std::nullopt;
   }
 
+  // Whether a ray (world frame) meets the projectile's shape at `offset` within t_max: an occlusion
+  // query that stops at the first hit. `hint` is a shape triangle to try first (neighbouring rays
+  // mostly meet the same one; -1: none); it is set to the triangle met. The answer does not depend
+  // on the hint.
+  bool hits_shape(const Body& b, const Vec3& offset, const Ray& world, double t_max, Index& hint) const {
+    const Ray ray{world.origin - offset, world.direction};
+    const TriMesh& s = b.def.shape;
+    auto meets = [&](const Tri& tri) {
+      return intersect_ray_triangle(ray, s.positions[tri[0]], s.positions[tri[1]], s.positions[tri[2]], t_max)
+          .has_value();
+    };
+    if (hint >= 0 && meets(s.triangles[hint])) return true;
+    switch (options.method) {
+      case ImpactMethod::brute_force:
+        for (std::size_t t = 0; t < s.triangles.size(); ++t) {
+          if (meets(s.triangles[t])) {
+            hint = static_cast<Index>(t);
+            return true;
+          }
+        }
+        return false;
+      case ImpactMethod::octree:
+        if (auto h = b.shape_octree.raycast(s.positions, s.triangles, ray, t_max)) {
+          hint = h->triangle;
+          return true;
+        }
+        return false;
+      case ImpactMethod::bvh_grid: {
+        const Index t = b.shape_bvh.any_hit(ray, t_max);
+        if (t >= 0) hint = t;
+        return t >= 0;
+      }
+    }
+    return false;
+  }
+
   // Target nodes that may lie in `box`, ascending (brute force: all nodes).
   void nodes_near(const Aabb& box, std::vector<Index>& out) const {
     out.clear();
@@ -237,7 +267,7 @@ struct DentTarget::Impl {
     ray_point.resize(n);
     ray_tri.assign(n, -1);
     const int nt = threads();
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) if (n > 256)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) if (n >= options.parallel_min)
     for (Index i = 0; i < n; ++i) {
       const Ray ray{origin(i), direction};
       if (auto h = cast(ray, t_max)) {
@@ -294,10 +324,11 @@ struct DentTarget::Impl {
       if (ray_t[i] < c.t) c = {ray_t[i], ray_point[i], ray_tri[i], -1};
     Aabb swept{b.shape_box.min + pos, b.shape_box.max + pos};
     swept.merge({swept.min + disp, swept.max + disp});
-    nodes_near(swept, candidates);
+    nodes_inside(swept, candidates);
+    // Only hits up to the earliest vertex hit can be the contact (ties kept: t_max is inclusive).
     cast_all(
         static_cast<Index>(candidates.size()), [&](Index i) { return mesh.positions[candidates[i]]; }, -disp,
-        1.0, [&](const Ray& r, double tm) { return cast_shape(b, pos, r, tm); });
+        std::min(1.0, c.t), [&](const Ray& r, double tm) { return cast_shape(b, pos, r, tm); });
     for (std::size_t i = 0; i < candidates.size(); ++i)
       if (ray_t[i] < c.t) c = {ray_t[i], mesh.positions[candidates[i]], -1, candidates[i]};
     return c;
@@ -341,33 +372,50 @@ struct DentTarget::Impl {
         if (ray_t[i] < kInf) dent.hits.push_back(ray_point[i]);
       Aabb swept{b.shape_box.min + pos, b.shape_box.max + pos};
       swept.merge({swept.min + S * dir, swept.max + S * dir});
-      nodes_near(swept, candidates);
-      cast_all(
-          static_cast<Index>(candidates.size()), [&](Index i) { return mesh.positions[candidates[i]]; }, -dir,
-          S, [&](const Ray& r, double tm) { return cast_shape(b, pos, r, tm); });
-      for (std::size_t i = 0; i < candidates.size(); ++i)
-        if (ray_t[i] < kInf) dent.hits.push_back(mesh.positions[candidates[i]]);
+      nodes_inside(swept, candidates);
+      // Inverse rays: a node is a hit if its ray meets the projectile within S (any hit will do).
+      const auto nc = static_cast<Index>(candidates.size());
+      ray_t.assign(nc, kInf);
+      const int nt = threads();
+#pragma omp parallel num_threads(nt) if (nc >= options.parallel_min)
+      {
+        Index hint = -1;  // per thread
+#pragma omp for schedule(dynamic, 256)
+        for (Index i = 0; i < nc; ++i)
+          if (hits_shape(b, pos, Ray{mesh.positions[candidates[i]], -dir}, S, hint)) ray_t[i] = 0.0;
+      }
+      stats.rays += nc;
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        if (ray_t[i] < kInf) {
+          dent.hits.push_back(mesh.positions[candidates[i]]);
+          node_hit[candidates[i]] = 1;  // a hit itself: distance 0 below, no search
+          hit_nodes.push_back(candidates[i]);
+        }
+      }
     }
     // Weights of the nodes within φ of a hit: (1 - R)·f(distance to the nearest hit).
     const double phi = mat.falloff_radius;
-    Aabb reach = bounding_box(dent.hits).inflated(phi);
-    nodes_near(reach, candidates);
+    nodes_inside(bounding_box(dent.hits).inflated(phi), candidates);
     const bool brute = options.method == ImpactMethod::brute_force;
     if (!brute) nearest.build(dent.hits);
     const auto n = static_cast<Index>(candidates.size());
     ray_t.assign(n, 0.0);
     const int nt = threads();
-#pragma omp parallel for num_threads(nt) schedule(static) if (n > 1024)
+#pragma omp parallel for num_threads(nt) schedule(static) if (n >= options.parallel_min)
     for (Index i = 0; i < n; ++i) {
       const Vec3& x = mesh.positions[candidates[i]];
       double d = kInf;
       if (brute) {
         for (const Vec3& h : dent.hits) d = std::min(d, (h - x).norm());
+      } else if (node_hit[candidates[i]]) {
+        d = 0.0;
       } else {
         d = nearest.nearest(x, phi);
       }
       ray_t[i] = (1.0 - materials[candidates[i]].resistance) * falloff(d, phi, mat.hardness);
     }
+    for (Index h : hit_nodes) node_hit[h] = 0;
+    hit_nodes.clear();
     for (Index i = 0; i < n; ++i) {
       if (ray_t[i] > 0.0) {
         dent.nodes.push_back(candidates[i]);
@@ -393,8 +441,16 @@ struct DentTarget::Impl {
     }
     const Contact c = first_contact(b, disp);
     if (c.t <= 1.0) {
-      const double tc = c.t * dt;
-      b.status.position += v0 * tc + 0.5 * tc * tc * a;
+      // The rays run along the step's chord `disp`; the contact time tc is when the projectile has
+      // come c.t of the way along it: (v0·u)·tc + (a·u)·tc²/2 = c.t·|disp| with u = disp/|disp|
+      // (exact for motion along a line, as under an acceleration parallel to the velocity).
+      const double length = disp.norm();
+      const Vec3 u = disp / length;
+      const double s = c.t * length, B = v0.dot(u), A = 0.5 * a.dot(u);
+      const double root = B * B + 4.0 * A * s;
+      double tc = c.t * dt;
+      if (root >= 0.0 && B + std::sqrt(root) > 0.0) tc = std::clamp(2.0 * s / (B + std::sqrt(root)), 0.0, dt);
+      b.status.position += c.t * disp;
       begin_contact(id, b, c, v0 + tc * a);
       return;
     }
@@ -456,6 +512,7 @@ Result<DentTarget> DentTarget::create(TriMesh surface, const ImpactMaterial& mat
     impl->max_radius = std::max(impl->max_radius, m.falloff_radius);
   impl->options = options;
   impl->bounds = bounding_box(impl->rest);
+  impl->node_hit.assign(impl->rest.size(), 0);
   switch (options.method) {
     case ImpactMethod::brute_force:
       break;

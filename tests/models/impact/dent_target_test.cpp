@@ -14,9 +14,11 @@ namespace {
 
 constexpr double kDt = 1.0 / 60.0;
 
+// Loops of 64 or more rays or nodes run on `threads` threads, so small meshes exercise the parallel
+// paths too.
 DentTarget make(const TriMesh& m, const ImpactMaterial& mat, ImpactMethod method, int threads = 1,
                 std::vector<ImpactRegion> regions = {}) {
-  auto t = DentTarget::create(m, mat, regions, {method, 0, threads});
+  auto t = DentTarget::create(m, mat, regions, {method, 0, threads, 64});
   EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.message());
   return std::move(t).value();
 }
@@ -146,6 +148,44 @@ TEST(DentTarget, MeshProjectileEqualsBruteForce) {
   EXPECT_DOUBLE_EQ(wmax, 1.0 - mat.resistance);
 }
 
+// Two sphere shots at one spot, the second into the first's dent, on two threads: every structure
+// dents exactly as brute force (the inverse rays' occlusion queries, the k-d tree of hits and the
+// per-dent marks of hit nodes, which must be cleared before the second shot).
+TEST(DentTarget, SecondMeshProjectileEqualsBruteForce) {
+  const TriMesh m = testing::plate(40, 1.0);
+  const ImpactMaterial mat{0.2, 0.06, 2.0, 0.0};
+  Projectile p;
+  p.shape = testing::sphere(0.1, 10, 20);
+  p.position = Vec3(0.5, 0.5, 0.2);
+  p.velocity = Vec3(0.0, 0.0, -2.0);
+  p.contact_deceleration = 60.0;
+  Projectile q = p;
+  q.position = Vec3(0.53, 0.5, 0.25);
+  q.velocity = Vec3(-0.3, 0.0, -2.5);
+  auto shoot = [&](ImpactMethod method) {
+    DentTarget t = make(m, mat, method, 2);
+    t.launch(p);
+    run(t);
+    t.launch(q);
+    run(t);
+    return t;
+  };
+  const DentTarget ref = shoot(ImpactMethod::brute_force);
+  ASSERT_GT(ref.dent(1).nodes.size(), 30u);
+  ASSERT_NE(ref.dent(1).nodes, ref.dent(0).nodes);
+  for (ImpactMethod method : {ImpactMethod::octree, ImpactMethod::bvh_grid}) {
+    const DentTarget t = shoot(method);
+    for (Index shot = 0; shot < 2; ++shot) {
+      ASSERT_EQ(t.dent(shot).nodes, ref.dent(shot).nodes) << to_string(method) << " shot " << shot;
+      ASSERT_EQ(t.dent(shot).hits.size(), ref.dent(shot).hits.size());
+      for (std::size_t k = 0; k < ref.dent(shot).nodes.size(); ++k)
+        EXPECT_NEAR(t.dent(shot).weights[k], ref.dent(shot).weights[k], 1e-12);
+    }
+    for (std::size_t n = 0; n < m.positions.size(); ++n)
+      EXPECT_NEAR((t.surface().positions[n] - ref.surface().positions[n]).norm(), 0.0, 1e-12);
+  }
+}
+
 TEST(DentTarget, SecondImpactHitsTheDeformedSurface) {
   const TriMesh m = testing::plate(32, 1.0);
   const ImpactMaterial mat{0.0, 0.15, 1.0, 0.0};
@@ -206,7 +246,7 @@ TEST(DentTarget, SeveralProjectilesAtOnceEqualEachAlone) {
 TEST(DentTarget, SameStateOnOneAndTwoThreads) {
   const TriMesh m = testing::plate(60, 1.0);
   Projectile p;
-  p.shape = testing::sphere(0.12, 16, 32);  // > 256 vertices: the parallel path runs
+  p.shape = testing::sphere(0.12, 16, 32);
   p.position = Vec3(0.5, 0.5, 0.4);
   p.velocity = Vec3(0, 0, -2.5);
   p.contact_deceleration = 30.0;

@@ -40,6 +40,9 @@ struct DentOptions {
   ImpactMethod method = ImpactMethod::bvh_grid;
   int octree_depth = 0;  ///< octree leaf level; 0: automatic (see Octree::Options)
   int threads = 0;       ///< threads for the ray casts and weights; 0: core's solver_threads()
+  /// Fewest rays or nodes a loop needs to run on several threads: below it waking the threads costs
+  /// more than the work (a few ms on a loaded machine).
+  Index parallel_min = 4096;
 };
 
 /// The dent a projectile makes: fixed at its first contact.
