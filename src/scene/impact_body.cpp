@@ -76,7 +76,8 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
   void apply_force(const SurfacePoint&, const Vec3&) override {}
 
   Vec3 impact(const ProjectileState& p, double dt) override {
-    const Vec3 travel = p.velocity * dt;
+    // The step's travel under constant acceleration: x(dt) - x(0) = v·dt + a·dt²/2.
+    const Vec3 travel = p.velocity * dt + 0.5 * dt * dt * p.acceleration;
     if (!(travel.squaredNorm() > 0.0) || !p.position.allFinite() || !travel.allFinite()) return Vec3::Zero();
     // A point's reference ray, or any vertex of a mesh, meeting the surface within the step.
     bool hit = false;
@@ -95,6 +96,7 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
     if (p.shape) q.shape = *p.shape;
     q.position = p.position;
     q.velocity = p.velocity;
+    q.acceleration = p.acceleration;
     q.mass = p.mass;
     q.contact_deceleration = def_.projectile_deceleration;
     target_.launch(std::move(q));

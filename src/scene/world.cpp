@@ -181,6 +181,7 @@ void World::apply_projectile(ScriptedProjectile& p, double t) {
   ProjectileState state;
   state.position = p.position;
   state.velocity = p.current_velocity;
+  state.acceleration = p.acceleration;
   state.mass = p.mass;
   state.shape = p.shape.get();
   if (p.shape) {
@@ -215,6 +216,20 @@ void World::apply_projectile(ScriptedProjectile& p, double t) {
   }
   p.position += travel;
   p.current_velocity += dt_ * p.acceleration;
+}
+
+std::optional<ScriptedProjectile> projectile_along_ray(const Ray& ray, double speed, double mass,
+                                                       double time) {
+  const double length = ray.direction.norm();
+  if (!(length > 0.0) || !std::isfinite(length) || !ray.origin.allFinite()) return std::nullopt;
+  if (!(speed > 0.0) || !std::isfinite(speed) || !(mass > 0.0) || !std::isfinite(mass)) return std::nullopt;
+  if (!std::isfinite(time)) return std::nullopt;
+  ScriptedProjectile p;
+  p.start = ray.origin;
+  p.velocity = (speed / length) * ray.direction;
+  p.mass = mass;
+  p.time = time;
+  return p;
 }
 
 void World::apply_probe(ForceProbe& p, double t) {
@@ -273,6 +288,10 @@ std::uint64_t World::state_hash() const {
   Hasher h;
   h.add_value(time_).add_value(steps_);
   for (const auto& b : bodies_) h.add_value(b->state_hash());
+  for (const ScriptedProjectile& p : projectiles_) {
+    h.add_value(p.position).add_value(p.current_velocity).add_value(p.launched).add_value(p.done);
+    h.add_value(p.hit_body);
+  }
   return h.value();
 }
 

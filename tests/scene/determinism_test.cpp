@@ -123,5 +123,23 @@ TEST(Determinism, TearingSpringMembraneWithGrab) {
   EXPECT_GT(run(springs_scene(0.02), 12, 1).events, 0);
 }
 
+// An impact plate under a point projectile: before it lands only the projectile moves, so the hash
+// must cover projectiles for a changed velocity to show from the first step on.
+std::string impact_scene(double speed) {
+  return R"({
+    "pliant": 1, "name": "plate", "time_step": 0.01, "steps": 12,
+    "bodies": [ { "name": "plate", "family": "impact",
+                  "mesh": { "shape": "rect", "size": [0.2, 0.2], "cells": [20, 20] },
+                  "impact": { "resistance": 0.25, "falloff_radius": 0.05, "projectile_deceleration": 40 } } ],
+    "interactions": [
+      { "type": "projectile", "start": [0.1, 0.1, 0.05], "velocity": [0, 0, -)" +
+         std::to_string(speed) + R"(], "mass": 0.5 } ]
+  })";
+}
+
+TEST(Determinism, ImpactPlateWithProjectile) {
+  expect_deterministic(impact_scene(2.0), impact_scene(2.1), 12);
+}
+
 }  // namespace
 }  // namespace pliant::scene

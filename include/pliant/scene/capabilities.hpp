@@ -31,11 +31,12 @@ class Cuttable {
 
 /// A rigid projectile as a target sees it during one step.
 struct ProjectileState {
-  Vec3 position = Vec3::Zero();    ///< a reference point of the projectile (unit: m)
-  Vec3 velocity = Vec3::Zero();    ///< (unit: m/s)
-  double mass = 0.0;               ///< (unit: kg)
-  double radius = 0.0;             ///< bounding radius around position, 0 for a point (unit: m)
-  const TriMesh* shape = nullptr;  ///< its mesh around position (unit: m), nullptr for a point
+  Vec3 position = Vec3::Zero();      ///< a reference point of the projectile (unit: m)
+  Vec3 velocity = Vec3::Zero();      ///< at the start of the step (unit: m/s)
+  double mass = 0.0;                 ///< (unit: kg)
+  double radius = 0.0;               ///< bounding radius around position, 0 for a point (unit: m)
+  const TriMesh* shape = nullptr;    ///< its mesh around position (unit: m), nullptr for a point
+  Vec3 acceleration = Vec3::Zero();  ///< while it flies (unit: m/s²)
 };
 
 /// A body that projectiles dent (the impact family).

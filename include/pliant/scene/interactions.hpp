@@ -2,10 +2,12 @@
 // bodies only through the surface contract (body.hpp), so they work on every family.
 #pragma once
 
+#include "pliant/core/ray.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/scene/body.hpp"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace pliant::scene {
@@ -113,5 +115,11 @@ struct ScriptedProjectile {
   bool done = false;    ///< absorbed by a target or stopped against a body
   Index hit_body = -1;  ///< the body it hit, -1 while flying
 };
+
+/// A point projectile fired from `ray.origin` along `ray.direction` at `speed` (unit: m/s), with
+/// `mass` (unit: kg), launched at `time` (unit: s): the viewer's "fire along the mouse ray". Nothing
+/// for a zero or non-finite direction or origin, or a speed or mass that is not positive and finite.
+std::optional<ScriptedProjectile> projectile_along_ray(const Ray& ray, double speed, double mass,
+                                                       double time);
 
 }  // namespace pliant::scene

@@ -9,6 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <optional>
+
 namespace pliant::scene {
 namespace {
 
@@ -55,6 +58,74 @@ TEST(ImpactBody, AbsorbedProjectileDentsByTheFalloff) {
   }
   ASSERT_NE(impact_target(body), nullptr);
   EXPECT_EQ(impact_target(body)->status(0).phase, impact::ProjectilePhase::stopped);
+}
+
+// A projectile accelerating toward the plate: until contact it is where constant acceleration puts
+// it, x0 + v0·t + a·t²/2, and the target receives the acceleration too, so it meets the plate at the
+// speed v² = v0² + 2·a·h and dents the centre node by (1 - R)·S with S = v²/(2·deceleration).
+TEST(ProjectileInteraction, AcceleratesTowardTheTargetUntilContact) {
+  const std::string text = R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "panel",
+    "family": "impact", "mesh": {"shape": "rect", "size": [0.2, 0.2], "cells": [20, 20]},
+    "impact": {"resistance": 0.25, "falloff_radius": 0.05, "hardness": 2.0, "projectile_deceleration": 40.0}}],
+    "interactions": [{"type": "projectile", "start": [0.1, 0.1, 0.05], "velocity": [0, 0, -0.1],
+                      "acceleration": [0, 0, -9.81], "mass": 0.5}]})";
+  Result<Scene> scene = parse_scene(text, "fall.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  const Vec3 x0(0.1, 0.1, 0.05), v0(0, 0, -0.1), a(0, 0, -9.81);
+  const Vec3 aim = world.body(0).surface_rest_positions()[10 * 21 + 10];
+  ASSERT_NEAR((aim - Vec3(0.1, 0.1, 0.0)).norm(), 0.0, 1e-12);
+  // Contact at 4.905·t² + 0.1·t = 0.05, t = 0.0913 s: in the tenth step.
+  int steps = 0;
+  while (steps < 20 && !world.projectiles()[0].done) {
+    world.step();
+    ++steps;
+    const ScriptedProjectile& p = world.projectiles()[0];
+    const double t = steps * 0.01;
+    if (!p.done) {
+      EXPECT_NEAR((p.position - (x0 + v0 * t + 0.5 * t * t * a)).norm(), 0.0, 1e-12) << "step " << steps;
+    }
+  }
+  EXPECT_EQ(steps, 10);
+  for (int s = 0; s < 30; ++s) world.step();
+  const double S = (v0.squaredNorm() + 2.0 * 9.81 * 0.05) / (2.0 * 40.0);
+  const auto x = world.body(0).surface_positions();
+  EXPECT_NEAR(x[10 * 21 + 10].z() - aim.z(), -(1.0 - 0.25) * S, 1e-9);
+}
+
+// The viewer's "fire along the mouse ray": a point projectile from the ray's origin at the given
+// speed along its direction, launched at the world's time, dents the plate where the ray meets it.
+TEST(ProjectileInteraction, FiredAlongARayDentsWhereTheRayMeetsThePlate) {
+  EXPECT_FALSE(projectile_along_ray(Ray{Vec3::Zero(), Vec3::Zero()}, 5.0, 0.1, 0.0));
+  EXPECT_FALSE(projectile_along_ray(Ray{Vec3::Zero(), Vec3(0, 0, -1)}, 0.0, 0.1, 0.0));
+  EXPECT_FALSE(projectile_along_ray(Ray{Vec3::Zero(), Vec3(0, 0, -1)}, 5.0, -1.0, 0.0));
+  EXPECT_FALSE(projectile_along_ray(Ray{Vec3(NAN, 0, 0), Vec3(0, 0, -1)}, 5.0, 0.1, 0.0));
+
+  Result<Scene> scene = parse_scene(kScene, "panel.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  for (int s = 0; s < 3; ++s) world.step();
+  // A camera up and to the side, its ray through (0.07, 0.12, 0) on the plate (not a node).
+  const Vec3 eye(0.3, -0.2, 0.4), on_plate(0.07, 0.12, 0.0);
+  const Ray ray{eye, 3.0 * (on_plate - eye)};  // any length: only the direction counts
+  const std::optional<ScriptedProjectile> p = projectile_along_ray(ray, 8.0, 0.5, world.time());
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->start, eye);
+  EXPECT_NEAR((p->velocity - 8.0 * (on_plate - eye).normalized()).norm(), 0.0, 1e-12);
+  EXPECT_EQ(p->mass, 0.5);
+  EXPECT_EQ(p->time, world.time());
+  EXPECT_EQ(p->shape, nullptr);
+  world.add(*p);
+  int events = 0;
+  for (int s = 0; s < 40; ++s) {
+    world.step();
+    for (const impact::ImpactEvent& e : world.body(0).events().get<impact::ImpactEvent>()) {
+      ++events;
+      EXPECT_NEAR((e.position - on_plate).norm(), 0.0, 1e-12);
+    }
+  }
+  EXPECT_EQ(events, 1);
+  EXPECT_TRUE(world.projectiles()[0].done);
 }
 
 TEST(ImpactBody, RejectsBadKeys) {
