@@ -451,7 +451,8 @@ void Viewer::draw_panel() {
     ImGui::TextUnformatted(
         "Left-drag a body: grab it (red arrow: the force it pulls back with). Left-drag elsewhere: "
         "orbit. Right or middle drag: pan. Wheel: zoom.\n"
-        "Space: pause/run. S: one step. R: reset. F: frame all. Esc: quit.");
+        "Space: pause/run. S: one step. R: reset. F: frame all. P: fire a projectile along the mouse ray "
+        "(speed in the panel). Esc: quit.");
     ImGui::PopTextWrapPos();
   }
   ImGui::PopItemWidth();
@@ -519,7 +520,7 @@ Status Viewer::run() {
   }
   bool field_checked = status.ok() && !model_.loading().active;
   bool was_down[3] = {false, false, false};
-  bool key_down[5] = {false, false, false, false, false};
+  bool key_down[6] = {false, false, false, false, false, false};
   while (status.ok() && !glfwWindowShouldClose(window_)) {
     glfwPollEvents();
     // Frames count (for --after and the screenshots) only once the model has something to show.
@@ -560,8 +561,8 @@ Status Viewer::run() {
     if (!io.WantCaptureMouse && io.MouseWheel != 0.0f) camera_.zoom(std::pow(0.9, io.MouseWheel));
     if (!io.WantCaptureKeyboard) {
       // ImGui 1.86 names only a few keys: read GLFW's, acting on the press edge.
-      const int keys[5] = {GLFW_KEY_SPACE, GLFW_KEY_S, GLFW_KEY_R, GLFW_KEY_F, GLFW_KEY_ESCAPE};
-      for (int k = 0; k < 5; ++k) {
+      const int keys[6] = {GLFW_KEY_SPACE, GLFW_KEY_S, GLFW_KEY_R, GLFW_KEY_F, GLFW_KEY_ESCAPE, GLFW_KEY_P};
+      for (int k = 0; k < 6; ++k) {
         const bool down = glfwGetKey(window_, keys[k]) == GLFW_PRESS;
         if (down && !key_down[k]) {
           if (k == 0) paused_ = !paused_;
@@ -569,6 +570,7 @@ Status Viewer::run() {
           if (k == 2) reset();
           if (k == 3) frame_camera();
           if (k == 4) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+          if (k == 5) model_.fire(camera_.ray(cx, cy));  // a projectile along the mouse ray
         }
         key_down[k] = down;
       }

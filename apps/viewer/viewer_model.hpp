@@ -6,6 +6,7 @@
 // test_models.hpp has a static mesh and a clearly artificial "pull" model for testing the viewer.
 #pragma once
 
+#include "pliant/core/ray.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/types.hpp"
 
@@ -82,6 +83,9 @@ class ViewerModel {
   virtual void release() = 0;
   /// Force the body exerts on the grabbing tool (unit: N); zero without a grab.
   virtual Vec3 grab_reaction() const = 0;
+  /// Fires a point projectile from the ray's origin along its direction (the viewer's P key: the
+  /// camera's mouse ray); false if this model has no projectiles.
+  virtual bool fire(const Ray& /*ray*/) { return false; }
 
   /// Called once per viewer frame, paused or not, before step(): lets a model land work finished in
   /// the background (a rebuilt world) while the viewer is paused too.

@@ -237,6 +237,14 @@ void WorldViewerModel::land(Built built, json doc, double ms) {
   ++generation_;
 }
 
+bool WorldViewerModel::fire(const Ray& ray) {
+  std::optional<scene::ScriptedProjectile> p =
+      scene::projectile_along_ray(ray, fire_speed_, 0.1, world_->time());
+  if (!p) return false;
+  world_->add(std::move(*p));
+  return true;
+}
+
 void WorldViewerModel::panel() {
   ImGui::Text("t = %.4f s  step %llu  dt = %.3g s", world_->time(),
               static_cast<unsigned long long>(world_->step_count()), world_->time_step());
@@ -269,6 +277,8 @@ void WorldViewerModel::panel() {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("the scene's keyframed grabs; off, only the mouse moves the bodies");
   }
+  ImGui::InputDouble("fire speed (m/s)", &fire_speed_, 1.0, 10.0, "%.3g");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("P fires a 0.1 kg point projectile along the mouse ray");
   for (std::size_t i = 0; i < world_->body_count(); ++i) body_panel(i);
   timings_panel();
 }

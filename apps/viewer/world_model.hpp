@@ -65,6 +65,10 @@ class WorldViewerModel : public ViewerModel {
   void move_grab(const Vec3& target) override;
   void release() override;
   Vec3 grab_reaction() const override;
+  /// Adds a point projectile of fire_speed() (scene::projectile_along_ray, 0.1 kg) to the world.
+  bool fire(const Ray& ray) override;
+  double fire_speed() const { return fire_speed_; }           ///< (unit: m/s)
+  void set_fire_speed(double speed) { fire_speed_ = speed; }  ///< (unit: m/s)
   void poll() override;
   void step() override;
   void reset() override;
@@ -130,6 +134,7 @@ class WorldViewerModel : public ViewerModel {
   Index grab_body_ = -1;
   scene::GrabId grab_;
   std::string rebuild_error_;  // shown in the panel when a rebuild failed (the old world is kept)
+  double fire_speed_ = 10.0;   // of projectiles fired with the P key (unit: m/s)
 };
 
 }  // namespace pliant::viewer
