@@ -200,7 +200,13 @@ void World::apply_projectile(ScriptedProjectile& p, double t) {
     }
   }
   const Vec3 travel = dt_ * p.current_velocity + 0.5 * dt_ * dt_ * p.acceleration;
-  if (travel.squaredNorm() > 0.0) {
+  // The impact targets have answered; the picking ray is for the other bodies, and refitting a
+  // picking tree over a large impact target every step (1M triangles: tens of ms) is avoided when
+  // there are none.
+  const bool others = std::any_of(bodies_.begin(), bodies_.end(), [](const std::unique_ptr<Body>& b) {
+    return !capability<ImpactTarget>(*b);
+  });
+  if (others && travel.squaredNorm() > 0.0) {
     if (const std::optional<WorldHit> hit = pick(Ray{p.position, travel}); hit && hit->t <= 1.0) {
       Body& b = body(hit->body);
       if (!capability<ImpactTarget>(b)) {
