@@ -121,8 +121,12 @@ Result<ModalBasis> modal_analysis(const SparseMatrix& stiffness, const SparseMat
   // Spectra sorts ascending with SmallestAlge; keep the order explicit against future versions.
   std::vector<Index> order(static_cast<std::size_t>(r));
   for (Index j = 0; j < r; ++j) order[static_cast<std::size_t>(j)] = j;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](Index a, Index b) { return basis.eigenvalues[a] < basis.eigenvalues[b]; });
+  // Ties keep Spectra's order (the index breaks them): a stable sort without std::stable_sort's
+  // temporary buffer, which ASan reports as an allocation mismatch in this libstdc++.
+  std::sort(order.begin(), order.end(), [&](Index a, Index b) {
+    return basis.eigenvalues[a] < basis.eigenvalues[b] ||
+           (basis.eigenvalues[a] == basis.eigenvalues[b] && a < b);
+  });
   Eigen::VectorXd values(r);
   Eigen::MatrixXd shapes(full, r);
   for (Index j = 0; j < r; ++j) {
