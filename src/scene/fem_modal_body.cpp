@@ -1,5 +1,6 @@
 // The fem family's modal bodies: a fem::ModalBody behind the surface contract (fem_modal_scene_body.hpp).
 #include "fem_modal_body.hpp"
+#include "soft_grab_patch.hpp"
 
 #include "pliant/core/hash.hpp"
 #include "pliant/core/topology.hpp"
@@ -100,33 +101,12 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
   // each tied by a spring to its target (its linear position at grab time moved with the handle).
   GrabId grab_patch(const SurfacePoint& p, double radius) override {
     if (!on_surface(p) || std::isnan(radius)) return {};
-    const Tri& t = surface_.triangles[static_cast<std::size_t>(p.triangle)];
-    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
-    int order[3] = {0, 1, 2};
-    std::sort(order, order + 3, [&](int a, int b) { return w[a] > w[b]; });
-    Index handle = -1;
-    for (int c : order) {
-      if (free_surface_node(t[static_cast<std::size_t>(c)])) {
-        handle = t[static_cast<std::size_t>(c)];
-        break;
-      }
-    }
-    if (handle < 0) return {};
-    const Vec3 point = point_on(xs_, surface_.triangles, p);
-    if (radius < 0.0) radius = default_radius(handle);
-    std::vector<Index> nodes = {handle};
-    std::vector<char> seen(xs_.size(), 0);
-    seen[static_cast<std::size_t>(handle)] = 1;
-    for (std::size_t k = 0; k < nodes.size() && radius > 0.0; ++k) {
-      const auto a = static_cast<std::size_t>(nodes[k]);
-      for (Index e = adjacency_.offsets[a]; e < adjacency_.offsets[a + 1]; ++e) {
-        const Index nb = adjacency_.neighbors[static_cast<std::size_t>(e)];
-        if (seen[static_cast<std::size_t>(nb)]) continue;
-        seen[static_cast<std::size_t>(nb)] = 1;
-        if (free_surface_node(nb) && (xs_[static_cast<std::size_t>(nb)] - point).norm() <= radius)
-          nodes.push_back(nb);
-      }
-    }
+    Vec3 point;
+    const std::vector<Index> nodes = soft_grab_patch(
+        std::span<const Vec3>(xs_), std::span<const Tri>(surface_.triangles), adjacency_, p, radius,
+        [&](Index sn) { return free_surface_node(sn); }, [&](Index sn) { return default_radius(sn); },
+        &point);
+    if (nodes.empty()) return {};
     const Eigen::Index r = basis_.mode_count();
     Slot s;
     s.active = true;
