@@ -6,6 +6,7 @@
 #include "pliant/io/pvd.hpp"
 #include "pliant/io/vtu.hpp"
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/tool_cylinders.hpp"
 
 #if PLIANT_HAS_RENDER
 #include "pliant/render/offscreen.hpp"
@@ -129,19 +130,8 @@ class PngWriter {
       held_bytes_ += out.positions.size() * sizeof(Vec3) + out.triangles.size() * sizeof(Tri) +
                      out.values.size() * sizeof(double);
     }
-    for (const scene::ScriptedTool& t : world.tools()) {
-      // Before the first step a tool waits at its first keyframe (the world places it in a step).
-      const Vec3 centre = world.step_count() > 0 ? t.centre
-                          : t.track.empty()      ? t.start
-                                                 : Vec3(t.start + t.track.front().offset);
-      shot.tools.push_back({centre, t.axis, t.radius, t.half_length});
-    }
-    for (const scene::ScriptedBlade& b : world.blades()) {
-      // The blade's edge, drawn as a thin rod.
-      const double half = 0.5 * (b.edge_b - b.edge_a).norm();
-      shot.tools.push_back(
-          {0.5 * (b.edge_a + b.edge_b), (b.edge_b - b.edge_a) / (2.0 * half), 0.02 * half, half});
-    }
+    for (const scene::ToolCylinder& c : scene::tool_cylinders(world))
+      shot.tools.push_back({c.centre, c.axis, c.radius, c.half_length});
     held_.push_back(std::move(shot));
     if (held_bytes_ > kBudgetBytes) flush();
   }

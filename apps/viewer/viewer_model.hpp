@@ -9,6 +9,7 @@
 #include "pliant/core/ray.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/scene/tool_cylinders.hpp"
 
 #include <cstdint>
 #include <span>
@@ -35,14 +36,9 @@ struct LoadingState {
   double seconds = 0;   ///< time spent building so far (unit: s)
 };
 
-/// A rigid tool the model moves by itself (a scene's scripted cylinder), drawn but not pickable.
-struct ViewerTool {
-  Vec3 centre = Vec3::Zero();  ///< (unit: m)
-  Vec3 axis = Vec3::UnitY();   ///< unit axis of the cylinder
-  double radius = 0.0;         ///< (unit: m)
-  double half_length = 0.0;    ///< half its length along the axis (unit: m)
-  Vec3 force = Vec3::Zero();   ///< force the bodies exert on it (unit: N)
-};
+/// A rigid tool or blade the model moves by itself (a scene's scripted instrument), drawn but not
+/// pickable.
+using ViewerTool = scene::ToolCylinder;
 
 class ViewerModel {
  public:

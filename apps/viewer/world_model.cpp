@@ -133,22 +133,7 @@ Vec3 WorldViewerModel::grab_reaction() const {
   return grab_body_ >= 0 ? world_->body(grab_body_).grab_reaction(grab_) : Vec3::Zero();
 }
 
-std::vector<ViewerTool> WorldViewerModel::tools() const {
-  std::vector<ViewerTool> out;
-  for (const scene::ScriptedTool& t : world_->tools()) {
-    // The world places a tool during a step; before the first one it waits at its first keyframe.
-    const Vec3 centre = world_->step_count() > 0 ? t.centre
-                        : t.track.empty()        ? t.start
-                                                 : Vec3(t.start + t.track.front().offset);
-    out.push_back({centre, t.axis, t.radius, t.half_length, t.force});
-  }
-  for (const scene::ScriptedBlade& b : world_->blades()) {
-    // The blade's edge, drawn as a thin rod.
-    const double half = 0.5 * (b.edge_b - b.edge_a).norm();
-    out.push_back({0.5 * (b.edge_a + b.edge_b), (b.edge_b - b.edge_a) / (2.0 * half), 0.02 * half, half});
-  }
-  return out;
-}
+std::vector<ViewerTool> WorldViewerModel::tools() const { return scene::tool_cylinders(*world_); }
 
 std::vector<std::span<const Vec3>> WorldViewerModel::interior_points() const {
   std::vector<std::span<const Vec3>> out;

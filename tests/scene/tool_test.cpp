@@ -3,6 +3,7 @@
 #include "pliant/models/springs/forces.hpp"
 #include "pliant/scene/scene_file.hpp"
 #include "pliant/scene/springs_scene_body.hpp"
+#include "pliant/scene/tool_cylinders.hpp"
 
 #include <gtest/gtest.h>
 
@@ -252,6 +253,35 @@ TEST(ScriptedTool, BadToolsNameTheirJsonPath) {
   auto sc = parse_scene(bad, "tool.json");
   ASSERT_FALSE(sc.ok());
   EXPECT_NE(sc.message().find("/interactions/0/radius"), std::string::npos) << sc.message();
+}
+
+// The cylinders drawn for the instruments (headless PNGs and the viewer share them): a tool waits at
+// its first keyframe before the first step, then follows the world; a blade is a thin rod along its
+// current edge.
+TEST(ToolCylinders, FollowTheToolAndTheBladeEdge) {
+  std::string text = membrane_with_tool(R"({ "mode": "off" })");
+  const std::string blade = R"(, { "type": "blade", "edge": [[-0.01, 0.0, 0.03], [0.03, 0.0, 0.03]],
+    "track": [ { "t": 0, "offset": [0, 0, 0] }, { "t": 0.1, "offset": [0, 0.01, 0] } ] } ] })";
+  text.replace(text.rfind("} ]"), std::string::npos, "}" + blade);
+  auto sc = parse_scene(text, "tool.json");
+  ASSERT_TRUE(sc.ok()) << sc.message();
+  World& w = *sc->world;
+  std::vector<ToolCylinder> before = tool_cylinders(w);
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_TRUE(before[0].centre.isApprox(Vec3(0.0, 0.0, 0.02)));
+  EXPECT_DOUBLE_EQ(before[0].radius, 0.006);
+  EXPECT_DOUBLE_EQ(before[0].half_length, 0.1);
+  EXPECT_TRUE(before[1].centre.isApprox(Vec3(0.01, 0.0, 0.03)));
+  EXPECT_NEAR(std::abs(before[1].axis.x()), 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(before[1].half_length, 0.02);
+  EXPECT_LT(before[1].radius, 0.05 * before[1].half_length);
+  for (int s = 0; s < 50; ++s) w.step();
+  std::vector<ToolCylinder> after = tool_cylinders(w);
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_TRUE(after[0].centre.isApprox(w.tools()[0].centre));
+  EXPECT_TRUE(after[0].force.isApprox(w.tools()[0].force));
+  EXPECT_TRUE(after[1].centre.isApprox(0.5 * (w.blades()[0].edge_a + w.blades()[0].edge_b)));
+  EXPECT_NEAR(after[1].centre.y(), 0.005, 1e-12);  // half-way along the blade's track at t = 0.05 s
 }
 
 }  // namespace
