@@ -1,15 +1,17 @@
 // The Green's-function family behind the surface contract.
 //
 // Scene keys: "material" ({"preset": NAME} | {"E": Pa, "nu": 1} | {"lambda": Pa, "mu": Pa}) and
-// "green": {"rotation_correction": bool, "cache": "file.green", "threads": N, "max_memory_gb": GiB}. With
-// "cache", a matching asset file is loaded (memory-mapped) instead of precomputing; a stale or damaged one is
-// rebuilt and rewritten atomically.
+// "green": {"rotation_correction": bool, "cache": "file.green", "threads": N, "max_memory_gb": GiB,
+// "gravity": [m/s²], "pressure": [{"region": REGION, "value": Pa}]}. With "cache", a matching asset file is
+// loaded (memory-mapped) instead of precomputing; a stale or damaged one is rebuilt and rewritten
+// atomically. A pressure acts on the surface triangles whose three corners the region selects.
 #include "family_registry.hpp"
 #include "material_json.hpp"
 
 #include "pliant/scene/green_scene_body.hpp"
 
 #include "pliant/core/hash.hpp"
+#include "pliant/core/region.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/atomic_file.hpp"
@@ -30,6 +32,19 @@ class GreenSceneBody final : public Body {
   GreenSceneBody(std::string name, std::shared_ptr<const green::GreenAsset> asset, green::GreenDef def)
       : name_(std::move(name)), body_(asset, def), asset_(std::move(asset)) {
     body_.update();
+  }
+
+  // Applies the loads (before the first step; the start shape includes them). False when the body
+  // refuses a pressure load.
+  bool load(const GreenLoads& loads) {
+    body_.set_body_force(loads.body_force);
+    for (const GreenLoads::Pressure& p : loads.pressures) {
+      Result<std::size_t> index = body_.add_pressure_load(p.triangles);
+      if (!index.ok()) return false;
+      body_.set_pressure(*index, p.value);
+    }
+    body_.update();
+    return true;
   }
 
   const std::string& name() const override { return name_; }
@@ -216,6 +231,30 @@ class GreenSceneBody final : public Body {
   EventLog incoming_;  // collected since (releases between steps)
 };
 
+// The boundary triangles (indices into boundary.mesh) whose three corners the region selects.
+std::vector<Index> triangles_within(const TetMesh& mesh, const BoundarySurface& boundary,
+                                    const Region& region) {
+  std::vector<std::uint8_t> selected(mesh.node_count(), 0);
+  for (Index n : select_nodes(mesh.positions, region)) selected[static_cast<std::size_t>(n)] = 1;
+  const auto in_region = [&](Index c) {
+    return selected[static_cast<std::size_t>(boundary.volume_node[static_cast<std::size_t>(c)])] != 0;
+  };
+  std::vector<Index> out;
+  for (std::size_t t = 0; t < boundary.mesh.triangles.size(); ++t) {
+    const Tri& tri = boundary.mesh.triangles[t];
+    if (std::all_of(tri.begin(), tri.end(), in_region)) out.push_back(static_cast<Index>(t));
+  }
+  return out;
+}
+
+// The scene checked the pressure triangles against the same boundary extraction the asset holds.
+std::unique_ptr<Body> make_loaded(std::string name, std::shared_ptr<const green::GreenAsset> asset,
+                                  green::GreenDef def, const GreenLoads& loads) {
+  auto body = std::make_unique<GreenSceneBody>(std::move(name), std::move(asset), def);
+  if (!body->load(loads)) return nullptr;
+  return body;
+}
+
 }  // namespace
 
 std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
@@ -226,8 +265,24 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
   std::string cache;
   green::GreenBuildSettings settings;
   double max_memory_gb = 8.0;  // the same default as `pliant precompute --max-memory`
+  GreenLoads loads;
+  const BoundarySurface boundary = extract_boundary(mesh);
   if (auto g = body.find("green")) {
-    g->expect_object({"rotation_correction", "cache", "threads", "max_memory_gb"});
+    g->expect_object({"rotation_correction", "cache", "threads", "max_memory_gb", "gravity", "pressure"});
+    if (auto v = g->find("gravity")) loads.body_force = material.density * v->vec3();
+    if (auto pressures = g->find("pressure")) {
+      for (const JsonReader& p : pressures->elements(1)) {
+        p.expect_object({"region", "value"});
+        const JsonReader where = p.at("region");
+        const Region region = take(parse_region(where.string()), where);
+        GreenLoads::Pressure pressure;
+        pressure.triangles = triangles_within(mesh, boundary, region);
+        if (pressure.triangles.empty())
+          where.fail("the region selects no surface triangle (all three corners must be in it)");
+        pressure.value = p.at("value").number();
+        loads.pressures.push_back(std::move(pressure));
+      }
+    }
     def.rotation_correction = g->boolean_or("rotation_correction", def.rotation_correction);
     cache = g->string_or("cache", "");
     if (auto c = g->find("cache"); c && cache.empty()) c->fail_expected("a file name");
@@ -245,48 +300,54 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
   fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
   if (fixed.empty())
     body.at("fixed").fail("the fixed regions select no node: a Green body must be held somewhere");
-  const std::size_t surface_nodes = extract_boundary(mesh).volume_node.size();
+  const std::size_t surface_nodes = boundary.volume_node.size();
   if (fixed.size() == mesh.node_count())
     body.at("fixed").fail("the fixed regions hold all " + std::to_string(fixed.size()) +
                           " nodes: nothing is left to deform");
 
   const std::uint64_t mesh_key = green::mesh_hash(mesh);
   const std::uint64_t constraint_key = green::constraint_hash(fixed, {});
+  std::shared_ptr<const green::GreenAsset> asset;
   if (!cache.empty()) {
     const std::filesystem::path path = in.directory / cache;
     if (std::filesystem::exists(path)) {
       Result<green::GreenAsset> loaded = green::load_green_file(path);
       if (loaded.ok() &&
           green::check_green_matches(*loaded, mesh_key, material, constraint_key, path.string()).ok()) {
-        return std::make_unique<GreenSceneBody>(
-            in.name, std::make_shared<const green::GreenAsset>(std::move(*loaded)), def);
+        asset = std::make_shared<const green::GreenAsset>(std::move(*loaded));
       }
       // Stale or damaged: rebuilt below and rewritten, never used.
     }
   }
-  // A scene must not be able to ask for a precomputation that exhausts memory (a typo in "cells").
-  const int threads = settings.threads > 0 ? settings.threads : solver_threads();
-  const double need = static_cast<double>(
-      green::estimate_build_bytes(mesh, surface_nodes, 0, threads, settings.block_columns));
-  const double gib = 1024.0 * 1024.0 * 1024.0;
-  if (need > max_memory_gb * gib) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "green: the precomputation needs about %.3g GiB (%zu nodes, %zu surface nodes), more than "
-                  "\"max_memory_gb\" %.3g GiB: use a coarser mesh, fewer threads or a larger limit",
-                  need / gib, mesh.node_count(), surface_nodes, max_memory_gb);
-    body.fail(buf);
+  if (!asset) {
+    // A scene must not be able to ask for a precomputation that exhausts memory (a typo in "cells").
+    const int threads = settings.threads > 0 ? settings.threads : solver_threads();
+    const double need = static_cast<double>(
+        green::estimate_build_bytes(mesh, surface_nodes, 0, threads, settings.block_columns));
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    if (need > max_memory_gb * gib) {
+      char buf[200];
+      std::snprintf(
+          buf, sizeof buf,
+          "green: the precomputation needs about %.3g GiB (%zu nodes, %zu surface nodes), more than "
+          "\"max_memory_gb\" %.3g GiB: use a coarser mesh, fewer threads or a larger limit",
+          need / gib, mesh.node_count(), surface_nodes, max_memory_gb);
+      body.fail(buf);
+    }
+    Result<green::GreenAsset> built = green::build_green_asset(mesh, material, fixed, {}, settings);
+    if (!built.ok()) body.fail(built.message());
+    asset = std::make_shared<const green::GreenAsset>(std::move(*built));
+    if (!cache.empty() && in.write_files) {
+      const std::filesystem::path path = in.directory / cache;
+      const Status written =
+          io::write_file_atomically(path, [&](std::ostream& out) { return green::write_green(*asset, out); });
+      if (!written.ok()) body.at("green").at("cache").fail(written.message());
+    }
   }
-  Result<green::GreenAsset> built = green::build_green_asset(mesh, material, fixed, {}, settings);
-  if (!built.ok()) body.fail(built.message());
-  auto asset = std::make_shared<const green::GreenAsset>(std::move(*built));
-  if (!cache.empty() && in.write_files) {
-    const std::filesystem::path path = in.directory / cache;
-    const Status written =
-        io::write_file_atomically(path, [&](std::ostream& out) { return green::write_green(*asset, out); });
-    if (!written.ok()) body.at("green").at("cache").fail(written.message());
-  }
-  return std::make_unique<GreenSceneBody>(in.name, std::move(asset), def);
+  std::unique_ptr<Body> made = make_loaded(in.name, std::move(asset), def, loads);
+  if (!made)
+    body.at("green").at("pressure").fail("a pressure region covers only degenerate (zero-area) triangles");
+  return made;
 }
 
 FamilyEntry green_family() {
@@ -306,9 +367,9 @@ FamilyEntry green_family() {
 namespace pliant::scene {
 
 std::unique_ptr<Body> make_green_scene_body(std::string name, std::shared_ptr<const green::GreenAsset> asset,
-                                            green::GreenDef def) {
+                                            green::GreenDef def, const GreenLoads& loads) {
   if (!asset) return nullptr;
-  return std::make_unique<detail::GreenSceneBody>(std::move(name), std::move(asset), def);
+  return detail::make_loaded(std::move(name), std::move(asset), def, loads);
 }
 
 }  // namespace pliant::scene

@@ -7,14 +7,29 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace pliant::scene {
 
+/// Loads a Green body carries throughout (a precomputed load response each, see green::GreenBody).
+struct GreenLoads {
+  /// A uniform body-force density (unit: N/m³, world frame): for gravity, density × g.
+  Vec3 body_force = Vec3::Zero();
+  /// A pressure on a set of surface triangles (indices into the asset's surface).
+  struct Pressure {
+    std::vector<Index> triangles;
+    double value = 0.0;  ///< (unit: Pa), positive pushes the surface in
+  };
+  std::vector<Pressure> pressures;
+};
+
 /// A Green's-function body (Nikitina et al. 2003) behind the surface contract: soft grabs (default
 /// radius twice the mean surface edge length at the grabbed node), exact local compliance, applied
-/// forces. `asset` is shared and never copied (build it with green::build_green_asset or load it
-/// with green::load_green_file); `def` holds the per-body settings. Null asset: returns nullptr.
+/// forces, gravity and pressures. `asset` is shared and never copied (build it with
+/// green::build_green_asset or load it with green::load_green_file); `def` holds the per-body
+/// settings. Returns nullptr for a null asset or a pressure load the body refuses (no triangle, one
+/// out of range, zero area).
 std::unique_ptr<Body> make_green_scene_body(std::string name, std::shared_ptr<const green::GreenAsset> asset,
-                                            green::GreenDef def = {});
+                                            green::GreenDef def = {}, const GreenLoads& loads = {});
 
 }  // namespace pliant::scene

@@ -2,6 +2,8 @@
 // green_asset.hpp for the maths; this file is the factor-once, solve-in-blocks driver.
 #include "pliant/models/green/green_asset.hpp"
 
+#include "pliant/core/geometry.hpp"
+
 #include "pliant/core/hash.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
@@ -35,7 +37,7 @@ GreenAsset GreenAsset::from_parts(TriMesh surface, std::vector<Index> volume_nod
                                   std::vector<std::uint8_t> constrained,
                                   std::vector<ControlElement> control_elements,
                                   std::shared_ptr<const void> storage, const float* block,
-                                  const float* control) {
+                                  const float* control, const float* body_force) {
   GreenAsset a;
   a.surface_ = std::move(surface);
   a.volume_node_ = std::move(volume_node);
@@ -44,6 +46,7 @@ GreenAsset GreenAsset::from_parts(TriMesh surface, std::vector<Index> volume_nod
   a.storage_ = std::move(storage);
   a.block_ = block;
   a.control_ = control;
+  a.body_force_ = body_force;
   return a;
 }
 
@@ -79,7 +82,8 @@ std::size_t estimate_build_bytes(const TetMesh& mesh, std::size_t surface_nodes,
                                  int threads, int block_columns) {
   const double n = static_cast<double>(mesh.node_count());
   const double stored = 4.0 * (static_cast<double>(GreenAsset::packed_floats(surface_nodes)) +
-                               36.0 * static_cast<double>(surface_nodes) * static_cast<double>(controls));
+                               36.0 * static_cast<double>(surface_nodes) * static_cast<double>(controls) +
+                               9.0 * static_cast<double>(surface_nodes));
   // Supernodal Cholesky of a 3D tet stiffness: nnz(L) grows like n^(4/3); 9 · n · 12 n^(1/3) doubles
   // over-estimates what we measured on beams and tubes, which is the safe side for a refusal.
   const double factor = 8.0 * 9.0 * n * 12.0 * std::cbrt(std::max(n, 1.0));
@@ -165,9 +169,10 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
 
   auto storage = std::make_shared<std::vector<float>>();
   const std::size_t packed = GreenAsset::packed_floats(ns);
-  storage->assign(packed + 36 * ns * controls.size(), 0.0f);
+  storage->assign(packed + 36 * ns * controls.size() + 9 * ns, 0.0f);
   float* block = storage->data();
   float* control = block + packed;
+  float* body_force = control + 36 * ns * controls.size();
 
   // Threads from the library-wide policy (set_threads > OMP_NUM_THREADS > cores), BLAS at one thread
   // under them: each OpenMP thread already solves its own right-hand sides.
@@ -269,13 +274,40 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
     }
   }
   if (settings.cancel && settings.cancel->load()) return Error{"green: precomputation cancelled"};
+
+  // Unit body-force densities along x, y, z: node loads V_n e_k (a quarter of each incident tet's volume).
+  {
+    std::vector<double> node_volume(static_cast<std::size_t>(nodes), 0.0);
+    for (const Tet& t : mesh.tets) {
+      const auto at = [&](int c) -> const Vec3& { return mesh.positions[static_cast<std::size_t>(t[c])]; };
+      const double v = std::abs(signed_volume(at(0), at(1), at(2), at(3)));
+      for (Index a : t) node_volume[static_cast<std::size_t>(a)] += 0.25 * v;
+    }
+    Eigen::MatrixXd rhs(nfree, 3);
+    const Eigen::VectorXd none = Eigen::VectorXd::Zero(3 * nodes);
+    Eigen::VectorXd f = Eigen::VectorXd::Zero(3 * nodes);
+    for (int k = 0; k < 3; ++k) {
+      f.setZero();
+      for (Index n = 0; n < nodes; ++n) f[3 * n + k] = node_volume[static_cast<std::size_t>(n)];
+      rhs.col(k) = dofs->reduced_rhs(K, f, none);
+    }
+    const Eigen::MatrixXd x = factors.front()->solve(rhs);
+    for (std::size_t i = 0; i < ns; ++i) {
+      if (constrained[i]) continue;
+      for (int k = 0; k < 3; ++k)
+        for (int r = 0; r < 3; ++r)
+          body_force[static_cast<std::size_t>(k) * 3 * ns + 3 * i + r] =
+              static_cast<float>(x(surface_row[3 * i + r], k));
+    }
+  }
   if (settings.progress) settings.progress(1.0);
 
   const float* block_ptr = block;
   const float* control_ptr = control;
+  const float* body_force_ptr = body_force;
   GreenAsset asset = GreenAsset::from_parts(std::move(boundary.mesh), std::move(boundary.volume_node),
                                             std::move(constrained), std::move(elements), std::move(storage),
-                                            block_ptr, control_ptr);
+                                            block_ptr, control_ptr, body_force_ptr);
   asset.mesh_hash = mesh_hash(mesh);
   asset.constraint_hash = constraint_hash(fixed_nodes, controls);
   asset.material = material;

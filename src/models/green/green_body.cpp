@@ -145,6 +145,33 @@ void GreenBody::clear_forces() {
   for (Index n : force_nodes_) force_now_[static_cast<std::size_t>(n)].setZero();
 }
 
+Result<std::size_t> GreenBody::add_pressure_load(std::span<const Index> triangles) {
+  const TriMesh& surface = asset_->surface();
+  if (triangles.empty()) return Error{"green: a pressure load needs at least one surface triangle"};
+  std::vector<Vec3> load(static_cast<std::size_t>(ns_), Vec3::Zero());
+  double area = 0.0;
+  for (Index t : triangles) {
+    if (t < 0 || static_cast<std::size_t>(t) >= surface.triangles.size())
+      return Error{"green: pressure triangle " + std::to_string(t) + " out of range (the surface has " +
+                   std::to_string(surface.triangles.size()) + ")"};
+    const Tri& tri = surface.triangles[static_cast<std::size_t>(t)];
+    const auto at = [&](int c) -> const Vec3& { return surface.positions[static_cast<std::size_t>(tri[c])]; };
+    const Vec3 area_normal = 0.5 * (at(1) - at(0)).cross(at(2) - at(0));  // |.| = area, along n
+    area += area_normal.norm();
+    for (int c = 0; c < 3; ++c) load[static_cast<std::size_t>(tri[c])] -= area_normal / 3.0;
+  }
+  if (!(area > 0.0)) return Error{"green: the pressure triangles have zero area"};
+  Eigen::VectorXd u = Eigen::VectorXd::Zero(3 * ns_);
+  for (Index j = 0; j < ns_; ++j) {
+    const std::size_t jn = static_cast<std::size_t>(j);
+    if (!load[jn].isZero(0.0) && !asset_->constrained()[jn]) add_green_column(j, load[jn], u.data());
+  }
+  pressure_response_.push_back(std::move(u));
+  pressure_now_.push_back(0.0);
+  pressure_applied_.push_back(0.0);
+  return pressure_response_.size() - 1;
+}
+
 // u += G(:, j) v, reading the packed lower triangle: for i < j the stored block is G(j, i) = G(i, j)ᵀ
 // (row j of the packing, contiguous); for i ≥ j it is G(i, j) itself (column j, stride 9(i+1)).
 void GreenBody::add_green_column(Index j, const Vec3& v, double* u) const {
@@ -252,6 +279,23 @@ void GreenBody::update() {
     }
   }
   force_nodes_.resize(kept);
+  // Loads: the body force in the solve frame (a body-fixed response), pressures as set.
+  const Vec3 b = Rt * body_force_now_;
+  if (const Vec3 db = b - body_force_applied_; !db.isZero(0.0)) {
+    const float* response = asset_->body_force_response();
+    for (int k = 0; k < 3; ++k) {
+      const float* col = response + static_cast<std::size_t>(k) * static_cast<std::size_t>(n3);
+      const double d = db[k];
+      for (Eigen::Index i = 0; i < n3; ++i) u_force_[i] += col[i] * d;
+    }
+    body_force_applied_ = b;
+  }
+  for (std::size_t l = 0; l < pressure_now_.size(); ++l) {
+    const double dp = pressure_now_[l] - pressure_applied_[l];
+    if (dp == 0.0) continue;
+    u_force_ += dp * pressure_response_[l];
+    pressure_applied_[l] = pressure_now_[l];
+  }
   state_.profile.record("forces", clock.ms());
   clock.reset();
 

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -30,10 +31,10 @@ std::uint64_t pad8(std::uint64_t n) { return (n + 7) / 8 * 8; }
 // Section sizes (padded) in file order, from the header counts; false on overflow.
 struct Layout {
   std::uint64_t positions, triangles, volume_node, constrained, control_counts, control_nodes,
-      control_moments, block, control;
+      control_moments, block, control, body_force;
   std::uint64_t total() const {
     return positions + triangles + volume_node + constrained + control_counts + control_nodes +
-           control_moments + block + control;
+           control_moments + block + control + body_force;
   }
 };
 
@@ -53,6 +54,7 @@ bool make_layout(const GreenFileHeader& h, Layout& l) {
   l.control_moments = 13 * 8 * h.control_elements;
   l.block = pad8(4 * GreenAsset::packed_floats(ns));
   l.control = 36 * ns * h.control_elements * 4;
+  l.body_force = pad8(36 * ns);
   return static_cast<long double>(l.total()) < 1e18L;
 }
 
@@ -166,7 +168,8 @@ Status write_green(const GreenAsset& asset, std::ostream& out) {
       hash.add(c, static_cast<std::size_t>(l.control));
       out.write(c, static_cast<std::streamsize>(l.control));
     }
-    ok = static_cast<bool>(out);
+    ok = static_cast<bool>(out) &&
+         write_section(out, hash, asset.body_force_response(), 36 * ns, l.body_force);
   }
   const std::uint64_t checksum = hash.value();
   out.write(reinterpret_cast<const char*>(&checksum), sizeof checksum);
@@ -220,14 +223,15 @@ Result<GreenAsset> read_green(std::span<const std::byte> bytes, std::shared_ptr<
   const GreenFileHeader& h = *header;
   Layout l{};
   make_layout(h, l);
-  const std::uint64_t sections[] = {l.positions,       l.triangles,      l.volume_node,
-                                    l.constrained,     l.control_counts, l.control_nodes,
-                                    l.control_moments, l.block,          l.control};
+  const std::uint64_t sections[] = {l.positions,      l.triangles,     l.volume_node,     l.constrained,
+                                    l.control_counts, l.control_nodes, l.control_moments, l.block,
+                                    l.control,        l.body_force};
+  constexpr int kSections = static_cast<int>(std::size(sections));
   Hasher hash(kChecksumSeed);
   hash.add(bytes.data(), kGreenHeaderBytes);
   std::uint64_t offset = kGreenHeaderBytes;
-  std::uint64_t starts[9];
-  for (int s = 0; s < 9; ++s) {
+  std::uint64_t starts[kSections];
+  for (int s = 0; s < kSections; ++s) {
     starts[s] = offset;
     if (s == 7) {
       // The block is hashed as written: its floats, then the padding (if any) as a second range.
@@ -286,25 +290,26 @@ Result<GreenAsset> read_green(std::span<const std::byte> bytes, std::shared_ptr<
   }
   if (node_offset != h.control_nodes) return Error{name + ": damaged: control node counts"};
 
-  // The block and responses are used in place when 4-byte aligned (always for an mmap), else copied.
+  // The block and responses (contiguous, in that order) are used in place when 4-byte aligned (always
+  // for an mmap), else copied.
   const std::byte* block_bytes = bytes.data() + starts[7];
-  const std::byte* control_bytes = bytes.data() + starts[8];
   std::shared_ptr<const void> storage = std::move(keep_alive);
   const float* block = nullptr;
-  const float* control = nullptr;
   if (reinterpret_cast<std::uintptr_t>(block_bytes) % alignof(float) == 0) {
     block = reinterpret_cast<const float*>(block_bytes);
-    control = reinterpret_cast<const float*>(control_bytes);
   } else {
-    auto copy = std::make_shared<std::vector<float>>((l.block + l.control) / 4);
-    std::memcpy(copy->data(), block_bytes, static_cast<std::size_t>(l.block + l.control));
+    auto copy = std::make_shared<std::vector<float>>((l.block + l.control + l.body_force) / 4);
+    std::memcpy(copy->data(), block_bytes, static_cast<std::size_t>(l.block + l.control + l.body_force));
     block = copy->data();
-    control = copy->data() + l.block / 4;
     storage = copy;
   }
+  const float* control = block + l.block / 4;
+  const float* body_force = control + l.control / 4;
+  for (std::size_t k = 0; k < 9 * ns; ++k)
+    if (!std::isfinite(body_force[k])) return Error{name + ": damaged: non-finite body-force response"};
   GreenAsset asset =
       GreenAsset::from_parts(std::move(surface), std::move(volume_node), std::move(constrained),
-                             std::move(elements), std::move(storage), block, control);
+                             std::move(elements), std::move(storage), block, control, body_force);
   asset.mesh_hash = h.mesh_hash;
   asset.constraint_hash = h.constraint_hash;
   asset.material = h.material;

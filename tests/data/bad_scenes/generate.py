@@ -185,7 +185,15 @@ put("material_density_inf.json",
     json.dumps(green(bodies__0__material={"preset": "rubber", "density": 7}), indent=1)
     .replace('"density": 7', '"density": -1e999'), "-1e999")
 put("green_unknown_key.json", green(bodies__0__green={"rotation": True}),
-    "/bodies/0/green/rotation: unknown key (allowed here: rotation_correction, cache, threads, max_memory_gb)")
+    "/bodies/0/green/rotation: unknown key (allowed here: rotation_correction, cache, threads, max_memory_gb, "
+    "gravity, pressure)")
+put("green_gravity_short.json", green(bodies__0__green={"gravity": [0, -9.81]}), "/bodies/0/green/gravity: ")
+put("green_pressure_no_triangle.json",
+    green(bodies__0__green={"pressure": [{"region": "sphere:5,5,5,0.001", "value": 100}]}),
+    "/bodies/0/green/pressure/0/region: the region selects no surface triangle")
+put("green_pressure_value_string.json",
+    green(bodies__0__green={"pressure": [{"region": "xmax", "value": "high"}]}),
+    "/bodies/0/green/pressure/0/value: ")
 put("green_threads_string.json", green(bodies__0__green={"threads": "all"}),
     '/bodies/0/green/threads: expected an integer in [0, 1024], got "all"')
 put("green_too_big.json",

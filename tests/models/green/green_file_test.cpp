@@ -69,6 +69,7 @@ TEST(GreenFile, RoundTripKeepsEverything) {
   const std::size_t ns = static_cast<std::size_t>(a.surface_node_count());
   EXPECT_EQ(0, std::memcmp(a.block(), r.block(), 4 * GreenAsset::packed_floats(ns)));
   EXPECT_EQ(0, std::memcmp(a.control_response(0), r.control_response(0), 4 * 36 * ns));
+  EXPECT_EQ(0, std::memcmp(a.body_force_response(), r.body_force_response(), 4 * 9 * ns));
   // The header alone decodes too.
   auto h = read_green_header(std::as_bytes(std::span(bytes.data(), bytes.size())), "test.green");
   ASSERT_TRUE(h.ok());
@@ -138,6 +139,9 @@ TEST(GreenFile, TruncatedAndForeignFilesAreDetected) {
   std::string version = bytes;
   version[8] = 7;
   EXPECT_NE(parse(version).message().find("version 7"), std::string::npos);
+  // A version-1 file (before the body-force responses) is refused with the way out.
+  version[8] = 1;
+  EXPECT_NE(parse(version).message().find("rebuild it with pliant precompute"), std::string::npos);
   // A lying header that claims a huge surface is refused before any allocation.
   std::string huge = bytes;
   const std::uint64_t ns = std::uint64_t{1} << 40;

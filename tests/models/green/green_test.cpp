@@ -12,6 +12,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <random>
@@ -109,6 +110,97 @@ TEST(Green, RandomForcesMatchDirectSolve) {
     const Direct d = direct_solve(fx.mesh, fx.material, fx.fixed_map(), forces);
     EXPECT_LT(surface_relative_error(*fx.asset, body.state().positions, d.u), 1e-5);
   }
+}
+
+// Gravity: a uniform body force b loads node n with V_n b (V_n: a quarter of each incident tet's
+// volume). The stored responses reproduce the direct solve for any direction, and the reactions at
+// the clamp carry the whole weight.
+TEST(Green, BodyForceMatchesDirectSolve) {
+  Fixture fx;
+  std::vector<double> node_volume(fx.mesh.node_count(), 0.0);
+  double total_volume = 0.0;
+  for (const Tet& t : fx.mesh.tets) {
+    const auto at = [&](int c) { return fx.mesh.positions[static_cast<std::size_t>(t[c])]; };
+    const double v = std::abs((at(1) - at(0)).cross(at(2) - at(0)).dot(at(3) - at(0))) / 6.0;
+    total_volume += v;
+    for (Index a : t) node_volume[static_cast<std::size_t>(a)] += v / 4.0;
+  }
+  EXPECT_NEAR(total_volume, 1.0 * 0.2 * 0.2, 1e-12);
+  for (const Vec3& b : {Vec3(0.0, -9810.0, 0.0), Vec3(1000.0, 2000.0, -3000.0)}) {
+    GreenBody body(fx.asset);
+    body.set_body_force(b);
+    body.update();
+    std::map<Index, Vec3> forces;
+    for (std::size_t n = 0; n < fx.mesh.node_count(); ++n) forces[static_cast<Index>(n)] = node_volume[n] * b;
+    const Direct d = direct_solve(fx.mesh, fx.material, fx.fixed_map(), forces);
+    EXPECT_LT(surface_relative_error(*fx.asset, body.state().positions, d.u), 1e-5);
+    Vec3 reaction = Vec3::Zero();
+    for (const auto& [n, r] : d.reaction) reaction += r;
+    // The clamp carries the whole weight (K u sums to zero over all nodes: K annihilates translations).
+    EXPECT_LT((reaction + total_volume * b).norm(), 1e-9 * b.norm());
+    // Removing it returns to the rest shape.
+    body.set_body_force(Vec3::Zero());
+    body.update();
+    for (Index i = 0; i < fx.asset->surface_node_count(); ++i)
+      EXPECT_LT((body.state().positions[static_cast<std::size_t>(i)] -
+                 fx.asset->surface().positions[static_cast<std::size_t>(i)])
+                    .norm(),
+                1e-9);
+  }
+}
+
+// A pressure on the free end face equals the direct solve with its consistent node loads (A/3 per
+// triangle corner against the outward normal), whose sum is -p times the face area along x; it is
+// linear in p and superposes with point forces.
+TEST(Green, PressureMatchesDirectSolve) {
+  Fixture fx;
+  std::vector<Index> end_face;
+  const auto& surface = fx.asset->surface();
+  for (std::size_t t = 0; t < surface.triangles.size(); ++t) {
+    const Tri& tri = surface.triangles[t];
+    if (std::all_of(tri.begin(), tri.end(),
+                    [&](Index c) { return surface.positions[static_cast<std::size_t>(c)].x() > 1.0 - 1e-9; }))
+      end_face.push_back(static_cast<Index>(t));
+  }
+  ASSERT_FALSE(end_face.empty());
+  GreenBody body(fx.asset);
+  Result<std::size_t> load = body.add_pressure_load(end_face);
+  ASSERT_TRUE(load.ok()) << load.message();
+  const double p = 2000.0;
+  std::map<Index, Vec3> forces;
+  Vec3 total = Vec3::Zero();
+  for (Index t : end_face) {
+    const Tri& tri = surface.triangles[static_cast<std::size_t>(t)];
+    const auto at = [&](int c) { return surface.positions[static_cast<std::size_t>(tri[c])]; };
+    const double area = 0.5 * (at(1) - at(0)).cross(at(2) - at(0)).norm();
+    for (Index c : tri) {
+      const Vec3 f = -p * area / 3.0 * Vec3::UnitX();
+      forces.try_emplace(fx.asset->volume_node()[static_cast<std::size_t>(c)], Vec3::Zero()).first->second +=
+          f;
+      total += f;
+    }
+  }
+  EXPECT_LT((total + p * 0.2 * 0.2 * Vec3::UnitX()).norm(), 1e-9);
+  body.set_pressure(*load, p);
+  body.update();
+  Direct d = direct_solve(fx.mesh, fx.material, fx.fixed_map(), forces);
+  EXPECT_LT(surface_relative_error(*fx.asset, body.state().positions, d.u), 1e-5);
+  // Twice the pressure plus a point force: the direct solve of both together.
+  const Index tip = fx.free_surface().back();
+  const Vec3 push(0.0, 5.0, 1.0);
+  body.set_pressure(*load, 2.0 * p);
+  body.set_force(tip, push);
+  body.update();
+  for (auto& [n, f] : forces) f *= 2.0;
+  forces.try_emplace(fx.asset->volume_node()[static_cast<std::size_t>(tip)], Vec3::Zero()).first->second +=
+      push;
+  d = direct_solve(fx.mesh, fx.material, fx.fixed_map(), forces);
+  EXPECT_LT(surface_relative_error(*fx.asset, body.state().positions, d.u), 1e-5);
+  // Bad sets are refused.
+  EXPECT_FALSE(body.add_pressure_load({}).ok());
+  const std::vector<Index> outside = {static_cast<Index>(surface.triangles.size())};
+  EXPECT_NE(body.add_pressure_load(outside).message().find("out of range"), std::string::npos);
+  EXPECT_EQ(body.pressure_load_count(), 1u);
 }
 
 TEST(Green, RandomGrabsMatchDirectSolveWithReactions) {

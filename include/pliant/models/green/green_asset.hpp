@@ -12,6 +12,12 @@
 // b^(k) we store the surface rows of u^(k) = −A⁻¹ B b^(k) (B = K_fc), plus b^(k) itself on the
 // element's own surface nodes. At run time u = Σ_k c_k u^(k).
 //
+// Body forces (gravity): a uniform force density b (N/m³) loads node n with V_n b, V_n a quarter of
+// the volume of each tet at n (the consistent load of linear tets). The responses to b = e_x, e_y, e_z,
+// u^(b_k) = (A⁻¹ F_k)_S, are stored too, so gravity on a body of density ρ adds ρ Σ_k g_k u^(b_k)
+// (the density is not part of K, so one asset serves any density). Surface loads (pressure, traction)
+// need no more than the Green's block: they act on surface nodes only.
+//
 // The asset is immutable once built or loaded; its large arrays may live in a memory-mapped file.
 #pragma once
 
@@ -83,6 +89,9 @@ class GreenAsset {
     return control_ + e * 36 * static_cast<std::size_t>(surface_node_count());
   }
 
+  /// Responses to a unit body-force density along x, y and z: 3·Ns × 3 column-major (unit: m per
+  /// N/m³), zero on constrained nodes.
+  const float* body_force_response() const { return body_force_; }
   /// The 3×3 block G(i, j) of surface nodes i, j (unit: m/N).
   Mat3 green_block(Index i, Index j) const;
 
@@ -94,12 +103,13 @@ class GreenAsset {
   Index tet_count = 0;                ///< tets of the volume mesh
   double precompute_seconds = 0;      ///< wall time of the build (unit: s)
 
-  /// Assembles an asset from its parts (the builder and the file reader use this). `block` and
-  /// `control` must stay valid while `storage` is alive (it may own them or a mapping).
+  /// Assembles an asset from its parts (the builder and the file reader use this). `block`,
+  /// `control` and `body_force` must stay valid while `storage` is alive (it may own them or a mapping).
   static GreenAsset from_parts(TriMesh surface, std::vector<Index> volume_node,
                                std::vector<std::uint8_t> constrained,
                                std::vector<ControlElement> control_elements,
-                               std::shared_ptr<const void> storage, const float* block, const float* control);
+                               std::shared_ptr<const void> storage, const float* block, const float* control,
+                               const float* body_force);
 
  private:
   TriMesh surface_;
@@ -109,6 +119,7 @@ class GreenAsset {
   std::shared_ptr<const void> storage_;
   const float* block_ = nullptr;
   const float* control_ = nullptr;
+  const float* body_force_ = nullptr;
 };
 
 /// Hash of a mesh's rest positions and tets (stored in the asset, compared on load).
@@ -123,9 +134,9 @@ std::size_t estimate_build_bytes(const TetMesh& mesh, std::size_t surface_nodes,
                                  int threads, int block_columns);
 
 /// Builds the asset: assembles K, eliminates fixed nodes and control-element nodes, factors, and
-/// solves for every free surface DOF and every control basis motion. Fails with one line on a bad
-/// mesh, an out-of-range node, constraints that leave a rigid motion free, or a control element
-/// sharing nodes with the fixed set or another element.
+/// solves for every free surface DOF, every control basis motion and the three unit body forces. Fails with
+/// one line on a bad mesh, an out-of-range node, constraints that leave a rigid motion free, or a control
+/// element sharing nodes with the fixed set or another element.
 Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Material& material,
                                      std::span<const Index> fixed_nodes,
                                      std::span<const ControlElementSpec> controls = {},

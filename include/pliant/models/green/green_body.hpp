@@ -12,6 +12,9 @@
 //               compliance (handle displacement per unit force on the rigid patch) is
 //               (S_m C⁻¹ S_mᵀ)⁻¹ with S_m the 3×3k sum over the patch's node blocks;
 //   control     u = Σ_e Σ_k c_ek u_e^(k), only elements whose parameters changed are updated;
+//   loads       a uniform body force b (gravity: ρ g) adds Σ_k b_k u^(b_k) (the asset's stored responses);
+//               a pressure p on a set of surface triangles adds p u_p, with u_p = G f_p for the unit
+//               pressure's consistent node loads f_p (A/3 per corner along −n), formed once per set;
 //   rotation    (Nikitina et al. 2003, appendix, remedy "average rotation of the control elements") the best
 //               rotation R of all handles (grabs and control elements) from rest to target is fitted
 //               (polar decomposition of the cross-covariance, Kabsch/Horn), the targets are un-rotated,
@@ -88,8 +91,19 @@ class GreenBody {
   void move_grab(std::size_t index, const Vec3& target) { state_.grabs[index].target = target; }
   /// Sets the external force on a surface node (unit: N, world frame); zero removes it.
   void set_force(Index surface_node, const Vec3& force);
-  /// Removes all external forces.
+  /// Removes all external forces (not the body force or pressures).
   void clear_forces();
+  /// Sets a uniform body-force density (unit: N/m³, world frame), e.g. ρ g for gravity; zero removes
+  /// it. Takes effect at the next update. With rotation_correction it stays in the world frame.
+  void set_body_force(const Vec3& density) { body_force_now_ = density; }
+  /// Adds a pressure load acting on surface triangles (indices into asset().surface().triangles) and
+  /// returns its index; its pressure starts at 0. Forms its response G f_p once (O(Ns) per loaded
+  /// node). Fails on an empty set, an index out of range, or triangles of zero total area.
+  Result<std::size_t> add_pressure_load(std::span<const Index> triangles);
+  /// Sets load `index`'s pressure (unit: Pa; positive pushes the surface in, against its outward
+  /// normal). The load follows the body's fitted rotation, not its deformation (linear theory).
+  void set_pressure(std::size_t index, double pressure) { pressure_now_[index] = pressure; }
+  std::size_t pressure_load_count() const { return pressure_now_.size(); }
   /// Sets control element e's affine map (4×4, last row 0 0 0 1): rest X -> M X + t.
   void set_control(std::size_t element, const Eigen::Matrix4d& transform) {
     state_.control_transforms[element] = transform;
@@ -157,6 +171,10 @@ class GreenBody {
   Eigen::VectorXd grab_force_solve_;
   bool grabs_dirty_ = true;
 
+  Vec3 body_force_now_ = Vec3::Zero();              // world frame (unit: N/m³)
+  Vec3 body_force_applied_ = Vec3::Zero();          // solve frame, included in u_force_
+  std::vector<Eigen::VectorXd> pressure_response_;  // per load, 3Ns: u for 1 Pa (unit: m/Pa)
+  std::vector<double> pressure_now_, pressure_applied_;
   Eigen::VectorXd u_control_;            // 3Ns
   Eigen::VectorXd u_force_;              // 3Ns
   Eigen::VectorXd u_grab_;               // 3Ns

@@ -9,7 +9,8 @@
 //   payload: surface rest positions (3·Ns f64), triangles (3·Nt i32), surface -> volume node
 //     (Ns i32), constrained flags (Ns u8), control node counts (u64 each), control nodes (i32),
 //     control moments (13 f64 each: count, Σ X, Σ X Xᵀ row-major), Green block
-//     (9·Ns(Ns+1)/2 f32, packed lower triangle of 3×3 node blocks), control responses (36·Ns f32 each)
+//     (9·Ns(Ns+1)/2 f32, packed lower triangle of 3×3 node blocks), control responses (36·Ns f32 each),
+//     body-force responses (9·Ns f32: 3·Ns per unit force density along x, y, z; since version 2)
 //   checksum (u64): core hash_bytes chained over the header and then each payload section.
 // The library only reads and writes bytes (a std::ostream, a memory span) and maps files with POSIX
 // mmap; atomic writing (write then rename) belongs to the caller (the CLI uses io's
@@ -30,7 +31,7 @@
 
 namespace pliant::green {
 
-inline constexpr std::uint32_t kGreenFormatVersion = 1;
+inline constexpr std::uint32_t kGreenFormatVersion = 2;
 inline constexpr std::size_t kGreenHeaderBytes = 120;
 
 /// The decoded header of a .green file.
