@@ -15,8 +15,12 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 namespace pliant::cli {
@@ -203,13 +207,19 @@ class PngWriter {
 
 }  // namespace
 
+void ensure_output_directory(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) fail(fmt::format("{}: cannot create output directory: {}", dir.string(), ec.message()));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    fail(fmt::format("{}: output directory is not writable: {}", dir.string(), std::strerror(errno)));
+}
+
 nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   scene::World& world = *scene.world;
   for (std::size_t b = 0; b < world.body_count(); ++b)
     check_file_name(world.body(static_cast<Index>(b)).name());
-  std::error_code ec;
-  std::filesystem::create_directories(options.out_dir, ec);
-  if (ec) fail(fmt::format("{}: cannot create output directory: {}", options.out_dir.string(), ec.message()));
+  ensure_output_directory(options.out_dir);
   const int steps = options.steps >= 0 ? options.steps : scene.steps;
   const int every = scene.output.every;
 

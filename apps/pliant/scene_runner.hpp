@@ -22,6 +22,11 @@ struct RunOptions {
   std::function<void()> after_step;
 };
 
+/// Creates `dir` (and its parents) if missing and checks that files can be written in it; throws
+/// UserError otherwise. The verbs call it before building a scene, so a wrong -o fails at once rather
+/// than after a long precomputation.
+void ensure_output_directory(const std::filesystem::path& dir);
+
 /// Runs the scene; throws UserError on a failure the user can fix (unwritable directory, no EGL, a
 /// body whose positions turn non-finite: its step is too large for its stiffness).
 nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options);

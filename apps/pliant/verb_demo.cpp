@@ -39,6 +39,8 @@ void run_demo(const DemoArgs& args) {
   Stopwatch total;
   const bool terminal = isatty(fileno(stderr)) != 0;
   nlohmann::json summary = {{"demo", "pliant"}, {"scenes", nlohmann::json::array()}};
+  // A wrong -o fails before the pipe precomputes.
+  for (const scene::DemoScene& demo : scene::demo_scenes()) ensure_output_directory(root / demo.name);
   for (const scene::DemoScene& demo : scene::demo_scenes()) {
     const std::filesystem::path dir = root / demo.name;
     Stopwatch load_clock;

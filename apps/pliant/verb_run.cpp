@@ -30,6 +30,8 @@ struct RunArgs {
 };
 
 void run(const RunArgs& args) {
+  // A wrong -o fails before the scene builds (the default goes under ./out).
+  ensure_output_directory(args.out.empty() ? std::filesystem::path("out") : std::filesystem::path(args.out));
   Stopwatch load_clock;
   // A Green body precomputes for a while: on a terminal, say so (scripts see an empty stderr).
   std::optional<ProgressTicker> ticker;
