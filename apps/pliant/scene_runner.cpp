@@ -2,6 +2,7 @@
 
 #include "cli.hpp"
 
+#include "pliant/core/threads.hpp"
 #include "pliant/io/atomic_file.hpp"
 #include "pliant/io/pvd.hpp"
 #include "pliant/io/vtu.hpp"
@@ -310,6 +311,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   summary["steps"] = steps;
   summary["time_s"] = world.time();
   summary["wall_s"] = wall_s;
+  summary["threads"] = solver_threads();
   summary["state_hash"] = fmt::format("{:016x}", world.state_hash());
   if (options.load_s >= 0.0) summary["load_s"] = options.load_s;
   summary["events"] = events;

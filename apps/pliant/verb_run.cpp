@@ -4,6 +4,7 @@
 #include "progress_ticker.hpp"
 
 #if PLIANT_HAS_SCENE
+#include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "scene_runner.hpp"
 
@@ -27,9 +28,11 @@ struct RunArgs {
   int steps = -1;
   bool render = false;
   bool json = false;
+  int threads = 0;
 };
 
 void run(const RunArgs& args) {
+  if (args.threads > 0) set_threads(args.threads);  // wins over OMP_NUM_THREADS (core/threads.hpp)
   // A wrong -o fails before the scene builds (the default goes under ./out).
   ensure_output_directory(args.out.empty() ? std::filesystem::path("out") : std::filesystem::path(args.out));
   Stopwatch load_clock;
@@ -61,6 +64,9 @@ void setup_run(CLI::App& app) {
   cmd->add_flag("--render", args->render,
                 "Write PNG frames (headless EGL; default: only when the scene's output asks for them)");
   cmd->add_flag("--json", args->json, "Print the summary as JSON (default: a table)");
+  add_number(*cmd, "--threads", args->threads,
+             "Solver threads (default 0: OMP_NUM_THREADS, else all cores); summary.json records them",
+             whole(0, 1024));
   cmd->callback([args] { run(*args); });
 }
 
