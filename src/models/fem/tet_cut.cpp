@@ -258,13 +258,21 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
     e.plus = add_node(node);
     e.minus = around_edge_all(e.u, e.w, is_split) ? add_node(node) : e.plus;
   }
-  // Nodes on the cut: duplicated when every tet around is split or on one side.
+  // Nodes on the cut: duplicated when every tet around is split or on one side, and both sides
+  // have tets there (a node already on the boundary of one side, e.g. a copy made by an earlier cut,
+  // stays as it is).
   std::vector<Index> minus_copy;  // indexed by node, allocated only when a node is on the cut
   for (Index v = 0; v < N; ++v) {
     if (!zero[v]) continue;
-    bool ok = true;
-    for (Index t : tets_of(v)) ok = ok && (state[t] == 1 || !mixed(t));
-    if (!ok) continue;
+    bool ok = true, plus_side = false, minus_side = false;
+    for (Index t : tets_of(v)) {
+      ok = ok && (state[t] == 1 || !mixed(t));
+      for (Index u : rest.tets[t]) {
+        plus_side = plus_side || state[t] == 1 || label(u) > 0;
+        minus_side = minus_side || state[t] == 1 || label(u) < 0;
+      }
+    }
+    if (!ok || !plus_side || !minus_side) continue;
     if (minus_copy.empty()) minus_copy.assign(N, -1);
     TetCutNode node;
     node.parent = {v, -1, -1, -1};

@@ -78,6 +78,14 @@ void expect_new_tets_positive(const TetMesh& before, const TetCutResult& cut, co
   for (const Tet& t : cut.new_tets) EXPECT_GT(tet_volume(after.positions, t), 2e-4 * smallest);
 }
 
+/// Every node, old or new, is used by some tet (a cut leaves no orphan copies).
+void expect_every_node_used(const TetMesh& m) {
+  std::vector<char> used(m.positions.size(), 0);
+  for (const Tet& t : m.tets)
+    for (Index v : t) used[v] = 1;
+  EXPECT_EQ(std::count(used.begin(), used.end(), 0), 0);
+}
+
 TetMesh jittered_cube(unsigned seed = 3) {
   const Vec3 size(1.0, 1.0, 1.0);
   TetMesh m = test::box(size, {4, 4, 4});
@@ -116,6 +124,7 @@ void check_straight_cut(double x0, bool expect_snapped) {
   const bool snapped = std::any_of(cut->new_nodes.begin(), cut->new_nodes.end(),
                                    [](const TetCutNode& n) { return n.parent[1] < 0; });
   EXPECT_EQ(snapped, expect_snapped);
+  expect_every_node_used(a.mesh);
   EXPECT_EQ(used_components(a.mesh), 2);
   // Every tet lies on one side of the plane, up to the snap distance (snap · longest edge).
   const double tol = def.snap * std::sqrt(3.0) / 3.0 + 1e-12;
@@ -176,6 +185,12 @@ TEST(TetCut, TetsOutsideTheMaskAndFrozenNodesNeverChange) {
       EXPECT_FALSE(frozen[n.parent[0]]) << "frozen node " << n.parent[0] << " duplicated";
     }
   }
+  // Crossings next to frozen nodes are moved to the snap fraction instead of snapping the node.
+  int clamped = 0;
+  for (const TetCutNode& n : cut->new_nodes)
+    for (int k = 0; k < 2; ++k)
+      clamped += n.parent[1] >= 0 && frozen[n.parent[k]] && std::abs(n.weight[k] - 0.9) < 1e-12;
+  EXPECT_GT(clamped, 0);
   const Applied a = apply(mesh, *cut);
   expect_new_tets_positive(mesh, *cut, a.mesh);
   for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
@@ -217,6 +232,26 @@ TEST(TetCut, PartialCutEndingMidBodyLeavesTheMeshConnectedAndConforming) {
       ++face_count[s];
     }
   for (const auto& [f, n] : face_count) EXPECT_LE(n, 2);
+}
+
+TEST(TetCut, ABladeMovedThroughInTwoStepsSeparatesTheBody) {
+  TetMesh mesh = jittered_cube(9);
+  const double total = total_volume(mesh);
+  std::vector<Vec3> x = mesh.positions, v;
+  // The blade's edge along z sweeps y from -1 to 0.55 in one step, then on to 2 in the next; each
+  // cut is given the sweep accumulated since the blade entered (as the header asks).
+  for (const auto& [y0, y1] : {std::pair{-1.0, 0.55}, std::pair{-1.0, 2.0}}) {
+    auto cut = cut_tets(mesh, x, {}, {}, plane_x(0.47, y0, y1));
+    ASSERT_TRUE(cut.ok()) << cut.message();
+    EXPECT_GT(cut->tets_split, 0);
+    const TetMesh before = mesh;
+    apply_tet_cut(*cut, mesh, x, v);
+    expect_new_tets_positive(before, *cut, mesh);
+    expect_every_node_used(mesh);
+    EXPECT_NEAR(total_volume(mesh), total, 1e-13);
+    expect_closed_outward(mesh);
+  }
+  EXPECT_EQ(used_components(mesh), 2);
 }
 
 TEST(TetCut, BladeMissingTheBodyChangesNothing) {

@@ -24,14 +24,20 @@
 // cases, and the cases with nodes on the cut) is emitted as one tet if it has four corners, else as a
 // star of tets from its centroid over its faces. A crossing point is duplicated (one copy per side) when
 // every tet around its edge is split; a node on the cut is duplicated (the original stays on the
-// positive side, the copy goes to the negative side) when it is not frozen and every tet around it is
-// split or lies on one side. So a complete cut separates the sides; where the cut ends inside the body
-// the points stay shared and the crack is pinned along its front. Tets only partly crossed (the blade's
-// edge inside them, or a crossing outside the outline) are left unseparated: the cut ends at their faces.
-// Those that touch a used crossing point are re-tetrahedralised from their centroid without separation
-// so that the mesh stays conforming (every face shared by two tets is the same triangle on both sides).
-// Faces are triangulated canonically (a quadrilateral face piece is fanned from its original node with
-// the smaller index), which is what makes neighbours agree. Rest volume is conserved to round-off.
+// positive side, the copy goes to the negative side) when it is not frozen, every tet around it is
+// split or lies on one side, and both sides have tets at it. So a complete cut separates the sides; where the
+// cut ends inside the body the points stay shared and the crack is pinned along its front. Tets only partly
+// crossed (the blade's edge inside them, or a crossing outside the outline) are left unseparated: the cut
+// ends at their faces. Those that touch a used crossing point are re-tetrahedralised from their centroid
+// without separation so that the mesh stays conforming (every face shared by two tets is the same triangle on
+// both sides). Faces are triangulated canonically (a quadrilateral face piece is fanned from its original
+// node with the smaller index), which is what makes neighbours agree. Rest volume is conserved to round-off.
+//
+// A blade moved through the body over several steps: pass the sweep accumulated since the blade
+// entered (a planar quadrilateral again while the blade moves in its own plane). Parts an earlier cut
+// separated are left as they are (their nodes on the cut have tets on one side only), and the crack
+// front an earlier partial cut pinned opens when the accumulated sweep crosses the tets around it.
+// Passing only the step's own sweep leaves the earlier front pinned.
 //
 // Remove mode. Every cuttable tet with a crossed edge (no snapping) is deleted; nodes are kept.
 //
