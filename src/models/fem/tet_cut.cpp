@@ -80,8 +80,8 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
   if (!frozen.empty() && static_cast<Index>(frozen.size()) != N)
     return Error{"tet cut: frozen mask has " + std::to_string(frozen.size()) + " entries for " + str(N) +
                  " nodes"};
-  if (!(def.snap >= 0.0 && def.snap <= 0.45))
-    return Error{"tet cut: snap " + std::to_string(def.snap) + " is outside [0, 0.45]"};
+  if (!(def.snap >= 0.0 && def.snap <= 0.2))
+    return Error{"tet cut: snap " + std::to_string(def.snap) + " is outside [0, 0.2]"};
   for (Index t = 0; t < T; ++t) {
     const Tet& tet = rest.tets[t];
     for (int k = 0; k < 4; ++k) {
@@ -195,15 +195,6 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
     return true;
   };
   const double snap = def.snap;
-  if (snap > 0.0) {
-    for (const EdgeCross& e : edges) {
-      if (!e.inside) continue;
-      if (e.t < snap && snappable(e.u))
-        zero[e.u] = 1;
-      else if (e.t > 1.0 - snap && snappable(e.w))
-        zero[e.w] = 1;
-    }
-  }
   const auto label = [&](Index v) { return zero[v] ? 0 : (phi[v] < 0.0 ? -1 : 1); };
   const auto mixed = [&](Index t) {
     bool p = false, m = false;
@@ -213,25 +204,134 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
     }
     return p && m;
   };
-
-  // Split tets: mixed, every sign-changing edge crossed inside the outline, every tet around those
-  // edges cuttable.
   std::vector<std::uint8_t> state(T, 0);  // 1 split, 2 refined, 3 relinked
   const auto around_edge_all = [&](Index u, Index w, auto&& pred) {
     for (Index t : tets_of(u))
       if (has_node(t, w) && !pred(t)) return false;
     return true;
   };
-  for (Index t : candidates) {
-    if (!mixed(t)) continue;
-    const Tet& tet = rest.tets[t];
-    bool ok = true;
-    for (const auto& e : kEdge) {
-      const Index u = tet[e[0]], w = tet[e[1]];
-      if (label(u) * label(w) != -1) continue;
-      ok = ok && crossed(u, w) && around_edge_all(u, w, is_cuttable);
+  // Snap, then split: mixed tets with every sign-changing edge crossed inside the outline and every
+  // tet around those edges cuttable, unless demoted below (the demoted set only grows, so this ends).
+  std::vector<std::uint8_t> demoted(T, 0), no_dup(N, 0);
+  // Whether a node on the cut is duplicated: every tet around it split or on one side, both sides
+  // present, and not kept whole by the rule at the end of the loop below.
+  // 0: duplicated, 1: tets of one side only (left as is), 2: kept whole between the two sides.
+  const auto zero_status = [&](Index v) {
+    bool ok = true, plus_side = false, minus_side = false;
+    for (Index t : tets_of(v)) {
+      ok = ok && (state[t] == 1 || !mixed(t));
+      for (Index u : rest.tets[t]) {
+        plus_side = plus_side || state[t] == 1 || label(u) > 0;
+        minus_side = minus_side || state[t] == 1 || label(u) < 0;
+      }
     }
-    if (ok) state[t] = 1;
+    if (!plus_side || !minus_side) return 1;
+    return ok && !no_dup[v] ? 0 : 2;
+  };
+  const auto zero_splits = [&](Index v) { return zero_status(v) == 0; };
+  for (bool again = true; again;) {
+    std::fill(zero.begin(), zero.end(), 0);
+    if (snap > 0.0) {
+      for (const EdgeCross& e : edges) {
+        if (!e.inside) continue;
+        if (e.t < snap && snappable(e.u))
+          zero[e.u] = 1;
+        else if (e.t > 1.0 - snap && snappable(e.w))
+          zero[e.w] = 1;
+      }
+    }
+    for (Index t : candidates) {
+      state[t] = 0;
+      if (!mixed(t)) continue;
+      const Tet& tet = rest.tets[t];
+      bool ok = true;
+      for (const auto& e : kEdge) {
+        const Index u = tet[e[0]], w = tet[e[1]];
+        if (label(u) * label(w) != -1) continue;
+        ok = ok && crossed(u, w) && around_edge_all(u, w, is_cuttable);
+      }
+      if (ok && !demoted[t]) state[t] = 1;
+    }
+    again = false;
+    // A split tet's face whose cut edge joins two points that stay shared (crossing points with a tet
+    // around their edge that is not split, nodes on the cut that are not duplicated), with a split
+    // tet or the body's surface across it, would
+    // leave the sides touching along that edge (a non-manifold boundary): the split tet with the
+    // larger index is left unsplit and the classification repeated.
+    const auto all_split = [&](Index t) { return state[t] == 1; };
+    for (Index t : candidates) {
+      if (state[t] != 1) continue;
+      const Tet& tet = rest.tets[t];
+      // The same for a tet edge on the cut (both ends on it, neither duplicated) with the cut
+      // opening on two sides of it: one split tet around it at most.
+      for (const auto& e : kEdge) {
+        const Index u = tet[e[0]], w = tet[e[1]];
+        if (label(u) != 0 || label(w) != 0 || zero_splits(u) || zero_splits(w)) continue;
+        for (Index o : tets_of(u))
+          if (o != t && state[o] == 1 && has_node(o, w)) {
+            demoted[std::max(o, t)] = 1;
+            again = true;
+          }
+        // On the body's surface the cut would open the surface along the edge the same way.
+        bool surface = false;
+        for (Index o : tets_of(u)) {
+          if (!has_node(o, w)) continue;
+          for (Index y : rest.tets[o]) {
+            if (y == u || y == w) continue;
+            int sharing = 0;  // tets with the face (u, w, y)
+            for (Index q : tets_of(u)) sharing += has_node(q, w) && has_node(q, y);
+            surface = surface || sharing == 1;
+          }
+        }
+        if (surface) {
+          demoted[t] = 1;
+          again = true;
+        }
+      }
+      for (const auto& f : kFace) {
+        int on_cut = 0, pinned = 0;
+        for (int i = 0; i < 3; ++i) {
+          const Index u = tet[f[i]], w = tet[f[(i + 1) % 3]];
+          if (label(u) == 0) {
+            ++on_cut;
+            pinned += !zero_splits(u);
+          }
+          if (label(u) * label(w) != -1) continue;
+          ++on_cut;
+          pinned += !around_edge_all(u, w, all_split);
+        }
+        if (on_cut != 2 || pinned != 2) continue;
+        Index other = -1;
+        for (Index o : tets_of(tet[f[0]]))
+          if (o != t && has_node(o, tet[f[1]]) && has_node(o, tet[f[2]])) other = o;
+        if (other >= 0 && state[other] != 1) continue;  // the cut ends at this face: a front edge
+        demoted[std::max(other, t)] = 1;                // a split neighbour, or the body's surface
+        again = true;
+      }
+    }
+    if (again) continue;
+    // A face lying on the cut (three nodes on it, between the two sides) with two of its nodes kept
+    // whole would open around the third and leave the sides touching along the edge of the two:
+    // the third is kept whole too.
+    for (const EdgeCross& e : edges)
+      for (Index v : {e.u, e.w}) {
+        if (!zero[v] || !zero_splits(v)) continue;
+        for (Index t : tets_of(v)) {
+          if (mixed(t)) continue;
+          const Tet& tet = rest.tets[t];
+          int zeros = 0, whole = 0;
+          for (Index u : tet)
+            if (u != v && label(u) == 0) {
+              ++zeros;
+              whole += zero_status(u) == 2;
+            }
+          if (zeros == 2 && whole == 2) {
+            no_dup[v] = 1;
+            again = true;
+            break;
+          }
+        }
+      }
   }
 
   // New nodes: crossing points of the split tets' sign-changing edges (in edge order), duplicated
@@ -251,7 +351,6 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
     bool used = false;
     for (Index t : tets_of(e.u)) used = used || (state[t] == 1 && has_node(t, e.w));
     if (!used) continue;
-    if (snap > 0.0) e.t = std::clamp(e.t, snap, 1.0 - snap);
     TetCutNode node;
     node.parent = {e.u, e.w, -1, -1};
     node.weight = {1.0 - e.t, e.t, 0.0, 0.0};
@@ -263,16 +362,7 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
   // stays as it is).
   std::vector<Index> minus_copy;  // indexed by node, allocated only when a node is on the cut
   for (Index v = 0; v < N; ++v) {
-    if (!zero[v]) continue;
-    bool ok = true, plus_side = false, minus_side = false;
-    for (Index t : tets_of(v)) {
-      ok = ok && (state[t] == 1 || !mixed(t));
-      for (Index u : rest.tets[t]) {
-        plus_side = plus_side || state[t] == 1 || label(u) > 0;
-        minus_side = minus_side || state[t] == 1 || label(u) < 0;
-      }
-    }
-    if (!ok || !plus_side || !minus_side) continue;
+    if (!zero[v] || !zero_splits(v)) continue;
     if (minus_copy.empty()) minus_copy.assign(N, -1);
     TetCutNode node;
     node.parent = {v, -1, -1, -1};
@@ -493,6 +583,11 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
       std::size_t first = 0;
       for (std::size_t i = 1; i < ang.size(); ++i)
         if (cut_poly[ang[i].second].key < cut_poly[ang[first].second].key) first = i;
+      // A quadrilateral is not split along a diagonal whose ends both stay shared by the two sides
+      // while the other diagonal has a duplicated end: the sides would touch along it.
+      if (ang.size() == 4 && !cut_poly[ang[first].second].dup && !cut_poly[ang[(first + 2) % 4].second].dup &&
+          (cut_poly[ang[(first + 1) % 4].second].dup || cut_poly[ang[(first + 3) % 4].second].dup))
+        first = (first + 1) % 4;
       std::rotate(ang.begin(), ang.begin() + static_cast<std::ptrdiff_t>(first), ang.end());
       Vec3 piece_rest = Vec3::Zero();
       for (const PieceVertex& pv : piece) piece_rest += node_rest(pv.node);

@@ -66,7 +66,9 @@ void expect_closed_outward(const TetMesh& m) {
     div_volume += m.positions[f[0]].dot(m.positions[f[1]].cross(m.positions[f[2]])) / 6.0;
   }
   int bad = 0;
-  for (const auto& [e, n] : edge_count) bad += n != 2;
+  for (const auto& [e, n] : edge_count) {
+    bad += n != 2;
+  }
   EXPECT_EQ(bad, 0) << "boundary edges not in exactly two faces";
   EXPECT_NEAR(div_volume, total_volume(m), 1e-12 * std::abs(total_volume(m)) + 1e-15);
 }
@@ -185,12 +187,11 @@ TEST(TetCut, TetsOutsideTheMaskAndFrozenNodesNeverChange) {
       EXPECT_FALSE(frozen[n.parent[0]]) << "frozen node " << n.parent[0] << " duplicated";
     }
   }
-  // Crossings next to frozen nodes are moved to the snap fraction instead of snapping the node.
-  int clamped = 0;
+  // Crossings within the snap fraction of a frozen node split the edge there instead of snapping.
+  int near_frozen = 0;
   for (const TetCutNode& n : cut->new_nodes)
-    for (int k = 0; k < 2; ++k)
-      clamped += n.parent[1] >= 0 && frozen[n.parent[k]] && std::abs(n.weight[k] - 0.9) < 1e-12;
-  EXPECT_GT(clamped, 0);
+    for (int k = 0; k < 2; ++k) near_frozen += n.parent[1] >= 0 && frozen[n.parent[k]] && n.weight[k] > 0.9;
+  EXPECT_GT(near_frozen, 0);
   const Applied a = apply(mesh, *cut);
   expect_new_tets_positive(mesh, *cut, a.mesh);
   for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
@@ -252,6 +253,82 @@ TEST(TetCut, ABladeMovedThroughInTwoStepsSeparatesTheBody) {
     expect_closed_outward(mesh);
   }
   EXPECT_EQ(used_components(mesh), 2);
+}
+
+/// Interior faces shared by at most two tets.
+void expect_conforming(const TetMesh& m) {
+  std::map<std::array<Index, 3>, int> face_count;
+  for (const Tet& t : m.tets)
+    for (const auto& f : {std::array{t[0], t[1], t[2]}, std::array{t[0], t[1], t[3]},
+                          std::array{t[0], t[2], t[3]}, std::array{t[1], t[2], t[3]}}) {
+      auto s = f;
+      std::sort(s.begin(), s.end());
+      ++face_count[s];
+    }
+  int bad = 0;
+  for (const auto& [f, n] : face_count) bad += n > 2;
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(TetCut, RandomBladesKeepEveryInvariant) {
+  std::mt19937 rng(2026);
+  std::uniform_real_distribution<double> u(-0.3, 1.3);
+  int split_total = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const TetMesh mesh = jittered_cube(100 + trial);
+    // A planar sweep: an edge a0-b0 translated by d (full or partial cuts, any angle).
+    const Vec3 a0(u(rng), u(rng), u(rng)), b0(u(rng), u(rng), u(rng)),
+        d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
+    const TetCutBlade blade{a0, b0, a0 + d, b0 + d};
+    auto cut = cut_tets(mesh, mesh.positions, {}, {}, blade);
+    ASSERT_TRUE(cut.ok()) << cut.message();
+    split_total += cut->tets_split;
+    const Applied a = apply(mesh, *cut);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    EXPECT_NEAR(total_volume(a.mesh), total_volume(mesh), 1e-13);
+    expect_new_tets_positive(mesh, *cut, a.mesh);
+    expect_every_node_used(a.mesh);
+    expect_conforming(a.mesh);
+    expect_closed_outward(a.mesh);
+  }
+  EXPECT_GT(split_total, 100);
+}
+
+TEST(TetCut, RandomBladesMasksAndFrozenNodesKeepEveryInvariant) {
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> u(-0.3, 1.3), unit(0.0, 1.0);
+  const double snaps[] = {0.0, 0.05, 0.1, 0.15, 0.2};
+  for (int trial = 0; trial < 40; ++trial) {
+    const TetMesh mesh = jittered_cube(300 + trial);
+    const Vec3 a0(u(rng), u(rng), u(rng)), b0(u(rng), u(rng), u(rng)),
+        d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
+    const TetCutBlade blade{a0, b0, a0 + d, b0 + d};
+    // Cuttable: tets on one side of a random plane; frozen: a random tenth of the nodes.
+    const Vec3 n = Vec3(unit(rng) - 0.5, unit(rng) - 0.5, unit(rng) - 0.5).normalized();
+    const double offset = 0.4 * (unit(rng) - 0.5);
+    std::vector<std::uint8_t> cuttable(mesh.tets.size()), frozen(mesh.positions.size());
+    for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
+      Vec3 g = Vec3::Zero();
+      for (Index v : mesh.tets[t]) g += 0.25 * mesh.positions[v];
+      cuttable[t] = (g - Vec3(0.5, 0.5, 0.5)).dot(n) > offset;
+    }
+    for (auto& f : frozen) f = unit(rng) < 0.1;
+    const double snap = snaps[trial % 5];
+    auto cut = cut_tets(mesh, mesh.positions, cuttable, frozen, blade, {TetCutMode::split, snap});
+    ASSERT_TRUE(cut.ok()) << cut.message();
+    const Applied a = apply(mesh, *cut);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    EXPECT_NEAR(total_volume(a.mesh), total_volume(mesh), 1e-13);
+    for (const Tet& t : cut->new_tets) EXPECT_GT(tet_volume(a.mesh.positions, t), 0.0);
+    for (Index t : cut->removed_tets) EXPECT_TRUE(cuttable[t]);
+    for (const TetCutNode& node : cut->new_nodes)
+      if (node.parent[1] < 0) {
+        EXPECT_FALSE(frozen[node.parent[0]]);
+      }
+    expect_every_node_used(a.mesh);
+    expect_conforming(a.mesh);
+    expect_closed_outward(a.mesh);
+  }
 }
 
 TEST(TetCut, BladeMissingTheBodyChangesNothing) {
@@ -371,7 +448,7 @@ TEST(TetCut, HostileInputGivesAClearError) {
   EXPECT_NE(r.message().find("cuttable"), std::string::npos) << r.message();
   EXPECT_FALSE(cut_tets(mesh, mesh.positions, {}, short_mask, plane_x(0.5, -1, 2)).ok());
   EXPECT_FALSE(cut_tets(mesh, std::span(mesh.positions).first(5), {}, {}, plane_x(0.5, -1, 2)).ok());
-  EXPECT_FALSE(cut_tets(mesh, mesh.positions, {}, {}, plane_x(0.5, -1, 2), {TetCutMode::split, 0.7}).ok());
+  EXPECT_FALSE(cut_tets(mesh, mesh.positions, {}, {}, plane_x(0.5, -1, 2), {TetCutMode::split, 0.3}).ok());
   EXPECT_FALSE(cut_tets(mesh, mesh.positions, {}, {}, plane_x(0.5, -1, 2), {TetCutMode::split, nan}).ok());
   std::vector<Vec3> xnan = mesh.positions;
   xnan[4].x() = nan;

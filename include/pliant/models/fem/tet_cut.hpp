@@ -13,7 +13,7 @@
 //
 // Snapping (against slivers). A crossing within `snap`·(edge length) of an end puts that end on the cut
 // instead (it is duplicated rather than the edge split), unless the node is frozen or belongs to a tet
-// outside the mask; such a crossing is moved to t = snap (or 1 - snap).
+// outside the mask; there the edge is split where it is crossed, and a sliver can appear.
 //
 // Snapping nodes onto the cut follows Nienhuys & van der Stappen 2001; splitting a crossed tet by its
 // pattern of cut edges follows Bielser, Maiwald & Gross 1999.
@@ -32,6 +32,10 @@
 // without separation so that the mesh stays conforming (every face shared by two tets is the same triangle on
 // both sides). Faces are triangulated canonically (a quadrilateral face piece is fanned from its original
 // node with the smaller index), which is what makes neighbours agree. Rest volume is conserved to round-off.
+// Near the front, a split tet is left unseparated (re-tetrahedralised) where the two sides would
+// otherwise touch along an edge of the cut whose ends both stay shared (with a split tet or the body's
+// surface across it), so the boundary stays edge-manifold: every boundary edge in exactly two faces.
+// (Vertices on the front can still be shared by the two sides.)
 //
 // A blade moved through the body over several steps: pass the sweep accumulated since the blade
 // entered (a planar quadrilateral again while the blade moves in its own plane). Parts an earlier cut
@@ -71,8 +75,9 @@ enum class TetCutMode {
 
 struct TetCutDef {
   TetCutMode mode = TetCutMode::split;
-  /// A crossing closer than snap·(edge length) to an edge's end is snapped to that end, in [0, 0.45]
-  /// (dimensionless). 0 disables snapping (and allows slivers).
+  /// A crossing closer than snap·(edge length) to an edge's end is snapped to that end, in [0, 0.2]
+  /// (dimensionless). 0 disables snapping (and allows slivers). Larger fractions bend the cut so much
+  /// that one side can come to touch itself along an edge, so they are refused.
   double snap = 0.1;
 };
 
@@ -104,7 +109,7 @@ struct TetCutResult {
 /// blade. `cuttable` is per tet (#tets, nonzero = may change; empty = all tets), `frozen` per node
 /// (#nodes, nonzero = never duplicated; empty = none). Fails with a one-line message on mismatched
 /// sizes, node indices out of range, a non-finite blade or position, a sweep of (near) zero area, or
-/// a snap outside [0, 0.45]. A blade that misses the body gives an empty result.
+/// a snap outside [0, 0.2]. A blade that misses the body gives an empty result.
 Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
                               std::span<const std::uint8_t> cuttable, std::span<const std::uint8_t> frozen,
                               const TetCutBlade& blade, const TetCutDef& def = {});
