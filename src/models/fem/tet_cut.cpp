@@ -255,9 +255,9 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
     again = false;
     // A split tet's face whose cut edge joins two points that stay shared (crossing points with a tet
     // around their edge that is not split, nodes on the cut that are not duplicated), with a split
-    // tet or the body's surface across it, would
-    // leave the sides touching along that edge (a non-manifold boundary): the split tet with the
-    // larger index is left unsplit and the classification repeated.
+    // tet or the body's surface across it, would leave the sides touching along that edge (a
+    // non-manifold boundary): the split tet with the larger index is left unsplit and the
+    // classification repeated.
     const auto all_split = [&](Index t) { return state[t] == 1; };
     for (Index t : candidates) {
       if (state[t] != 1) continue;
