@@ -276,10 +276,11 @@ TEST(TetCut, RandomBladesKeepEveryInvariant) {
   int split_total = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const TetMesh mesh = jittered_cube(100 + trial);
-    // A planar sweep: an edge a0-b0 translated by d (full or partial cuts, any angle).
+    // A planar sweep: an edge a0-b0 translated by d (full or partial cuts, any angle); every other
+    // trial twists the end b1 out of that plane (cut along the mean plane).
     const Vec3 a0(u(rng), u(rng), u(rng)), b0(u(rng), u(rng), u(rng)),
-        d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
-    const TetCutBlade blade{a0, b0, a0 + d, b0 + d};
+        d(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5), twist(u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5);
+    const TetCutBlade blade{a0, b0, a0 + d, b0 + d + (trial % 2 ? 0.3 : 0.0) * twist};
     auto cut = cut_tets(mesh, mesh.positions, {}, {}, blade);
     ASSERT_TRUE(cut.ok()) << cut.message();
     split_total += cut->tets_split;
