@@ -111,6 +111,9 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
         def.rayleigh_beta >= 0.0))
     return Error{"fem body: Rayleigh alpha and beta must be finite and >= 0"};
   if (!def.gravity.allFinite()) return Error{"fem body: gravity must be finite"};
+  if (!def.tet_elements.empty() && def.tet_elements.size() != nt)
+    return Error{"fem body: " + std::to_string(def.tet_elements.size()) + " tet elements for " +
+                 std::to_string(nt) + " tets (give none or one per tet)"};
   for (Index node : def.fixed_nodes)
     if (node < 0 || static_cast<std::size_t>(node) >= n)
       return Error{"fem body: fixed node " + std::to_string(node) + " out of range (" + std::to_string(n) +
@@ -123,6 +126,14 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
   m.shape_ = std::move(shape.value());
   m.material_.resize(nt);
   for (std::size_t t = 0; t < nt; ++t) m.material_[t] = materials.size() == 1 ? materials[0] : materials[t];
+  if (def.tet_elements.empty())
+    m.kind_.assign(nt, def.element);
+  else
+    m.kind_ = def.tet_elements;
+  for (ElementKind kind : m.kind_) {
+    m.any_corotational_ = m.any_corotational_ || kind == ElementKind::corotational;
+    m.any_hyperelastic_ = m.any_hyperelastic_ || is_hyperelastic(kind);
+  }
 
   m.mass_.assign(n, 0.0);
   m.rest_diagonal_.assign(n, 0.0);
@@ -154,8 +165,8 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
 
   m.point_force_.assign(n, Vec3::Zero());
   m.slot_.assign(4 * nt, Vec3::Zero());
-  if (def.element == ElementKind::corotational) m.rotated_gradients_.assign(nt, Mat3::Zero());
-  if (is_hyperelastic(def.element)) m.dpdf_.assign(nt, Mat9::Zero());
+  if (m.any_corotational_) m.rotated_gradients_.assign(nt, Mat3::Zero());
+  if (m.any_hyperelastic_) m.dpdf_.assign(nt, Mat9::Zero());
   m.cached_x_.assign(n, Vec3::Zero());
   return m;
 }
@@ -165,26 +176,27 @@ void FemForceModel::clear_point_forces() {
 }
 
 void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const {
-  const ElementKind kind = def_.element;
-  const bool hyper = is_hyperelastic(kind);
-  if (kind == ElementKind::linear || (hyper && !with_dpdf)) return;
+  const bool need_rotation = any_corotational_, need_dpdf = any_hyperelastic_ && with_dpdf;
+  if (!need_rotation && !need_dpdf) return;
   const bool same =
       x.size() == cached_x_.size() && std::memcmp(x.data(), cached_x_.data(), x.size() * sizeof(Vec3)) == 0;
-  if (same && (hyper ? dpdf_valid_ : rotation_valid_)) return;
+  if (same && (!need_rotation || rotation_valid_) && (!need_dpdf || dpdf_valid_)) return;
   const auto nt = static_cast<Index>(tets_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
   for (Index t = 0; t < nt; ++t) {
     const auto ts = static_cast<std::size_t>(t);
+    const ElementKind kind = kind_[ts];
+    if (kind == ElementKind::linear || (is_hyperelastic(kind) && !need_dpdf)) continue;
     const Mat3 F = field_gradient(x, tets_[ts], shape_.dm_inverse[ts]);
-    if (hyper)
+    if (is_hyperelastic(kind))
       dpdf_[ts] = first_piola_derivative(hyperelastic_of(kind), F, material_[ts], Definiteness::projected);
     else
       rotated_gradients_[ts] = rotated_gradients(extract_rotation(F), shape_.dm_inverse[ts]);
   }
   std::copy(x.begin(), x.end(), cached_x_.begin());
-  rotation_valid_ = !hyper;
-  dpdf_valid_ = hyper;
+  rotation_valid_ = need_rotation;
+  dpdf_valid_ = need_dpdf;
 }
 
 void FemForceModel::gather(double scale, std::span<Vec3> y) const {
@@ -200,13 +212,13 @@ void FemForceModel::gather(double scale, std::span<Vec3> y) const {
 }
 
 void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
-  const ElementKind kind = def_.element;
   const auto nt = static_cast<Index>(tets_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
   for (Index t = 0; t < nt; ++t) {
     const auto ts = static_cast<std::size_t>(t);
     const materials::Material& mat = material_[ts];
+    const ElementKind kind = kind_[ts];
     if (kind == ElementKind::corotational) {
       // With H = [R ∇N_1 R ∇N_2 R ∇N_3] and E = Σ_b p_b (R ∇N_b)ᵀ = dF Rᵀ: Rᵀ dF = Rᵀ E R, so
       // R σ(sym(Rᵀ dF)) ∇N_a = (λ tr(E) I + 2μ sym(E)) R ∇N_a and the slots are
@@ -242,8 +254,6 @@ void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
 }
 
 void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const {
-  const ElementKind kind = def_.element;
-  const bool hyper = is_hyperelastic(kind);
   const double beta = def_.rayleigh_beta;
   const auto nt = static_cast<Index>(tets_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
@@ -254,6 +264,7 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
     const Mat3& dminv = shape_.dm_inverse[ts];
     const materials::Material& mat = material_[ts];
     const Mat3 F = field_gradient(x, tet, dminv);
+    const ElementKind kind = kind_[ts];
     Mat3 P;
     switch (kind) {
       case ElementKind::linear: {
@@ -284,10 +295,10 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
     }
     write_slots(P, dminv, shape_.volume[ts], &slot_[4 * ts]);
   }
-  if (kind == ElementKind::corotational || (hyper && beta != 0.0)) {
+  if (any_corotational_ || (any_hyperelastic_ && beta != 0.0)) {
     std::copy(x.begin(), x.end(), cached_x_.begin());
-    rotation_valid_ = !hyper;
-    dpdf_valid_ = hyper;
+    rotation_valid_ = any_corotational_;
+    dpdf_valid_ = any_hyperelastic_ && beta != 0.0;
   }
   const std::size_t n = rest_.size();
   const double alpha = def_.rayleigh_alpha;
@@ -321,17 +332,18 @@ double FemForceModel::elastic_energy(std::span<const Vec3> x) const {
     const Mat3 F = field_gradient(x, tets_[t], dminv);
     const materials::Material& mat = material_[t];
     const double V = shape_.volume[t];
-    switch (def_.element) {
+    const ElementKind kind = kind_[t];
+    switch (kind) {
       case ElementKind::linear:
       case ElementKind::corotational: {
-        const Mat3 R = def_.element == ElementKind::linear ? Mat3::Identity() : extract_rotation(F);
+        const Mat3 R = kind == ElementKind::linear ? Mat3::Identity() : extract_rotation(F);
         const Mat3 strain = sym(R.transpose() * F) - Mat3::Identity();
         energy += 0.5 * V * (linear_stress(strain, mat.lambda, mat.mu).cwiseProduct(strain)).sum();
         break;
       }
       case ElementKind::stvk:
       case ElementKind::stable_neo_hookean:
-        energy += V * energy_density(hyperelastic_of(def_.element), F, mat);
+        energy += V * energy_density(hyperelastic_of(kind), F, mat);
         break;
     }
   }
@@ -349,20 +361,20 @@ Mat12 FemForceModel::element_stiffness(std::span<const Vec3> x, Index t) const {
   const Mat3& dminv = shape_.dm_inverse[ts];
   const materials::Material& mat = material_[ts];
   const double V = shape_.volume[ts];
-  if (is_hyperelastic(def_.element)) {
+  const ElementKind kind = kind_[ts];
+  if (is_hyperelastic(kind)) {
     const Mat3 F = field_gradient(x, tets_[ts], dminv);
-    const Mat9 A = first_piola_derivative(hyperelastic_of(def_.element), F, mat, Definiteness::projected);
+    const Mat9 A = first_piola_derivative(hyperelastic_of(kind), F, mat, Definiteness::projected);
     const Mat9x12 J = deformation_gradient_jacobian(dminv);
     return V * J.transpose() * A * J;
   }
-  const Mat3 R = def_.element == ElementKind::linear ? Mat3::Identity()
-                                                     : extract_rotation(field_gradient(x, tets_[ts], dminv));
+  const Mat3 R =
+      kind == ElementKind::linear ? Mat3::Identity() : extract_rotation(field_gradient(x, tets_[ts], dminv));
   const Eigen::Matrix<double, 3, 4> g = shape_gradients(dminv);
   return warped_stiffness(g, R * g, mat, V);
 }
 
 void FemForceModel::element_stiffnesses(std::span<const Vec3> x, std::span<Mat12> out) const {
-  const ElementKind kind = def_.element;
   update_cache(x, true);
   const auto nt = static_cast<Index>(tets_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
@@ -371,6 +383,7 @@ void FemForceModel::element_stiffnesses(std::span<const Vec3> x, std::span<Mat12
     const auto ts = static_cast<std::size_t>(t);
     const Mat3& dminv = shape_.dm_inverse[ts];
     const double V = shape_.volume[ts];
+    const ElementKind kind = kind_[ts];
     if (is_hyperelastic(kind)) {
       const Mat9x12 J = deformation_gradient_jacobian(dminv);
       out[ts] = V * J.transpose() * dpdf_[ts] * J;

@@ -55,14 +55,17 @@ struct FemBodyDef {
   double rayleigh_beta = 0.0;           ///< stiffness-proportional damping β (unit: s), ≥ 0
   Vec3 gravity = Vec3::Zero();          ///< body acceleration g, force m_i g per node (unit: m/s²)
   std::vector<Index> fixed_nodes = {};  ///< kinematic nodes (inverse mass 0), any order
+  /// Per-tet element kinds (#tets entries), overriding `element` tet by tet (e.g. linear tets around a
+  /// corotational region, the full-body counterpart of hybrid_solver.hpp); empty: `element` everywhere.
+  std::vector<ElementKind> tet_elements = {};
 };
 
 class FemForceModel final : public dynamics::ForceModel {
  public:
   /// Builds the body from its rest mesh and one material (the same everywhere) or one per tet, whose
   /// density gives the lumped masses ρV/4 per tet node. Fails with one line on a bad mesh
-  /// (check_fem_mesh), a material count other than 1 or #tets, an invalid material, a negative or
-  /// non-finite α/β or gravity, or a fixed node out of range.
+  /// (check_fem_mesh), a material count other than 1 or #tets, a tet_elements count other than 0 or
+  /// #tets, an invalid material, a negative or non-finite α/β or gravity, or a fixed node out of range.
   static Result<FemForceModel> build(const TetMesh& rest, std::span<const materials::Material> materials,
                                      const FemBodyDef& def);
 
@@ -113,6 +116,8 @@ class FemForceModel final : public dynamics::ForceModel {
   std::size_t node_count() const { return rest_.size(); }
   /// Rest shape (Dm⁻¹ and volume) of every tet.
   const TetRestShape& rest_shape() const { return shape_; }
+  /// The element kind of tet t (def().element unless def().tet_elements overrides it).
+  ElementKind element(Index t) const { return kind_[static_cast<std::size_t>(t)]; }
   /// The material of tet t.
   const materials::Material& material(Index t) const { return material_[static_cast<std::size_t>(t)]; }
 
@@ -122,10 +127,12 @@ class FemForceModel final : public dynamics::ForceModel {
   std::vector<Tet> tets_;
   TetRestShape shape_;
   std::vector<materials::Material> material_;  // per tet
-  std::vector<double> mass_, inverse_mass_;    // per node (unit: kg, 1/kg)
-  std::vector<double> rest_diagonal_;          // per node: trace/3 of the rest K_aa (unit: N/m)
-  std::vector<Index> incident_offsets_;        // #nodes + 1
-  std::vector<Index> incident_slots_;          // 4·tet + local index of each incidence, node order
+  std::vector<ElementKind> kind_;              // per tet
+  bool any_corotational_ = false, any_hyperelastic_ = false;
+  std::vector<double> mass_, inverse_mass_;  // per node (unit: kg, 1/kg)
+  std::vector<double> rest_diagonal_;        // per node: trace/3 of the rest K_aa (unit: N/m)
+  std::vector<Index> incident_offsets_;      // #nodes + 1
+  std::vector<Index> incident_slots_;        // 4·tet + local index of each incidence, node order
   std::vector<Vec3> point_force_;
 
   // Per-tet scratch and the state cache (see header comment).

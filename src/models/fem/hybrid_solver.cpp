@@ -1,0 +1,536 @@
+// Hybrid operational / non-operational FEM body (Wu & Heng 2005); formulas in hybrid_solver.hpp.
+#include "pliant/models/fem/hybrid_solver.hpp"
+
+#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/fem/condensation.hpp"
+#include "pliant/models/fem/deformation_gradient.hpp"
+#include "pliant/models/fem/sparse_cholesky.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace pliant::fem {
+
+namespace {
+
+std::size_t sz(Index i) { return static_cast<std::size_t>(i); }
+
+// Value offset of entry (row, col) in a column-major compressed matrix with sorted rows, -1 if absent.
+int value_offset(const SparseMatrix& A, Eigen::Index row, Eigen::Index col) {
+  const int* inner = A.innerIndexPtr();
+  const int begin = A.outerIndexPtr()[col], end = A.outerIndexPtr()[col + 1];
+  const int* it = std::lower_bound(inner + begin, inner + end, static_cast<int>(row));
+  return it != inner + end && *it == row ? static_cast<int>(it - inner) : -1;
+}
+
+}  // namespace
+
+// The operational part of one topology: its element model over its own nodes and its linear system over
+// the free nodes of the model and of the condensed interface.
+struct HybridSolver::Operational {
+  std::optional<FemForceModel> model;  // over op_nodes_ (local numbering)
+  std::vector<Index> system_nodes;     // global node of each system node (ascending)
+  std::vector<Index> system_index;     // per global node: its system node, -1 if none
+  std::vector<int> element_offset;     // per (tet, a, b, c): offset of entry (3 sa, 3 sb + c), -1 if fixed
+  std::vector<int> surface_offset;     // per (surface DOF k, l): offset of entry (k, l) in system DOFs
+  std::vector<Index> surface_dof;      // per condensation surface DOF: system DOF
+  SparseMatrix A;
+  std::vector<double> base;  // values of cm M_op + S
+  std::optional<SparseCholesky> factor;
+  std::vector<Mat12> element;
+  std::vector<Vec3> x, v, f;  // per model node
+  Eigen::VectorXd b, y, q, lin_b, us;
+};
+
+HybridSolver::HybridSolver() = default;
+HybridSolver::HybridSolver(HybridSolver&&) noexcept = default;
+HybridSolver& HybridSolver::operator=(HybridSolver&&) noexcept = default;
+HybridSolver::~HybridSolver() = default;
+
+const FemForceModel& HybridSolver::operational_model() const { return *op_->model; }
+
+void HybridSolver::clear_point_forces() {
+  for (Vec3& f : point_force_) f.setZero();
+}
+
+void HybridSolver::set_gravity(const Vec3& gravity) {
+  def_.gravity = gravity;
+  op_->model->set_gravity(gravity);
+}
+
+Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const materials::Material> materials,
+                                         const FemBodyDef& def, std::span<const std::uint8_t> operational,
+                                         const ImplicitSolverDef& solver) {
+  if (auto ok = check_fem_mesh(rest); !ok) return Error{"hybrid fem: " + ok.message()};
+  const std::size_t n = rest.node_count(), nt = rest.tet_count();
+  if (materials.size() != 1 && materials.size() != nt)
+    return Error{"hybrid fem: " + std::to_string(materials.size()) + " materials for " + std::to_string(nt) +
+                 " tets (give 1 or one per tet)"};
+  if (operational.size() != nt)
+    return Error{"hybrid fem: " + std::to_string(operational.size()) + " operational flags for " +
+                 std::to_string(nt) + " tets"};
+  if (solver.scheme == ImplicitScheme::quasi_static)
+    return Error{"hybrid fem: the scheme must be backward_euler or newmark"};
+  if (solver.solver != LinearSolverKind::cholmod)
+    return Error{"hybrid fem: the linear solver must be cholmod"};
+  if (!(std::isfinite(solver.dt) && solver.dt > 0.0)) return Error{"hybrid fem: dt must be finite and > 0"};
+  if (solver.max_newton_iterations < 1 || !(solver.newton_tolerance >= 0.0))
+    return Error{"hybrid fem: max_newton_iterations must be >= 1 and newton_tolerance >= 0"};
+  if (!(std::isfinite(def.rayleigh_alpha) && def.rayleigh_alpha >= 0.0 && std::isfinite(def.rayleigh_beta) &&
+        def.rayleigh_beta >= 0.0))
+    return Error{"hybrid fem: Rayleigh alpha and beta must be finite and >= 0"};
+  if (!def.gravity.allFinite()) return Error{"hybrid fem: gravity must be finite"};
+  for (std::size_t i = 0; i < materials.size(); ++i)
+    if (auto ok = materials::validate(materials[i]); !ok)
+      return Error{"hybrid fem: material " + std::to_string(i) + ": " + ok.message()};
+
+  HybridSolver s;
+  s.def_ = def;
+  s.def_.tet_elements.clear();
+  s.solver_ = solver;
+  const double h = solver.dt, alpha = def.rayleigh_alpha, beta = def.rayleigh_beta;
+  if (solver.scheme == ImplicitScheme::newmark) {
+    s.cm_ = 1.0 + 0.5 * h * alpha;
+    s.ck_ = 0.25 * h * h + 0.5 * h * beta;
+  } else {
+    s.cm_ = 1.0 + h * alpha;
+    s.ck_ = h * h + h * beta;
+  }
+  s.rest_ = rest.positions;
+  s.fixed_.assign(n, 0);
+  for (Index node : def.fixed_nodes) {
+    if (node < 0 || sz(node) >= n)
+      return Error{"hybrid fem: fixed node " + std::to_string(node) + " out of range (" + std::to_string(n) +
+                   " nodes)"};
+    s.fixed_[sz(node)] = 1;
+  }
+
+  // Node classes and the two tet sets.
+  std::vector<std::uint8_t> in_op(n, 0), in_lin(n, 0);
+  std::vector<Tet> op_tets, lin_tets;
+  std::vector<materials::Material> op_mats, lin_mats;
+  for (std::size_t t = 0; t < nt; ++t) {
+    const bool op = operational[t] != 0;
+    (op ? op_tets : lin_tets).push_back(rest.tets[t]);
+    (op ? op_mats : lin_mats).push_back(materials.size() == 1 ? materials[0] : materials[t]);
+    for (int a = 0; a < 4; ++a) (op ? in_op : in_lin)[sz(rest.tets[t][a])] = 1;
+  }
+  if (op_tets.empty()) return Error{"hybrid fem: the operational region holds no tets"};
+  s.lin_tet_count_ = lin_tets.size();
+  s.interface_flag_.assign(n, 0);
+  s.lin_index_.assign(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (in_lin[i]) {
+      s.lin_index_[i] = static_cast<Index>(s.lin_nodes_.size());
+      s.lin_nodes_.push_back(static_cast<Index>(i));
+    }
+    if (in_op[i] && in_lin[i]) {
+      s.interface_.push_back(static_cast<Index>(i));
+      s.interface_flag_[i] = 1;
+    }
+  }
+
+  // The linear part: K_lin and lumped masses over its nodes.
+  s.lin_mass_.assign(s.lin_nodes_.size(), 0.0);
+  s.mass_.assign(n, 0.0);
+  if (!lin_tets.empty()) {
+    TetMesh sub;
+    sub.positions.reserve(s.lin_nodes_.size());
+    for (Index g : s.lin_nodes_) sub.positions.push_back(rest.positions[sz(g)]);
+    for (const Tet& tet : lin_tets) {
+      Tet local;
+      for (int a = 0; a < 4; ++a) local[a] = s.lin_index_[sz(tet[a])];
+      sub.tets.push_back(local);
+    }
+    auto shape = build_rest_shape(sub);
+    if (!shape) return Error{"hybrid fem: non-operational part: " + shape.message()};
+    for (std::size_t t = 0; t < sub.tets.size(); ++t)
+      for (int a = 0; a < 4; ++a)
+        s.lin_mass_[sz(sub.tets[t][a])] += 0.25 * lin_mats[t].density * shape->volume[t];
+    auto assembler = StiffnessAssembler::build(sub);
+    if (!assembler) return Error{"hybrid fem: non-operational part: " + assembler.message()};
+    assembler->assemble(sub, std::span<const materials::Material>(lin_mats), s.lin_k_);
+    for (std::size_t j = 0; j < s.lin_nodes_.size(); ++j) s.mass_[sz(s.lin_nodes_[j])] += s.lin_mass_[j];
+
+    // A_lin = cm M_lin + ck K_lin over its free nodes; surface = the free interface nodes.
+    std::vector<Index> lin_free_nodes;
+    s.lin_free_dof_.assign(s.lin_nodes_.size(), -1);
+    for (std::size_t j = 0; j < s.lin_nodes_.size(); ++j)
+      if (!s.fixed_[sz(s.lin_nodes_[j])]) {
+        s.lin_free_dof_[j] = 3 * static_cast<Index>(lin_free_nodes.size());
+        lin_free_nodes.push_back(s.lin_nodes_[j]);
+      }
+    std::vector<Eigen::Index> surface;
+    for (std::size_t k = 0; k < lin_free_nodes.size(); ++k)
+      if (s.interface_flag_[sz(lin_free_nodes[k])]) {
+        s.surface_nodes_.push_back(lin_free_nodes[k]);
+        for (int c = 0; c < 3; ++c) surface.push_back(static_cast<Eigen::Index>(3 * k) + c);
+      }
+    if (!lin_free_nodes.empty() && surface.empty())
+      return Error{"hybrid fem: the non-operational part meets the operational one at fixed nodes only"};
+    if (!surface.empty()) {
+      std::vector<Eigen::Triplet<double>> triplets;
+      for (Eigen::Index col = 0; col < s.lin_k_.outerSize(); ++col) {
+        const Index fc = s.lin_free_dof_[sz(static_cast<Index>(col / 3))];
+        if (fc < 0) continue;
+        for (SparseMatrix::InnerIterator it(s.lin_k_, col); it; ++it) {
+          const Index fr = s.lin_free_dof_[sz(static_cast<Index>(it.row() / 3))];
+          if (fr >= 0) triplets.emplace_back(fr + it.row() % 3, fc + col % 3, s.ck_ * it.value());
+        }
+      }
+      for (std::size_t j = 0; j < s.lin_nodes_.size(); ++j)
+        if (s.lin_free_dof_[j] >= 0)
+          for (int c = 0; c < 3; ++c)
+            triplets.emplace_back(s.lin_free_dof_[j] + c, s.lin_free_dof_[j] + c, s.cm_ * s.lin_mass_[j]);
+      const auto size = static_cast<Eigen::Index>(3 * lin_free_nodes.size());
+      SparseMatrix A(size, size);
+      A.setFromTriplets(triplets.begin(), triplets.end());
+      const auto start = std::chrono::steady_clock::now();
+      auto condensed = Condensation::build(A, surface);
+      s.condensation_seconds_ =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (!condensed) return Error{"hybrid fem: " + condensed.message()};
+      s.condensation_ = std::make_unique<Condensation>(std::move(condensed.value()));
+      ++s.condensation_builds_;
+      for (Eigen::Index d : s.condensation_->interior())
+        s.interior_dofs_.push_back(3 * lin_free_nodes[sz(static_cast<Index>(d / 3))] +
+                                   static_cast<Index>(d % 3));
+    }
+    const auto nl = static_cast<Eigen::Index>(3 * s.lin_nodes_.size());
+    s.lin_u_.setZero(nl);
+    s.lin_v_.setZero(nl);
+    s.lin_f_.setZero(nl);
+  }
+  s.lin_mass_only_ = s.mass_;
+  s.point_force_.assign(n, Vec3::Zero());
+  for (std::vector<Vec3>* vec : {&s.f_, &s.rhs_, &s.dv_, &s.xk_, &s.vk_, &s.acc_})
+    vec->assign(n, Vec3::Zero());
+  if (auto ok = s.build_operational(std::move(op_tets), std::move(op_mats)); !ok) return Error{ok.message()};
+  return s;
+}
+
+Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materials::Material> mats) {
+  const std::size_t n = rest_.size();
+  if (tets.empty()) return Error{"hybrid fem: the operational region holds no tets"};
+  std::vector<Index> local(n, -1);
+  std::vector<Index> nodes;
+  for (const Tet& tet : tets)
+    for (int a = 0; a < 4; ++a) {
+      const Index g = tet[a];
+      if (g < 0 || sz(g) >= n)
+        return Error{"hybrid fem: operational tet node " + std::to_string(g) + " out of range (" +
+                     std::to_string(n) + " nodes)"};
+      if (lin_index_[sz(g)] >= 0 && !interface_flag_[sz(g)])
+        return Error{"hybrid fem: operational tet uses node " + std::to_string(g) +
+                     " of the non-operational interior"};
+      local[sz(g)] = 0;
+    }
+  for (std::size_t i = 0; i < n; ++i)
+    if (local[i] == 0) {
+      local[i] = static_cast<Index>(nodes.size());
+      nodes.push_back(static_cast<Index>(i));
+    }
+  TetMesh sub;
+  for (Index g : nodes) sub.positions.push_back(rest_[sz(g)]);
+  for (const Tet& tet : tets) {
+    Tet t;
+    for (int a = 0; a < 4; ++a) t[a] = local[sz(tet[a])];
+    sub.tets.push_back(t);
+  }
+  FemBodyDef op_def{.element = def_.element,
+                    .rayleigh_alpha = def_.rayleigh_alpha,
+                    .rayleigh_beta = def_.rayleigh_beta,
+                    .gravity = def_.gravity};
+  auto model = FemForceModel::build(sub, mats, op_def);
+  if (!model) return Error{"hybrid fem: operational part: " + model.message()};
+
+  auto o = std::make_unique<Operational>();
+  o->system_index.assign(n, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool in_system = (local[i] >= 0 || (interface_flag_[i] && condensation_)) && !fixed_[i];
+    if (!in_system) continue;
+    o->system_index[i] = static_cast<Index>(o->system_nodes.size());
+    o->system_nodes.push_back(static_cast<Index>(i));
+  }
+  if (o->system_nodes.empty()) return Error{"hybrid fem: every node of the operational region is fixed"};
+
+  // The pattern: element blocks, the mass diagonal and the dense interface block.
+  const auto ns = static_cast<Eigen::Index>(o->system_nodes.size());
+  std::vector<Eigen::Triplet<double>> triplets;
+  auto add_block = [&](Index a, Index b) {
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) triplets.emplace_back(3 * a + r, 3 * b + c, 1.0);
+  };
+  for (Index a = 0; a < ns; ++a) add_block(a, a);
+  for (const Tet& tet : tets)
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b) {
+        const Index sa = o->system_index[sz(tet[a])], sb = o->system_index[sz(tet[b])];
+        if (sa >= 0 && sb >= 0) add_block(sa, sb);
+      }
+  for (Index ga : surface_nodes_)
+    for (Index gb : surface_nodes_) add_block(o->system_index[sz(ga)], o->system_index[sz(gb)]);
+  o->A.resize(3 * ns, 3 * ns);
+  o->A.setFromTriplets(triplets.begin(), triplets.end());
+  o->A.makeCompressed();
+  triplets = {};
+
+  o->element_offset.assign(tets.size() * 48, -1);
+  for (std::size_t t = 0; t < tets.size(); ++t)
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b) {
+        const Index sa = o->system_index[sz(tets[t][a])], sb = o->system_index[sz(tets[t][b])];
+        if (sa < 0 || sb < 0) continue;
+        for (int c = 0; c < 3; ++c)
+          o->element_offset[((t * 4 + sz(a)) * 4 + sz(b)) * 3 + sz(c)] =
+              value_offset(o->A, 3 * sa, 3 * sb + c);
+      }
+  // Base values: cm M_op on the diagonal and S on the interface.
+  o->base.assign(sz(static_cast<Index>(o->A.nonZeros())), 0.0);
+  const auto op_mass = model->mass();
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const Index sk = o->system_index[sz(nodes[k])];
+    if (sk < 0) continue;
+    for (int c = 0; c < 3; ++c) o->base[sz(value_offset(o->A, 3 * sk + c, 3 * sk + c))] += cm_ * op_mass[k];
+  }
+  if (condensation_) {
+    const Eigen::MatrixXd& S = condensation_->condensed_matrix();
+    for (Index g : surface_nodes_)
+      for (int c = 0; c < 3; ++c) o->surface_dof.push_back(3 * o->system_index[sz(g)] + c);
+    for (std::size_t l = 0; l < o->surface_dof.size(); ++l)
+      for (std::size_t k = 0; k < o->surface_dof.size(); ++k)
+        o->base[sz(value_offset(o->A, o->surface_dof[k], o->surface_dof[l]))] +=
+            S(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(l));
+    o->lin_b.setZero(
+        static_cast<Eigen::Index>(condensation_->surface().size() + condensation_->interior().size()));
+    o->us.setZero(static_cast<Eigen::Index>(o->surface_dof.size()));
+  }
+  o->element.assign(tets.size(), Mat12::Zero());
+  o->x.assign(nodes.size(), Vec3::Zero());
+  o->v.assign(nodes.size(), Vec3::Zero());
+  o->f.assign(nodes.size(), Vec3::Zero());
+  o->b.setZero(3 * ns);
+  o->y.setZero(3 * ns);
+  o->q.setZero(3 * ns);
+
+  // Commit.
+  o->model.emplace(std::move(model.value()));
+  mass_ = lin_mass_only_;
+  for (std::size_t k = 0; k < nodes.size(); ++k) mass_[sz(nodes[k])] += op_mass[k];
+  active_.assign(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) active_[i] = !fixed_[i] && mass_[i] > 0.0 ? 1.0 : 0.0;
+  op_tets_ = std::move(tets);
+  op_nodes_ = std::move(nodes);
+  op_ = std::move(o);
+  return {};
+}
+
+Status HybridSolver::replace_operational(std::span<const Vec3> appended_rest, std::span<const Tet> tets,
+                                         std::span<const materials::Material> materials) {
+  if (tets.empty()) return Error{"hybrid fem: the operational region holds no tets"};
+  if (materials.size() != 1 && materials.size() != tets.size())
+    return Error{"hybrid fem: " + std::to_string(materials.size()) + " materials for " +
+                 std::to_string(tets.size()) + " operational tets (give 1 or one per tet)"};
+  for (const Vec3& p : appended_rest)
+    if (!p.allFinite()) return Error{"hybrid fem: appended rest positions must be finite"};
+  const std::size_t old_n = rest_.size(), n = old_n + appended_rest.size();
+  rest_.insert(rest_.end(), appended_rest.begin(), appended_rest.end());
+  for (std::vector<std::uint8_t>* flags : {&fixed_, &interface_flag_}) flags->resize(n, 0);
+  lin_index_.resize(n, -1);
+  lin_mass_only_.resize(n, 0.0);
+  std::vector<materials::Material> mats(materials.begin(), materials.end());
+  if (auto ok = build_operational(std::vector<Tet>(tets.begin(), tets.end()), std::move(mats)); !ok) {
+    rest_.resize(old_n);
+    for (std::vector<std::uint8_t>* flags : {&fixed_, &interface_flag_}) flags->resize(old_n);
+    lin_index_.resize(old_n);
+    lin_mass_only_.resize(old_n);
+    return ok;
+  }
+  point_force_.resize(n, Vec3::Zero());
+  for (std::vector<Vec3>* vec : {&f_, &rhs_, &dv_, &xk_, &vk_, &acc_}) vec->resize(n, Vec3::Zero());
+  has_acceleration_ = false;
+  return {};
+}
+
+void HybridSolver::total_forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) {
+  Operational& o = *op_;
+  const std::size_t n = rest_.size();
+  for (std::size_t i = 0; i < n; ++i) f[i] = point_force_[i];
+  for (std::size_t k = 0; k < op_nodes_.size(); ++k) {
+    o.x[k] = x[sz(op_nodes_[k])];
+    o.v[k] = v[sz(op_nodes_[k])];
+  }
+  o.model->forces(o.x, o.v, o.f);
+  for (std::size_t k = 0; k < op_nodes_.size(); ++k) f[sz(op_nodes_[k])] += o.f[k];
+  if (lin_nodes_.empty()) return;
+  const double alpha = def_.rayleigh_alpha, beta = def_.rayleigh_beta;
+  for (std::size_t j = 0; j < lin_nodes_.size(); ++j) {
+    const auto g = sz(lin_nodes_[j]);
+    lin_u_.segment<3>(3 * static_cast<Eigen::Index>(j)) = x[g] - rest_[g] + beta * v[g];
+  }
+  lin_f_.noalias() = lin_k_ * lin_u_;
+  for (std::size_t j = 0; j < lin_nodes_.size(); ++j) {
+    const auto g = sz(lin_nodes_[j]);
+    f[g] +=
+        lin_mass_[j] * (def_.gravity - alpha * v[g]) - lin_f_.segment<3>(3 * static_cast<Eigen::Index>(j));
+  }
+}
+
+void HybridSolver::add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
+                                         std::span<Vec3> y) {
+  Operational& o = *op_;
+  for (std::size_t k = 0; k < op_nodes_.size(); ++k) {
+    o.x[k] = x[sz(op_nodes_[k])];
+    o.v[k] = p[sz(op_nodes_[k])];
+    o.f[k].setZero();
+  }
+  o.model->add_stiffness_product(o.x, o.v, scale, o.f);
+  for (std::size_t k = 0; k < op_nodes_.size(); ++k) y[sz(op_nodes_[k])] += o.f[k];
+  if (lin_nodes_.empty()) return;
+  for (std::size_t j = 0; j < lin_nodes_.size(); ++j)
+    lin_u_.segment<3>(3 * static_cast<Eigen::Index>(j)) = p[sz(lin_nodes_[j])];
+  lin_f_.noalias() = lin_k_ * lin_u_;
+  for (std::size_t j = 0; j < lin_nodes_.size(); ++j)
+    y[sz(lin_nodes_[j])] += scale * lin_f_.segment<3>(3 * static_cast<Eigen::Index>(j));
+}
+
+bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& report) {
+  Operational& o = *op_;
+  for (std::size_t k = 0; k < op_nodes_.size(); ++k) o.x[k] = x[sz(op_nodes_[k])];
+  o.model->element_stiffnesses(o.x, o.element);  // reuses the rotations forces() cached at x
+  double* values = o.A.valuePtr();
+  std::copy(o.base.begin(), o.base.end(), values);
+  for (std::size_t t = 0; t < op_tets_.size(); ++t) {
+    const Mat12& K = o.element[t];
+    for (int a = 0; a < 4; ++a)
+      for (int b = 0; b < 4; ++b)
+        for (int c = 0; c < 3; ++c) {
+          const int offset = o.element_offset[((t * 4 + sz(a)) * 4 + sz(b)) * 3 + sz(c)];
+          if (offset < 0) continue;
+          for (int r = 0; r < 3; ++r) values[offset + r] += ck_ * K(3 * a + r, 3 * b + c);
+        }
+  }
+  if (!o.factor) {
+    auto f = SparseCholesky::factor(o.A);
+    if (!f) return false;
+    o.factor.emplace(std::move(f.value()));
+  } else if (!o.factor->refactor(o.A)) {
+    o.factor.reset();
+    return false;
+  }
+  for (std::size_t k = 0; k < o.system_nodes.size(); ++k)
+    o.b.segment<3>(3 * static_cast<Eigen::Index>(k)) = rhs_[sz(o.system_nodes[k])];
+  if (condensation_) {
+    // b_I -= A_IN A_NN⁻¹ b_N (the load vector has the interior entries only).
+    const auto& interior = condensation_->interior();
+    for (std::size_t q = 0; q < interior.size(); ++q)
+      o.lin_b[interior[q]] =
+          rhs_[sz(interior_dofs_[q] / 3)][static_cast<Eigen::Index>(interior_dofs_[q] % 3)];
+    const Eigen::VectorXd correction = condensation_->condense_rhs(o.lin_b);
+    for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+      o.b[o.surface_dof[k]] += correction[static_cast<Eigen::Index>(k)];
+  }
+  o.y = o.factor->solve(o.b);
+  o.q.noalias() = o.A * o.y;
+  const double bnorm = o.b.norm();
+  report.relative_residual = bnorm > 0.0 ? (o.b - o.q).norm() / bnorm : 0.0;
+  for (std::size_t k = 0; k < o.system_nodes.size(); ++k)
+    dv_[sz(o.system_nodes[k])] += o.y.segment<3>(3 * static_cast<Eigen::Index>(k));
+  if (condensation_) {
+    for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+      o.us[static_cast<Eigen::Index>(k)] = o.y[o.surface_dof[k]];
+    const Eigen::VectorXd yi = condensation_->recover_interior(o.lin_b, o.us);
+    for (std::size_t q = 0; q < interior_dofs_.size(); ++q)
+      dv_[sz(interior_dofs_[q] / 3)][static_cast<Eigen::Index>(interior_dofs_[q] % 3)] +=
+          yi[static_cast<Eigen::Index>(q)];
+  }
+  return std::isfinite(report.relative_residual);
+}
+
+void HybridSolver::newton(std::span<const Vec3> x, std::span<const Vec3> v, const NewtonForm& form,
+                          int first_iteration, double reference, ImplicitReport& report) {
+  const std::size_t n = x.size();
+  for (int k = first_iteration; k < solver_.max_newton_iterations; ++k) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool kinematic = active_[i] == 0.0;
+      xk_[i] = kinematic ? x[i] : Vec3(x[i] + form.position_scale * (dv_[i] + form.velocity_share * v[i]));
+      vk_[i] = kinematic ? v[i] : Vec3(v[i] + form.velocity_scale * dv_[i]);
+    }
+    total_forces(xk_, vk_, f_);
+    double norm = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      rhs_[i] = form.force_scale * f_[i] - mass_[i] * dv_[i];
+      if (active_[i] != 0.0) norm += rhs_[i].squaredNorm();
+    }
+    norm = std::sqrt(norm);
+    if (reference <= 0.0) {
+      reference = norm > 0.0 ? norm : 1.0;
+    } else {
+      report.newton_residual = norm / reference;
+      if (report.newton_residual <= solver_.newton_tolerance) return;
+    }
+    if (!solve_increment(xk_, report)) report.converged = false;
+    ++report.newton_iterations;
+    if (!report.converged) return;
+  }
+}
+
+ImplicitReport HybridSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
+  ImplicitReport report;
+  const std::size_t n = rest_.size();
+  if (x.size() != n || v.size() != n) {
+    report.converged = false;
+    return report;
+  }
+  const double h = solver_.dt;
+  if (solver_.scheme == ImplicitScheme::newmark) {
+    constexpr double nb = 0.25, ng = 0.5;
+    if (!has_acceleration_) {
+      total_forces(x, v, f_);
+      for (std::size_t i = 0; i < n; ++i) acc_[i] = active_[i] != 0.0 ? Vec3(f_[i] / mass_[i]) : Vec3::Zero();
+      has_acceleration_ = true;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (active_[i] == 0.0) continue;
+      x[i] += h * v[i] + h * h * (0.5 - nb) * acc_[i];
+      v[i] += h * (1.0 - ng) * acc_[i];
+    }
+    for (Vec3& d : dv_) d.setZero();
+    newton(
+        x, v,
+        {.velocity_share = 0.0, .position_scale = nb * h * h, .velocity_scale = ng * h, .force_scale = 1.0},
+        0, 0.0, report);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (active_[i] == 0.0) continue;
+      acc_[i] = dv_[i];
+      x[i] += nb * h * h * dv_[i];
+      v[i] += ng * h * dv_[i];
+    }
+    return report;
+  }
+  // Backward Euler; iteration 0 linearised at (x, v).
+  total_forces(x, v, f_);
+  for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i];
+  add_stiffness_product(x, v, -h * h, rhs_);
+  double rhs_norm = 0.0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (active_[i] != 0.0) rhs_norm += rhs_[i].squaredNorm();
+  rhs_norm = std::sqrt(rhs_norm);
+  for (Vec3& d : dv_) d.setZero();
+  if (!solve_increment(x, report)) report.converged = false;
+  report.newton_iterations = 1;
+  if (report.converged)
+    newton(x, v, {.velocity_share = 1.0, .position_scale = h, .velocity_scale = 1.0, .force_scale = h}, 1,
+           rhs_norm > 0.0 ? rhs_norm : 1.0, report);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (active_[i] == 0.0) continue;
+    v[i] += dv_[i];
+    x[i] += h * v[i];
+  }
+  return report;
+}
+
+}  // namespace pliant::fem

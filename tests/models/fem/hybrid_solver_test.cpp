@@ -1,0 +1,266 @@
+// The hybrid operational / non-operational body (Wu & Heng 2005) against the full body: the same mesh
+// with linear elements in the non-operational tets and the operational element elsewhere, stepped by
+// ImplicitSolver. Without a topology change the two are the same equations solved two ways, so they agree
+// to round-off; after a change of the operational tets they agree with the full body changed alike.
+#include "pliant/models/fem/hybrid_solver.hpp"
+
+#include "fem_test_util.hpp"
+#include "pliant/models/fem/condensation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace pliant::fem {
+namespace {
+
+materials::Material soft() { return materials::material_from_young_poisson(2e4, 0.4, 1000.0).value(); }
+
+double max_difference(std::span<const Vec3> a, std::span<const Vec3> b) {
+  double d = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).norm());
+  return d;
+}
+
+struct Body {
+  TetMesh mesh;
+  std::vector<std::uint8_t> operational;
+  FemBodyDef def;
+};
+
+// A 0.4 m bar clamped at x = 0, operational where tet centroids have x > split (m).
+Body bar(ElementKind element, double split) {
+  Body b;
+  b.mesh = test::box(Vec3(0.4, 0.1, 0.1), {8, 2, 2});
+  test::jitter_interior(b.mesh, Vec3(0.4, 0.1, 0.1), 0.05, 0.2);
+  for (const Tet& tet : b.mesh.tets) {
+    Vec3 c = Vec3::Zero();
+    for (int a = 0; a < 4; ++a) c += 0.25 * b.mesh.positions[static_cast<std::size_t>(tet[a])];
+    b.operational.push_back(c.x() > split ? 1 : 0);
+  }
+  b.def = {.element = element,
+           .rayleigh_alpha = 0.5,
+           .rayleigh_beta = 0.002,
+           .gravity = Vec3(0, -9.81, 0),
+           .fixed_nodes = test::nodes_at(b.mesh, 0, 0.0)};
+  return b;
+}
+
+// The full-body reference: linear elements outside the operational region.
+FemBodyDef full_def(const Body& b) {
+  FemBodyDef def = b.def;
+  for (std::uint8_t op : b.operational) def.tet_elements.push_back(op ? b.def.element : ElementKind::linear);
+  return def;
+}
+
+// A loaded, perturbed start: the bar bent and twisted (large rotation at the tip), random velocities.
+void start_state(const TetMesh& mesh, std::vector<Vec3>& x, std::vector<Vec3>& v) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-0.05, 0.05);
+  x = mesh.positions;
+  v.assign(x.size(), Vec3::Zero());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const Vec3& p = mesh.positions[i];
+    if (p.x() == 0.0) continue;
+    const double angle = 1.2 * p.x() / 0.4;  // twist about the bar's axis, up to 69°
+    const double cy = p.y() - 0.05, cz = p.z() - 0.05;
+    x[i] = Vec3(p.x(), 0.05 + std::cos(angle) * cy - std::sin(angle) * cz,
+                0.05 + std::sin(angle) * cy + std::cos(angle) * cz);
+    x[i].y() -= 0.3 * p.x() * p.x();
+    v[i] = Vec3(u(rng), u(rng), u(rng));
+  }
+}
+
+// Steps hybrid and full together; returns the largest position difference and checks the motion.
+void expect_same(const TetMesh& mesh, HybridSolver& hybrid, const FemForceModel& full_model,
+                 const ImplicitSolverDef& solver_def, int steps) {
+  auto full = ImplicitSolver::build(full_model, solver_def);
+  ASSERT_TRUE(full) << full.message();
+  std::vector<Vec3> x, v;
+  start_state(mesh, x, v);
+  std::vector<Vec3> xf(x), vf(v), x0(x);
+  for (int s = 0; s < steps; ++s) {
+    const ImplicitReport rh = hybrid.step(x, v);
+    const ImplicitReport rf = full->step(xf, vf);
+    ASSERT_TRUE(rh.converged);
+    ASSERT_TRUE(rf.converged);
+    EXPECT_EQ(rh.newton_iterations, rf.newton_iterations);
+    EXPECT_LT(rh.relative_residual, 1e-10);
+  }
+  EXPECT_GT(max_difference(x, x0), 1e-3);  // the body moved
+  EXPECT_LT(max_difference(x, xf), 1e-8);
+  EXPECT_LT(max_difference(v, vf), 1e-8);
+}
+
+void compare(const Body& b, const ImplicitSolverDef& solver_def, int steps) {
+  const materials::Material mat = soft();
+  auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, solver_def);
+  ASSERT_TRUE(hybrid) << hybrid.message();
+  auto full = FemForceModel::build(b.mesh, std::span(&mat, 1), full_def(b));
+  ASSERT_TRUE(full) << full.message();
+  expect_same(b.mesh, *hybrid, *full, solver_def, steps);
+}
+
+TEST(HybridSolver, CorotationalEqualsTheFullBody) {
+  const Body b = bar(ElementKind::corotational, 0.2);
+  auto mat = soft();
+  auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01});
+  ASSERT_TRUE(hybrid);
+  EXPECT_GT(hybrid->interface_nodes().size(), 4u);
+  EXPECT_GT(hybrid->non_operational_tet_count(), 0u);
+  EXPECT_EQ(hybrid->condensation_builds(), 1);
+  compare(b, {.dt = 0.01}, 6);
+
+  // The comparison can tell: corotational elements everywhere move the body visibly differently.
+  auto corotational = FemForceModel::build(b.mesh, std::span(&mat, 1), b.def);
+  ASSERT_TRUE(corotational);
+  auto solver = ImplicitSolver::build(*corotational, {.dt = 0.01});
+  ASSERT_TRUE(solver);
+  std::vector<Vec3> x, v, xc, vc;
+  start_state(b.mesh, x, v);
+  start_state(b.mesh, xc, vc);
+  for (int s = 0; s < 6; ++s) {
+    hybrid->step(x, v);
+    solver->step(xc, vc);
+  }
+  EXPECT_GT(max_difference(x, xc), 1e-4);
+}
+
+TEST(HybridSolver, NewmarkEqualsTheFullBody) {
+  compare(bar(ElementKind::corotational, 0.2), {.scheme = ImplicitScheme::newmark, .dt = 0.01}, 6);
+}
+
+TEST(HybridSolver, NeoHookeanNewtonEqualsTheFullBody) {
+  // Tolerance 0: both run every Newton iteration, so the iteration counts cannot diverge at round-off.
+  compare(bar(ElementKind::stable_neo_hookean, 0.2),
+          {.dt = 0.01, .max_newton_iterations = 3, .newton_tolerance = 0.0}, 4);
+}
+
+TEST(HybridSolver, AllOperationalAndTinyOperationalRegions) {
+  {
+    SCOPED_TRACE("all operational");
+    const Body b = bar(ElementKind::corotational, -1.0);
+    const materials::Material mat = soft();
+    auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01});
+    ASSERT_TRUE(hybrid) << hybrid.message();
+    EXPECT_EQ(hybrid->condensation(), nullptr);
+    EXPECT_EQ(hybrid->condensation_builds(), 0);
+    compare(b, {.dt = 0.01}, 4);
+  }
+  {
+    SCOPED_TRACE("one operational tet");
+    Body b = bar(ElementKind::corotational, 10.0);
+    b.operational[b.operational.size() - 1] = 1;  // a tet at the free end
+    compare(b, {.dt = 0.01}, 4);
+  }
+}
+
+TEST(HybridSolver, ChangedOperationalTopologyKeepsTheCondensation) {
+  const Body b = bar(ElementKind::corotational, 0.2);
+  const materials::Material mat = soft();
+  auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01});
+  ASSERT_TRUE(hybrid) << hybrid.message();
+  const Condensation* condensed = hybrid->condensation();
+  const Eigen::MatrixXd S = condensed->condensed_matrix();
+
+  // The change: drop one operational tet whose nodes all stay in others, and detach another operational
+  // tet at one free non-interface node by giving it a duplicate of that node.
+  TetMesh changed = b.mesh;
+  std::vector<int> uses(changed.node_count(), 0);
+  for (std::size_t t = 0; t < changed.tet_count(); ++t)
+    if (b.operational[t])
+      for (int a = 0; a < 4; ++a) ++uses[static_cast<std::size_t>(changed.tets[t][a])];
+  std::vector<std::uint8_t> interface(changed.node_count(), 0);
+  for (Index i : hybrid->interface_nodes()) interface[static_cast<std::size_t>(i)] = 1;
+  std::size_t removed = changed.tet_count(), detached = changed.tet_count();
+  int detached_local = -1;
+  for (std::size_t t = changed.tet_count(); t-- > 0;) {
+    if (!b.operational[t]) continue;
+    bool shared = true;
+    for (int a = 0; a < 4; ++a) shared = shared && uses[static_cast<std::size_t>(changed.tets[t][a])] >= 3;
+    if (removed == changed.tet_count() && shared) {
+      removed = t;
+      for (int a = 0; a < 4; ++a) --uses[static_cast<std::size_t>(changed.tets[t][a])];
+      continue;
+    }
+    if (removed != changed.tet_count() && detached == changed.tet_count())
+      for (int a = 0; a < 4 && detached_local < 0; ++a) {
+        const auto node = static_cast<std::size_t>(changed.tets[t][a]);
+        if (!interface[node] && changed.positions[node].x() > 0.0 && uses[node] >= 3) {
+          detached = t;
+          detached_local = a;
+        }
+      }
+  }
+  ASSERT_LT(removed, changed.tet_count());
+  ASSERT_LT(detached, changed.tet_count());
+  const Index original = changed.tets[detached][detached_local];
+  const Index duplicate = static_cast<Index>(changed.node_count());
+  changed.positions.push_back(changed.positions[static_cast<std::size_t>(original)]);
+  changed.tets[detached][detached_local] = duplicate;
+  std::vector<Tet> op_tets;
+  std::vector<std::uint8_t> flags;
+  TetMesh full_mesh = changed;
+  full_mesh.tets.clear();
+  for (std::size_t t = 0; t < changed.tet_count(); ++t) {
+    if (t == removed) continue;
+    full_mesh.tets.push_back(changed.tets[t]);
+    flags.push_back(b.operational[t]);
+    if (b.operational[t]) op_tets.push_back(changed.tets[t]);
+  }
+  const Vec3 appended = changed.positions.back();
+  ASSERT_TRUE(hybrid->replace_operational(std::span(&appended, 1), op_tets, std::span(&mat, 1)));
+  EXPECT_EQ(hybrid->node_count(), full_mesh.node_count());
+  EXPECT_EQ(hybrid->condensation(), condensed);  // the same object, not rebuilt
+  EXPECT_EQ(hybrid->condensation_builds(), 1);
+  EXPECT_EQ((hybrid->condensation()->condensed_matrix() - S).norm(), 0.0);
+
+  Body fb{full_mesh, flags, b.def};
+  auto full = FemForceModel::build(full_mesh, std::span(&mat, 1), full_def(fb));
+  ASSERT_TRUE(full) << full.message();
+  expect_same(full_mesh, *hybrid, *full, {.dt = 0.01}, 5);
+
+  // A bad replacement is refused and changes nothing.
+  std::vector<Tet> bad = op_tets;
+  bad[0][0] = static_cast<Index>(hybrid->node_count() + 5);
+  const auto refused = hybrid->replace_operational({}, bad, std::span(&mat, 1));
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.message().find("out of range"), std::string::npos);
+  EXPECT_EQ(hybrid->node_count(), full_mesh.node_count());
+  EXPECT_EQ(hybrid->operational_tets().size(), op_tets.size());
+}
+
+TEST(HybridSolver, ErrorsAreOneLine) {
+  const materials::Material mat = soft();
+  auto expect_error = [](const Result<HybridSolver>& r, const std::string& part) {
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.message().find(part), std::string::npos) << r.message();
+    EXPECT_EQ(r.message().find('\n'), std::string::npos);
+  };
+  {
+    const Body b = bar(ElementKind::corotational, 10.0);  // no tet in the region
+    expect_error(HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01}),
+                 "holds no tets");
+  }
+  {
+    Body b = bar(ElementKind::corotational, 10.0);
+    b.operational[0] = 1;  // one tet, all of whose nodes are fixed
+    b.def.fixed_nodes.clear();
+    for (int a = 0; a < 4; ++a) b.def.fixed_nodes.push_back(b.mesh.tets[0][a]);
+    expect_error(HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01}),
+                 "fixed");
+  }
+  {
+    const Body b = bar(ElementKind::corotational, 0.2);
+    const std::vector<std::uint8_t> few(3, 1);
+    expect_error(HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, few, {.dt = 0.01}), "flags");
+    expect_error(HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational,
+                                     {.dt = 0.01, .solver = LinearSolverKind::pcg}),
+                 "cholmod");
+  }
+}
+
+}  // namespace
+}  // namespace pliant::fem
