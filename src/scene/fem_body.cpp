@@ -9,7 +9,10 @@
 // {"kind": "cholmod" | "pcg" | "rest_factor_pcg" | "fast", "tolerance": 1, "max_iterations": N,
 // "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG iterations
 // unless "max_iterations" says otherwise: an inexact solve by design. "modal": {"modes": r, "warping":
-// bool, "shift": rad²/s²} makes a modal body instead (fem_modal_body.cpp).
+// bool, "shift": rad²/s²} makes a modal body instead (fem_modal_body.cpp). "hybrid": {"operational":
+// REGION | {"box": {"min": [m], "max": [m]}} | {"sphere": {"centre": [m], "radius": m}}} makes the tets
+// whose centroid lies in the region operational (the element above) and the others linear, condensed once
+// (fem::HybridSolver, Wu & Heng 2005).
 #include "family_registry.hpp"
 #include "fem_modal_body.hpp"
 #include "material_json.hpp"
@@ -19,6 +22,7 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/io/vtu.hpp"
+#include "pliant/models/fem/hybrid_solver.hpp"
 #include "pliant/models/fem/hyperelastic_tet.hpp"
 #include "pliant/models/fem/polar_decomposition.hpp"
 #include "pliant/scene/capabilities.hpp"
@@ -143,6 +147,19 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
       return Error{"fem: the substep must be a finite number >= 0 s"};
     if (!(scene.explicit_safety > 0.0 && scene.explicit_safety <= 1.0))
       return Error{"fem: explicit_safety must be in (0, 1]"};
+    if (!scene.operational.empty()) {
+      if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
+        return Error{"fem: a hybrid body needs the backward_euler or newmark integrator"};
+      if (scene.solver.solver != fem::LinearSolverKind::cholmod)
+        return Error{"fem: a hybrid body needs the cholmod solver"};
+      if (scene.operational.size() != rest.tets.size())
+        return Error{"fem: " + std::to_string(scene.operational.size()) + " operational flags for " +
+                     std::to_string(rest.tets.size()) + " tets"};
+      // The full-body view: linear tets outside the operational region.
+      def.tet_elements.clear();
+      for (std::uint8_t op : scene.operational)
+        def.tet_elements.push_back(op ? def.element : fem::ElementKind::linear);
+    }
     std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
     def.fixed_nodes.erase(std::unique(def.fixed_nodes.begin(), def.fixed_nodes.end()), def.fixed_nodes.end());
     auto body = std::unique_ptr<FemSceneBody>(new FemSceneBody(std::move(name)));
@@ -272,6 +289,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
       if (pending_[i] != Vec3::Zero()) {
         pending_[i].setZero();
         model.set_point_force(static_cast<Index>(i), Vec3::Zero());
+        if (hybrid_) hybrid_->set_point_force(static_cast<Index>(i), Vec3::Zero());
       }
     }
     for (std::size_t k = 0; k < surface_node_.size(); ++k)
@@ -357,8 +375,8 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
   void von_mises(std::span<double> out) const override {
     if (out.size() != rest_.tets.size()) return;
     const fem::FemForceModel& m = *model_;
-    const fem::ElementKind kind = m.def().element;
     for (std::size_t t = 0; t < rest_.tets.size(); ++t) {
+      const fem::ElementKind kind = m.element(static_cast<Index>(t));
       const Tet& e = rest_.tets[t];
       fem::Vec12 xe;
       for (int a = 0; a < 4; ++a)
@@ -431,15 +449,27 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
       if (pending_[i] != Vec3::Zero()) next->set_point_force(static_cast<Index>(i), pending_[i]);
     }
     std::optional<fem::ImplicitSolver> solver;
+    std::optional<fem::HybridSolver> hybrid;
     if (uses_implicit_solver(scene_.integrator)) {
       fem::ImplicitSolverDef sd = scene_.solver;
       sd.scheme = implicit_scheme(scene_.integrator);
       sd.dt = h_ > 0.0 ? h_ : (scene_.substep > 0.0 ? scene_.substep : sd.dt);
-      Result<fem::ImplicitSolver> built = fem::ImplicitSolver::build(*next, sd);
-      if (!built.ok()) return Error{built.message()};
-      solver.emplace(std::move(built).value());
+      if (!scene_.operational.empty()) {
+        // Held nodes are fixed nodes of the hybrid body too: a grab condenses its linear part again.
+        Result<fem::HybridSolver> built =
+            fem::HybridSolver::build(rest_, materials_, def, scene_.operational, sd);
+        if (!built.ok()) return Error{built.message()};
+        hybrid.emplace(std::move(built).value());
+        for (std::size_t i = 0; i < pending_.size(); ++i)
+          if (pending_[i] != Vec3::Zero()) hybrid->set_point_force(static_cast<Index>(i), pending_[i]);
+      } else {
+        Result<fem::ImplicitSolver> built = fem::ImplicitSolver::build(*next, sd);
+        if (!built.ok()) return Error{built.message()};
+        solver.emplace(std::move(built).value());
+      }
     }
     solver_.reset();
+    hybrid_ = std::move(hybrid);
     integrator_.reset_history();
     model_ = std::move(next);
     solver_ = std::move(solver);
@@ -473,7 +503,10 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
     }
     fem::FemForceModel& model = *model_;
     for (std::size_t i = 0; i < pending_.size(); ++i) {
-      if (pending_[i] != Vec3::Zero()) model.set_point_force(static_cast<Index>(i), pending_[i]);
+      if (pending_[i] != Vec3::Zero()) {
+        model.set_point_force(static_cast<Index>(i), pending_[i]);
+        if (hybrid_) hybrid_->set_point_force(static_cast<Index>(i), pending_[i]);
+      }
     }
     for (const Slot& s : slots_) {
       if (!s.active) continue;
@@ -493,14 +526,14 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
           v_[i].setZero();
         }
       }
-      if (solver_) {
-        const fem::ImplicitReport r = solver_->step(x_, v_);
+      if (solver_ || hybrid_) {
+        const fem::ImplicitReport r = solver_ ? solver_->step(x_, v_) : hybrid_->step(x_, v_);
+        const fem::ImplicitSolverDef& sd = solver_ ? solver_->def() : hybrid_->def();
         report_.newton_iterations += r.newton_iterations;
         report_.cg_iterations += r.cg_iterations;
         report_.relative_residual = std::max(report_.relative_residual, r.relative_residual);
         report_.newton_residual = std::max(report_.newton_residual, r.newton_residual);
-        const bool newton_short =
-            solver_->def().max_newton_iterations > 1 && r.newton_residual > solver_->def().newton_tolerance;
+        const bool newton_short = sd.max_newton_iterations > 1 && r.newton_residual > sd.newton_tolerance;
         const bool solve_failed =
             !r.converged && !(scene_.inexact_solves && std::isfinite(r.relative_residual));
         if (solve_failed || newton_short) report_.converged = false;
@@ -518,6 +551,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
   FemSceneDef scene_;
   std::unique_ptr<fem::FemForceModel> model_;
   std::optional<fem::ImplicitSolver> solver_;
+  std::optional<fem::HybridSolver> hybrid_;  // instead of solver_ for a hybrid body
   dynamics::Integrator integrator_;
   double h_ = 0.0;  // the substep in use (unit: s), 0 before the first step
   std::vector<Vec3> x_, v_, f_, pending_, start_;
@@ -540,6 +574,36 @@ fem::LinearSolverKind read_solver_kind(const JsonReader& v, bool& fast) {
   return fem::LinearSolverKind::rest_factor_pcg;
 }
 
+// The operational flags of a hybrid body: the tets whose centroid the region holds. The region is the
+// mini-syntax of core/region.hpp or {"box": {"min", "max"}} or {"sphere": {"centre", "radius"}}.
+std::vector<std::uint8_t> read_operational(const JsonReader& v, const TetMesh& mesh) {
+  Region region;
+  if (v.json().is_string()) {
+    region = take(parse_region(v.string()), v);
+  } else {
+    v.expect_object({"box", "sphere"});
+    if (v.has("box") == v.has("sphere")) v.fail("give one of \"box\" or \"sphere\"");
+    if (auto box = v.find("box")) {
+      box->expect_object({"min", "max"});
+      const Vec3 lo = box->at("min").vec3(), hi = box->at("max").vec3();
+      if (!(lo.array() <= hi.array()).all()) box->at("max").fail("max must be >= min in every coordinate");
+      region = BoxRegion{lo, hi};
+    } else {
+      const JsonReader sphere = v.at("sphere");
+      sphere.expect_object({"centre", "radius"});
+      region = SphereRegion{sphere.at("centre").vec3(), sphere.at("radius").positive()};
+    }
+  }
+  std::vector<Vec3> centroids(mesh.tets.size(), Vec3::Zero());
+  for (std::size_t t = 0; t < mesh.tets.size(); ++t)
+    for (Index a : mesh.tets[t]) centroids[t] += 0.25 * mesh.positions[static_cast<std::size_t>(a)];
+  std::vector<std::uint8_t> flags(mesh.tets.size(), 0);
+  const std::vector<Index> tets = select_nodes(centroids, region);
+  if (tets.empty()) v.fail("the operational region holds no tet (by centroid)");
+  for (Index t : tets) flags[static_cast<std::size_t>(t)] = 1;
+  return flags;
+}
+
 }  // namespace
 
 std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
@@ -551,8 +615,8 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
   std::optional<JsonReader> settings = body.find("fem");
   if (settings) {
     const JsonReader& j = *settings;
-    j.expect_object(
-        {"element", "mass", "material_regions", "damping", "gravity", "integrator", "dt", "solver", "modal"});
+    j.expect_object({"element", "mass", "material_regions", "damping", "gravity", "integrator", "dt",
+                     "solver", "modal", "hybrid"});
     if (auto v = j.find("element")) {
       def.element = take(fem::parse_element_kind(v->one_of(
                              {"linear", "corotational", "stvk", "neo_hookean", "stable_neo_hookean"})),
@@ -619,8 +683,18 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     const auto nodes = select_nodes(mesh.positions, r);
     def.fixed_nodes.insert(def.fixed_nodes.end(), nodes.begin(), nodes.end());
   }
-  if (settings && settings->has("modal"))
+  if (settings && settings->has("modal")) {
+    if (settings->has("hybrid")) settings->at("hybrid").fail("a modal body cannot be hybrid too");
     return make_fem_modal_body(*settings, mesh, std::move(materials), std::move(def), in);
+  }
+  if (auto hybrid = settings ? settings->find("hybrid") : std::nullopt) {
+    hybrid->expect_object({"operational"});
+    scene.operational = read_operational(hybrid->at("operational"), mesh);
+    if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
+      settings->at("integrator").fail("a hybrid body needs the backward_euler or newmark integrator");
+    if (scene.solver.solver != fem::LinearSolverKind::cholmod)
+      settings->at("solver").at("kind").fail("a hybrid body needs the cholmod solver");
+  }
   if (scene.integrator == FemIntegrator::quasi_static && def.fixed_nodes.empty()) {
     (settings ? settings->at("integrator") : body)
         .fail("quasi_static stepping needs \"fixed\" nodes (static equilibrium of a free body is singular)");

@@ -49,6 +49,10 @@ struct FemSceneDef {
   /// An inexact solve by design (rest_factor_pcg with a small CG cap, the family's fast path): a CG
   /// cap reached is then not reported as a convergence failure.
   bool inexact_solves = false;
+  /// Per-tet operational flags (#tets entries, non-zero = operational): non-empty makes the body hybrid
+  /// (fem::HybridSolver, Wu & Heng 2005): the flagged tets use the def's element, the others are linear
+  /// and condensed once. Needs the backward_euler or newmark integrator and the cholmod solver.
+  std::vector<std::uint8_t> operational = {};
 };
 
 /// What the last Body::step did, summed over its substeps (iteration counts) or worst over them
