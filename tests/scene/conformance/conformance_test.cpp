@@ -145,8 +145,8 @@ SurfacePoint free_corner(const Body& b) {
 
 class Conformance : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(Conformance, GrabHoldsItsPointAndPullsBack) {
-  auto world = build(GetParam());
+// A grab held at rest pulls on nothing; moved, its node follows the target and the body pulls back.
+void expect_grab_holds_its_point(const std::unique_ptr<World>& world) {
   ASSERT_TRUE(world);
   Body& b = world->body(0);
   const SurfacePoint p = free_corner(b);
@@ -173,6 +173,8 @@ TEST_P(Conformance, GrabHoldsItsPointAndPullsBack) {
         << "reaction " << r.transpose() << " predicted " << predicted.transpose();
   }
 }
+
+TEST_P(Conformance, GrabHoldsItsPointAndPullsBack) { expect_grab_holds_its_point(build(GetParam())); }
 
 TEST_P(Conformance, ReleaseEmitsAnEvent) {
   auto world = build(GetParam());
@@ -307,6 +309,33 @@ TEST(Conformance, ModalFemBodyStateHashRepeatsAcrossRunsAndThreadCounts) {
   omp_set_num_threads(2);
   const std::uint64_t two = run();
   const std::uint64_t again = run();
+  omp_set_num_threads(threads);
+  EXPECT_EQ(two, again) << "two runs";
+  EXPECT_EQ(one, two) << "1 and 2 threads";
+}
+
+// The fem family's hybrid bodies ("hybrid" key, fem::HybridSolver): a corotational operational end on a
+// condensed linear bar, grabbed in its operational region.
+std::unique_ptr<World> build_hybrid_fem() {
+  Result<Scene> scene = parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "b",
+      "family": "fem", "mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [5, 1, 1]},
+      "fixed": ["xmin"], "material": {"E": 50000, "nu": 0.3, "density": 1000},
+      "fem": {"damping": {"alpha": 1.0, "beta": 0.001},
+      "hybrid": {"operational": {"box": {"min": [0.05, -1, -1], "max": [1, 1, 1]}}}}}]})",
+                                    "fem_hybrid.json");
+  EXPECT_TRUE(scene.ok()) << scene.message();
+  return scene.ok() ? std::move(scene->world) : nullptr;
+}
+
+TEST(Conformance, HybridFemBodyGrabsStepsAndRepeats) {
+  expect_grab_holds_its_point(build_hybrid_fem());
+  expect_no_allocation_after_warm_up(build_hybrid_fem());
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const std::uint64_t one = grabbed_run_hash(build_hybrid_fem());
+  omp_set_num_threads(2);
+  const std::uint64_t two = grabbed_run_hash(build_hybrid_fem());
+  const std::uint64_t again = grabbed_run_hash(build_hybrid_fem());
   omp_set_num_threads(threads);
   EXPECT_EQ(two, again) << "two runs";
   EXPECT_EQ(one, two) << "1 and 2 threads";
