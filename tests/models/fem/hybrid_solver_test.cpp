@@ -132,6 +132,12 @@ TEST(HybridSolver, NewmarkEqualsTheFullBody) {
   compare(bar(ElementKind::corotational, 0.2), {.scheme = ImplicitScheme::newmark, .dt = 0.01}, 6);
 }
 
+TEST(HybridSolver, RestFactorPcgConvergedEqualsTheFullBody) {
+  // CG preconditioned by the first factor, run to a tight tolerance: the same solution.
+  compare(bar(ElementKind::corotational, 0.2),
+          {.dt = 0.01, .solver = LinearSolverKind::rest_factor_pcg, .pcg_tolerance = 1e-13}, 6);
+}
+
 TEST(HybridSolver, NeoHookeanNewtonEqualsTheFullBody) {
   // Tolerance 0: both run every Newton iteration, so the iteration counts cannot diverge at round-off.
   compare(bar(ElementKind::stable_neo_hookean, 0.2),
@@ -258,7 +264,7 @@ TEST(HybridSolver, ErrorsAreOneLine) {
     expect_error(HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, few, {.dt = 0.01}), "flags");
     expect_error(HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational,
                                      {.dt = 0.01, .solver = LinearSolverKind::pcg}),
-                 "cholmod");
+                 "cholmod or rest_factor_pcg");
   }
 }
 

@@ -44,7 +44,10 @@ class HybridSolver {
   /// Splits `rest` by `operational` (#tets flags, non-zero = operational) and condenses the
   /// non-operational part. `materials`: 1 or #tets (per tet of `rest`). `def.element` is the operational
   /// element (def.tet_elements is ignored); α, β, gravity and the fixed nodes (global ids) apply to both
-  /// parts. `solver` must be backward_euler or newmark with the cholmod solver. Fails with one line on a
+  /// parts. `solver` must be backward_euler or newmark with the cholmod solver, or with rest_factor_pcg:
+  /// CG on the operational system preconditioned by a CHOLMOD factor of the first operational system
+  /// assembled (refreshed by replace_operational), no numeric refactorisation per step, an inexact solve
+  /// to pcg_tolerance (relative) within pcg_max_iterations. Fails with one line on a
   /// bad mesh, material or def, a flag count other than #tets, no operational tet, an operational part
   /// whose nodes are all fixed, a non-operational part that touches the operational one at fixed nodes
   /// only while having free nodes of its own, or a condensation that fails.
