@@ -343,6 +343,20 @@ nlohmann::json run_fem_dynamic(const Context& context) {
 
 }  // namespace
 
+// The hybrid organ alone (the "hybrid" object of fem-dynamic without the beams).
+nlohmann::json run_fem_hybrid(const Context& context) {
+  set_threads(context.threads > 0 ? context.threads : 0);
+  nlohmann::json out{
+      {"dt", kDt}, {"hybrid", context.quick ? run_hybrid_organ(6, 250, 5) : run_hybrid_organ(12, 2000, 50)}};
+  set_threads(0);
+  return out;
+}
+
+PLIANT_REGISTER_BENCH("fem-hybrid",
+                      "hybrid operational / non-operational organ (10k tets, 2k operational) against the "
+                      "full body: ms/step, build, interface",
+                      run_fem_hybrid);
+
 PLIANT_REGISTER_BENCH(
     "fem-dynamic",
     "corotational beam under gravity (900-57.6k tets): implicit solvers, ms/step and tip error",
