@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -161,6 +162,28 @@ TEST(HybridSolver, AllOperationalAndTinyOperationalRegions) {
     b.operational[b.operational.size() - 1] = 1;  // a tet at the free end
     compare(b, {.dt = 0.01}, 4);
   }
+}
+
+TEST(HybridSolver, FixedNodesInTheOperationalPartAndOnTheInterface) {
+  // The clamped end is operational; the boundary nodes of the plane x = 0.2 m, where the parts meet,
+  // are fixed too.
+  Body b = bar(ElementKind::corotational, 0.0);
+  for (std::size_t t = 0; t < b.mesh.tet_count(); ++t) {
+    Vec3 c = Vec3::Zero();
+    for (int a = 0; a < 4; ++a) c += 0.25 * b.mesh.positions[static_cast<std::size_t>(b.mesh.tets[t][a])];
+    b.operational[t] = c.x() < 0.2 ? 1 : 0;
+  }
+  const std::vector<Index> plane = test::nodes_at(b.mesh, 0, 0.2);
+  b.def.fixed_nodes.insert(b.def.fixed_nodes.end(), plane.begin(), plane.end());
+  const materials::Material mat = soft();
+  auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01});
+  ASSERT_TRUE(hybrid) << hybrid.message();
+  std::size_t fixed_interface = 0;
+  for (Index i : hybrid->interface_nodes())
+    fixed_interface += std::count(plane.begin(), plane.end(), i) > 0 ? 1u : 0u;
+  EXPECT_GT(fixed_interface, 0u);
+  EXPECT_LT(fixed_interface, hybrid->interface_nodes().size());
+  compare(b, {.dt = 0.01}, 5);
 }
 
 TEST(HybridSolver, ChangedOperationalTopologyKeepsTheCondensation) {
