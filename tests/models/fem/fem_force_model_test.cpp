@@ -235,6 +235,64 @@ TEST(FemForceModel, BuildRejectsBadInput) {
   EXPECT_FALSE(FemForceModel::build(bad, mats, {}));
   EXPECT_TRUE(parse_element_kind("neo_hookean"));
   EXPECT_FALSE(parse_element_kind("neohookean"));
+  EXPECT_FALSE(FemForceModel::build(mesh, mats, {.tet_elements = {ElementKind::linear}}));
+}
+
+// Per-tet element kinds: each tet is the element its kind says (its stiffness is that of a body of that
+// kind), products are the sum of those stiffnesses, and the forces are minus the gradient of the mixed
+// energy.
+TEST(FemForceModel, PerTetElementKindsMixElements) {
+  const TetMesh mesh = test::box(Vec3(4, 1, 1), {4, 1, 1});
+  const auto mats = alternating(mesh.tet_count());
+  const ElementKind kinds[] = {ElementKind::linear, ElementKind::corotational,
+                               ElementKind::stable_neo_hookean};
+  FemBodyDef def;
+  for (std::size_t t = 0; t < mesh.tet_count(); ++t) def.tet_elements.push_back(kinds[t % 3]);
+  auto mixed = FemForceModel::build(mesh, mats, def);
+  ASSERT_TRUE(mixed) << mixed.message();
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-0.1, 0.1);
+  std::vector<Vec3> x = mesh.positions, p(mesh.node_count()), zero(mesh.node_count(), Vec3::Zero());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const Vec3 q = mesh.positions[i];
+    x[i] = Vec3(q.x() * std::cos(0.6) - q.y() * std::sin(0.6), q.x() * std::sin(0.6) + q.y() * std::cos(0.6),
+                q.z()) +
+           Vec3(u(rng), u(rng), u(rng));
+    p[i] = Vec3(u(rng), u(rng), u(rng));
+  }
+  std::vector<Vec3> y(x.size(), Vec3::Zero()), expected(x.size(), Vec3::Zero());
+  mixed->add_stiffness_product(x, p, 1.0, y);
+  for (ElementKind kind : kinds) {
+    auto pure = FemForceModel::build(mesh, mats, {.element = kind});
+    ASSERT_TRUE(pure);
+    for (std::size_t t = 0; t < mesh.tet_count(); ++t) {
+      if (kinds[t % 3] != kind) continue;
+      const Mat12 K = pure->element_stiffness(x, static_cast<Index>(t));
+      EXPECT_LT((mixed->element_stiffness(x, static_cast<Index>(t)) - K).norm(), 1e-9 * K.norm());
+      Vec12 pe;
+      for (int a = 0; a < 4; ++a) pe.segment<3>(3 * a) = p[static_cast<std::size_t>(mesh.tets[t][a])];
+      const Vec12 ye = K * pe;
+      for (int a = 0; a < 4; ++a) expected[static_cast<std::size_t>(mesh.tets[t][a])] += ye.segment<3>(3 * a);
+    }
+  }
+  double scale = 0.0, worst = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    scale = std::max(scale, expected[i].norm());
+    worst = std::max(worst, (y[i] - expected[i]).norm());
+  }
+  EXPECT_LT(worst, 1e-9 * scale);
+  // f = -∂E/∂x by central differences on a few DOFs.
+  std::vector<Vec3> f(x.size());
+  mixed->forces(x, zero, f);
+  for (std::size_t i : {std::size_t{3}, std::size_t{11}, x.size() - 2})
+    for (int c = 0; c < 3; ++c) {
+      const double h = 1e-6;
+      std::vector<Vec3> xp = x, xm = x;
+      xp[i][c] += h;
+      xm[i][c] -= h;
+      const double derivative = (mixed->elastic_energy(xp) - mixed->elastic_energy(xm)) / (2 * h);
+      EXPECT_NEAR(f[i][c], -derivative, 1e-5 * (std::abs(derivative) + f[i].norm() + 1.0));
+    }
 }
 
 // The lowest mode of the clamped linear beam: K φ = ω² M φ on the free DOFs, M lumped, φᵀ M φ = 1.
