@@ -1,6 +1,6 @@
 // The dynamic FEM body as the force model pliant::dynamics advances: linear, corotational or
-// hyperelastic tetrahedra with per-tet materials, lumped mass, Rayleigh damping C = αM + βK, gravity,
-// point forces and kinematic (fixed) nodes.
+// hyperelastic tetrahedra (one kind, or one per tet) with per-tet materials, lumped mass, Rayleigh
+// damping C = αM + βK, gravity, point forces and kinematic (fixed) nodes.
 //
 // Per-tet rest data (Dm⁻¹, volume, Lamé constants) is computed once and kept as plain arrays. Every
 // element force is a stress times the shape gradients, f_a = -V P ∇N_a (Sifakis & Barbič 2012, §4):
