@@ -6,6 +6,7 @@
 
 #include "fem_test_util.hpp"
 #include "pliant/models/fem/condensation.hpp"
+#include "pliant/models/fem/tet_cut.hpp"
 
 #include <gtest/gtest.h>
 
@@ -259,6 +260,69 @@ TEST(HybridSolver, ChangedOperationalTopologyKeepsTheCondensation) {
   EXPECT_NE(refused.message().find("out of range"), std::string::npos);
   EXPECT_EQ(hybrid->node_count(), full_mesh.node_count());
   EXPECT_EQ(hybrid->operational_tets().size(), op_tets.size());
+}
+
+// The local solver update with the tet cutter: a blade splits operational tets (the interface frozen),
+// replace_operational takes the new nodes and tets, and the body steps as the full body cut alike.
+TEST(HybridSolver, CutOperationalRegionEqualsTheFullBodyCutAlike) {
+  const Body b = bar(ElementKind::corotational, 0.2);
+  const materials::Material mat = soft();
+  auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01});
+  ASSERT_TRUE(hybrid) << hybrid.message();
+  std::vector<Vec3> x, v;
+  start_state(b.mesh, x, v);
+  for (int s = 0; s < 3; ++s) ASSERT_TRUE(hybrid->step(x, v).converged);
+
+  std::vector<std::uint8_t> frozen(b.mesh.node_count(), 0);
+  for (Index i : hybrid->interface_nodes()) frozen[static_cast<std::size_t>(i)] = 1;
+  // A blade edge across the bar near x = 0.3 m, swept down through about half its height.
+  Vec3 centre = Vec3::Zero();
+  int count = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (std::abs(b.mesh.positions[i].x() - 0.3) < 1e-9) {
+      centre += x[i];
+      ++count;
+    }
+  ASSERT_GT(count, 0);
+  centre /= count;
+  const TetCutBlade blade{centre + Vec3(0, -1, 0.2), centre + Vec3(0, 1, 0.2), centre + Vec3(0, -1, 0.0),
+                          centre + Vec3(0, 1, 0.0)};
+  auto cut = cut_tets(b.mesh, x, b.operational, frozen, blade);
+  ASSERT_TRUE(cut) << cut.message();
+  ASSERT_GT(cut->new_tets.size(), 0u);
+  ASSERT_GT(cut->nodes_added, 0);
+  EXPECT_GT(cut->tets_split, 0);
+  for (Index t : cut->removed_tets) ASSERT_TRUE(b.operational[static_cast<std::size_t>(t)]);
+
+  TetMesh cut_mesh = b.mesh;
+  const std::size_t old_nodes = cut_mesh.node_count();
+  const std::vector<Index> tet_map = apply_tet_cut(*cut, cut_mesh, x, v);
+  std::vector<std::uint8_t> flags(cut_mesh.tet_count(), 1);  // new tets come from operational ones
+  for (std::size_t t = 0; t < tet_map.size(); ++t)
+    if (tet_map[t] >= 0) flags[static_cast<std::size_t>(tet_map[t])] = b.operational[t];
+  std::vector<Tet> op_tets;
+  for (std::size_t t = 0; t < cut_mesh.tet_count(); ++t)
+    if (flags[t]) op_tets.push_back(cut_mesh.tets[t]);
+  const std::vector<Vec3> appended(cut_mesh.positions.begin() + static_cast<std::ptrdiff_t>(old_nodes),
+                                   cut_mesh.positions.end());
+  const Condensation* condensed = hybrid->condensation();
+  ASSERT_TRUE(hybrid->replace_operational(appended, op_tets, std::span(&mat, 1)));
+  EXPECT_EQ(hybrid->condensation(), condensed);
+  EXPECT_EQ(hybrid->condensation_builds(), 1);
+
+  Body cut_body{cut_mesh, flags, b.def};
+  auto full_model = FemForceModel::build(cut_mesh, std::span(&mat, 1), full_def(cut_body));
+  ASSERT_TRUE(full_model) << full_model.message();
+  auto full = ImplicitSolver::build(*full_model, {.dt = 0.01});
+  ASSERT_TRUE(full) << full.message();
+  std::vector<Vec3> xf = x, vf = v, x0 = x;
+  for (int s = 0; s < 5; ++s) {
+    ASSERT_TRUE(hybrid->step(x, v).converged);
+    ASSERT_TRUE(full->step(xf, vf).converged);
+  }
+  EXPECT_GT(max_difference(x, x0), 1e-3);
+  EXPECT_LT(max_difference(x, xf), 1e-8);
+  EXPECT_LT(max_difference(v, vf), 1e-8);
 }
 
 TEST(HybridSolver, ErrorsAreOneLine) {
