@@ -4,7 +4,9 @@
 // Scene keys: "material" (the shared reader: preset, E/nu or Lamé, density) and "fem": {"element":
 // "linear" | "corotational" | "stvk" | "neo_hookean", "mass": "lumped", "material_regions": [{"region":
 // REGION, "material": {...}}] (tets whose centroid the region selects; later entries win), "damping":
-// {"alpha": 1/s, "beta": s}, "gravity": [m/s²], "integrator": "backward_euler" | "newmark" |
+// {"alpha": 1/s, "beta": s}, "gravity": [m/s²], "pressure": [{"region": REGION, "value": Pa}] (a follower
+// load on the surface triangles the region selects), "traction": [{"region": REGION, "value": [Pa]}] (a
+// dead load per rest area), "integrator": "backward_euler" | "newmark" |
 // "quasi_static" | "symplectic_euler" | "central_difference" | "houbolt", "dt": s (the substep), "solver":
 // {"kind": "cholmod" | "pcg" | "rest_factor_pcg" | "fast", "tolerance": 1, "max_iterations": N,
 // "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG iterations
@@ -17,6 +19,7 @@
 #include "fem_modal_body.hpp"
 #include "material_json.hpp"
 #include "soft_grab_patch.hpp"
+#include "surface_region.hpp"
 
 #include "pliant/core/hash.hpp"
 #include "pliant/core/topology.hpp"
@@ -604,6 +607,38 @@ std::vector<std::uint8_t> read_operational(const JsonReader& v, const TetMesh& m
   return flags;
 }
 
+// "pressure": [{"region": REGION, "value": Pa}] and "traction": [{"region": REGION, "value": [Pa]}]: loads on
+// the surface triangles whose three corners the region selects.
+std::vector<fem::SurfaceLoad> read_surface_loads(const JsonReader& j, const TetMesh& mesh) {
+  std::vector<fem::SurfaceLoad> loads;
+  if (!j.has("pressure") && !j.has("traction")) return loads;
+  const BoundarySurface boundary = extract_boundary(mesh);
+  for (const char* key : {"pressure", "traction"}) {
+    const auto list = j.find(key);
+    if (!list) continue;
+    for (const JsonReader& entry : list->elements(1)) {
+      entry.expect_object({"region", "value"});
+      const JsonReader where = entry.at("region");
+      const Region region = take(parse_region(where.string()), where);
+      fem::SurfaceLoad load;
+      for (Index t : boundary_triangles_in(mesh, boundary, region)) {
+        const Tri& tri = boundary.mesh.triangles[static_cast<std::size_t>(t)];
+        load.triangles.push_back({boundary.volume_node[static_cast<std::size_t>(tri[0])],
+                                  boundary.volume_node[static_cast<std::size_t>(tri[1])],
+                                  boundary.volume_node[static_cast<std::size_t>(tri[2])]});
+      }
+      if (load.triangles.empty())
+        where.fail("the region selects no surface triangle (all three corners must be in it)");
+      if (std::string_view(key) == "pressure")
+        load.pressure = entry.at("value").number();
+      else
+        load.traction = entry.at("value").vec3();
+      loads.push_back(std::move(load));
+    }
+  }
+  return loads;
+}
+
 }  // namespace
 
 std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
@@ -615,8 +650,8 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
   std::optional<JsonReader> settings = body.find("fem");
   if (settings) {
     const JsonReader& j = *settings;
-    j.expect_object({"element", "mass", "material_regions", "damping", "gravity", "integrator", "dt",
-                     "solver", "modal", "hybrid"});
+    j.expect_object({"element", "mass", "material_regions", "damping", "gravity", "pressure", "traction",
+                     "integrator", "dt", "solver", "modal", "hybrid"});
     if (auto v = j.find("element")) {
       def.element = take(fem::parse_element_kind(v->one_of(
                              {"linear", "corotational", "stvk", "neo_hookean", "stable_neo_hookean"})),
@@ -651,6 +686,7 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
       if (auto v = d->find("beta")) def.rayleigh_beta = v->non_negative();
     }
     if (auto v = j.find("gravity")) def.gravity = v->vec3();
+    def.surface_loads = read_surface_loads(j, mesh);
     if (auto v = j.find("integrator")) {
       const std::string name = v->one_of(
           {"backward_euler", "newmark", "quasi_static", "symplectic_euler", "central_difference", "houbolt"});
@@ -682,6 +718,11 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
   for (const Region& r : in.fixed) {
     const auto nodes = select_nodes(mesh.positions, r);
     def.fixed_nodes.insert(def.fixed_nodes.end(), nodes.begin(), nodes.end());
+  }
+  if (settings && !def.surface_loads.empty() && (settings->has("modal") || settings->has("hybrid"))) {
+    settings->at(settings->has("pressure") ? "pressure" : "traction")
+        .fail(fmt::format("pressure and traction loads are not supported on a {} body yet",
+                          settings->has("modal") ? "modal" : "hybrid"));
   }
   if (settings && settings->has("modal")) {
     if (settings->has("hybrid")) settings->at("hybrid").fail("a modal body cannot be hybrid too");

@@ -7,6 +7,7 @@
 // atomically. A pressure acts on the surface triangles whose three corners the region selects.
 #include "family_registry.hpp"
 #include "material_json.hpp"
+#include "surface_region.hpp"
 
 #include "pliant/scene/green_scene_body.hpp"
 
@@ -231,22 +232,6 @@ class GreenSceneBody final : public Body {
   EventLog incoming_;  // collected since (releases between steps)
 };
 
-// The boundary triangles (indices into boundary.mesh) whose three corners the region selects.
-std::vector<Index> triangles_within(const TetMesh& mesh, const BoundarySurface& boundary,
-                                    const Region& region) {
-  std::vector<std::uint8_t> selected(mesh.node_count(), 0);
-  for (Index n : select_nodes(mesh.positions, region)) selected[static_cast<std::size_t>(n)] = 1;
-  const auto in_region = [&](Index c) {
-    return selected[static_cast<std::size_t>(boundary.volume_node[static_cast<std::size_t>(c)])] != 0;
-  };
-  std::vector<Index> out;
-  for (std::size_t t = 0; t < boundary.mesh.triangles.size(); ++t) {
-    const Tri& tri = boundary.mesh.triangles[t];
-    if (std::all_of(tri.begin(), tri.end(), in_region)) out.push_back(static_cast<Index>(t));
-  }
-  return out;
-}
-
 // The scene checked the pressure triangles against the same boundary extraction the asset holds.
 std::unique_ptr<Body> make_loaded(std::string name, std::shared_ptr<const green::GreenAsset> asset,
                                   green::GreenDef def, const GreenLoads& loads) {
@@ -276,7 +261,7 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
         const JsonReader where = p.at("region");
         const Region region = take(parse_region(where.string()), where);
         GreenLoads::Pressure pressure;
-        pressure.triangles = triangles_within(mesh, boundary, region);
+        pressure.triangles = boundary_triangles_in(mesh, boundary, region);
         if (pressure.triangles.empty())
           where.fail("the region selects no surface triangle (all three corners must be in it)");
         pressure.value = p.at("value").number();

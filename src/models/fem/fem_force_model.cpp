@@ -118,6 +118,16 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
     if (node < 0 || static_cast<std::size_t>(node) >= n)
       return Error{"fem body: fixed node " + std::to_string(node) + " out of range (" + std::to_string(n) +
                    " nodes)"};
+  for (std::size_t l = 0; l < def.surface_loads.size(); ++l) {
+    const SurfaceLoad& load = def.surface_loads[l];
+    if (!std::isfinite(load.pressure) || !load.traction.allFinite())
+      return Error{"fem body: surface load " + std::to_string(l) + ": pressure and traction must be finite"};
+    for (const Tri& tri : load.triangles)
+      for (Index node : tri)
+        if (node < 0 || static_cast<std::size_t>(node) >= n)
+          return Error{"fem body: surface load " + std::to_string(l) + ": node " + std::to_string(node) +
+                       " out of range (" + std::to_string(n) + " nodes)"};
+  }
 
   FemForceModel m;
   m.def_ = def;
@@ -303,7 +313,24 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
   const std::size_t n = rest_.size();
   const double alpha = def_.rayleigh_alpha;
   for (std::size_t i = 0; i < n; ++i) f[i] = mass_[i] * (def_.gravity - alpha * v[i]) + point_force_[i];
+  add_surface_loads(x, f);
   gather(1.0, f);
+}
+
+void FemForceModel::add_surface_loads(std::span<const Vec3> x, std::span<Vec3> f) const {
+  for (const SurfaceLoad& load : def_.surface_loads) {
+    for (const Tri& tri : load.triangles) {
+      const auto i0 = static_cast<std::size_t>(tri[0]), i1 = static_cast<std::size_t>(tri[1]),
+                 i2 = static_cast<std::size_t>(tri[2]);
+      Vec3 corner = Vec3::Zero();
+      if (load.pressure != 0.0) corner -= load.pressure / 6.0 * (x[i1] - x[i0]).cross(x[i2] - x[i0]);
+      if (!load.traction.isZero(0.0))
+        corner += (0.5 / 3.0) * (rest_[i1] - rest_[i0]).cross(rest_[i2] - rest_[i0]).norm() * load.traction;
+      f[i0] += corner;
+      f[i1] += corner;
+      f[i2] += corner;
+    }
+  }
 }
 
 void FemForceModel::add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,

@@ -86,6 +86,8 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
         def.rayleigh_beta >= 0.0))
     return Error{"hybrid fem: Rayleigh alpha and beta must be finite and >= 0"};
   if (!def.gravity.allFinite()) return Error{"hybrid fem: gravity must be finite"};
+  if (!def.surface_loads.empty())
+    return Error{"hybrid fem: pressure and traction loads are not supported on a hybrid body yet"};
   for (std::size_t i = 0; i < materials.size(); ++i)
     if (auto ok = materials::validate(materials[i]); !ok)
       return Error{"hybrid fem: material " + std::to_string(i) + ": " + ok.message()};

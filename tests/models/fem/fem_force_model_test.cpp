@@ -6,6 +6,7 @@
 #include "element_test_util.hpp"
 #include "fem_test_util.hpp"
 #include "pliant/core/threads.hpp"
+#include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/corotational_tet.hpp"
@@ -15,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -426,6 +428,110 @@ TEST(FemForceModel, SymplecticEulerEnergyStaysBoundedAndBackwardEulerEnergyDecay
       EXPECT_LT(previous, 0.3 * e0);
     }
   }
+}
+
+// Surface loads: the boundary triangles of the box (volume node ids, outward).
+std::vector<Tri> boundary_triangles(const TetMesh& mesh, auto keep) {
+  const BoundarySurface b = extract_boundary(mesh);
+  std::vector<Tri> out;
+  for (const Tri& t : b.mesh.triangles) {
+    Tri v;
+    for (int c = 0; c < 3; ++c) v[c] = b.volume_node[static_cast<std::size_t>(t[c])];
+    if (keep(v)) out.push_back(v);
+  }
+  return out;
+}
+
+// The load's share of forces(): forces with the load minus forces without it.
+std::vector<Vec3> load_forces(const TetMesh& mesh, const SurfaceLoad& load, std::span<const Vec3> x) {
+  FemBodyDef with{.element = ElementKind::corotational};
+  with.surface_loads = {load};
+  const auto m = soft(1e5, 0.3, 1000.0);
+  const FemForceModel loaded = FemForceModel::build(mesh, {&m, 1}, with).value();
+  const FemForceModel bare =
+      FemForceModel::build(mesh, {&m, 1}, {.element = ElementKind::corotational}).value();
+  const std::vector<Vec3> v(x.size(), Vec3::Zero());
+  std::vector<Vec3> fa(x.size()), fb(x.size());
+  loaded.forces(x, v, fa);
+  bare.forces(x, v, fb);
+  for (std::size_t i = 0; i < x.size(); ++i) fa[i] -= fb[i];
+  return fa;
+}
+
+// A uniform pressure on a closed surface, however deformed, has no net force and no net torque (∮ n dA
+// = ∮ x × n dA = 0, exact for the consistent loads of flat triangles); a pressure on the end face
+// turns with the body (a follower load), a traction does not (a dead load) and sums to traction × area.
+TEST(FemForceModel, SurfaceLoadsBalanceAndFollowTheSurface) {
+  const TetMesh mesh = test::box(Vec3(4, 1, 1), {4, 1, 1});
+  const std::vector<Vec3> x = deformed(mesh, 5);
+  SurfaceLoad closed{.triangles = boundary_triangles(mesh, [](const Tri&) { return true; }), .pressure = 1e3};
+  const std::vector<Vec3> f = load_forces(mesh, closed, x);
+  Vec3 net = Vec3::Zero(), torque = Vec3::Zero();
+  double scale = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    net += f[i];
+    torque += x[i].cross(f[i]);
+    scale += f[i].norm();
+  }
+  EXPECT_GT(scale, 1e3);
+  EXPECT_LT(net.norm(), 1e-12 * scale);
+  EXPECT_LT(torque.norm(), 1e-12 * scale * 4.0);
+
+  const auto on_end = [&](const Tri& t) {
+    return std::all_of(t.begin(), t.end(),
+                       [&](Index n) { return mesh.positions[static_cast<std::size_t>(n)].x() > 4.0 - 1e-9; });
+  };
+  const Mat3 R = Eigen::AngleAxisd(0.9, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  std::vector<Vec3> turned(mesh.positions.size());
+  for (std::size_t i = 0; i < turned.size(); ++i) turned[i] = R * mesh.positions[i] + Vec3(0.3, -1, 2);
+  const SurfaceLoad push{.triangles = boundary_triangles(mesh, on_end), .pressure = 250.0};
+  const SurfaceLoad pull{.triangles = boundary_triangles(mesh, on_end), .traction = Vec3(10, -50, 5)};
+  const std::vector<Vec3> p0 = load_forces(mesh, push, mesh.positions), p1 = load_forces(mesh, push, turned);
+  const std::vector<Vec3> t0 = load_forces(mesh, pull, mesh.positions), t1 = load_forces(mesh, pull, turned);
+  Vec3 push_total = Vec3::Zero(), pull_total = Vec3::Zero();
+  for (std::size_t i = 0; i < p0.size(); ++i) {
+    EXPECT_LT((p1[i] - R * p0[i]).norm(), 1e-10) << i;
+    EXPECT_LT((t1[i] - t0[i]).norm(), 1e-10) << i;
+    push_total += p0[i];
+    pull_total += t0[i];
+  }
+  EXPECT_LT((push_total - Vec3(-250.0, 0.0, 0.0)).norm(), 1e-10);  // −p n A, A = 1 m²
+  EXPECT_LT((pull_total - Vec3(10, -50, 5)).norm(), 1e-10);
+}
+
+// A bar with ν = 0 clamped at x = 0 and pulled by a traction σ on its end: u = (σ x / E, 0, 0) is the
+// exact solution (no lateral contraction, so the clamp does not disturb it), and linear tets
+// reproduce linear fields, so the free nodes are in equilibrium there to round-off.
+TEST(FemForceModel, EndTractionOnABarIsInEquilibriumAtTheUniaxialSolution) {
+  const TetMesh mesh = test::box(Vec3(2, 0.5, 0.5), {4, 1, 1});
+  const double E = 2e5, sigma = 3e3;
+  const auto m = soft(E, 0.0, 1000.0);
+  FemBodyDef def{.element = ElementKind::linear, .fixed_nodes = test::nodes_at(mesh, 0, 0.0)};
+  def.surface_loads = {{.triangles = boundary_triangles(
+                            mesh,
+                            [&](const Tri& t) {
+                              return std::all_of(t.begin(), t.end(), [&](Index n) {
+                                return mesh.positions[static_cast<std::size_t>(n)].x() > 2.0 - 1e-9;
+                              });
+                            }),
+                        .traction = Vec3(sigma, 0.0, 0.0)}};
+  const FemForceModel model = FemForceModel::build(mesh, {&m, 1}, def).value();
+  std::vector<Vec3> x(mesh.positions);
+  for (Vec3& p : x) p.x() += sigma * p.x() / E;
+  const std::vector<Vec3> v(x.size(), Vec3::Zero());
+  std::vector<Vec3> f(x.size());
+  model.forces(x, v, f);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (model.inverse_mass()[i] == 0.0) continue;
+    EXPECT_LT(f[i].norm(), 1e-9 * sigma) << "node " << i;
+  }
+  // Bad loads are refused with one line.
+  FemBodyDef bad = def;
+  bad.surface_loads[0].triangles.push_back({0, 1, static_cast<Index>(mesh.node_count())});
+  EXPECT_NE(FemForceModel::build(mesh, {&m, 1}, bad).message().find("out of range"), std::string::npos);
+  bad = def;
+  bad.surface_loads[0].pressure = std::nan("");
+  EXPECT_NE(FemForceModel::build(mesh, {&m, 1}, bad).message().find("finite"), std::string::npos);
 }
 
 }  // namespace

@@ -48,6 +48,19 @@ const char* element_kind_name(ElementKind kind);
 /// Parses the names above ("stable_neo_hookean" is accepted too). Fails with one line listing them.
 Result<ElementKind> parse_element_kind(std::string_view name);
 
+/// A load on surface triangles (volume node ids, ordered so that the right-hand rule points out of
+/// the body, as extract_boundary gives them). Consistent node loads for a uniform load on a linear
+/// triangle: a third of the triangle's force on each corner.
+struct SurfaceLoad {
+  std::vector<Tri> triangles;
+  /// Pressure on the current (deformed) triangles, along −n (unit: Pa; positive pushes in): a follower
+  /// load, turning and stretching with the surface. Its (non-symmetric) load stiffness is not part of
+  /// the tangent the implicit solvers use.
+  double pressure = 0.0;
+  /// Traction per unit rest area, fixed in direction and size (unit: Pa = N/m²): a dead load.
+  Vec3 traction = Vec3::Zero();
+};
+
 /// Plain settings of a FEM body (C++20 aggregate).
 struct FemBodyDef {
   ElementKind element = ElementKind::corotational;
@@ -58,6 +71,8 @@ struct FemBodyDef {
   /// Per-tet element kinds (#tets entries), overriding `element` tet by tet (e.g. linear tets around a
   /// corotational region, the full-body counterpart of hybrid_solver.hpp); empty: `element` everywhere.
   std::vector<ElementKind> tet_elements = {};
+  /// Pressure and traction loads on surface triangles.
+  std::vector<SurfaceLoad> surface_loads = {};
 };
 
 class FemForceModel final : public dynamics::ForceModel {
@@ -65,14 +80,15 @@ class FemForceModel final : public dynamics::ForceModel {
   /// Builds the body from its rest mesh and one material (the same everywhere) or one per tet, whose
   /// density gives the lumped masses ρV/4 per tet node. Fails with one line on a bad mesh
   /// (check_fem_mesh), a material count other than 1 or #tets, a tet_elements count other than 0 or
-  /// #tets, an invalid material, a negative or non-finite α/β or gravity, or a fixed node out of range.
+  /// #tets, an invalid material, a negative or non-finite α/β or gravity, a fixed node out of range, or
+  /// a surface load with a node out of range or a non-finite value.
   static Result<FemForceModel> build(const TetMesh& rest, std::span<const materials::Material> materials,
                                      const FemBodyDef& def);
 
   std::span<const double> mass() const override { return mass_; }
   std::span<const double> inverse_mass() const override { return inverse_mass_; }
   double mass_damping() const override { return def_.rayleigh_alpha; }
-  /// Elastic, damping (-α m v - β K v), gravity and point forces at (x, v) (unit: N).
+  /// Elastic, damping (-α m v - β K v), gravity, point forces and surface loads at (x, v) (unit: N).
   void forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const override;
   /// y += scale K(x) p, K positive semidefinite (see the header comment).
   void add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
@@ -122,6 +138,9 @@ class FemForceModel final : public dynamics::ForceModel {
   const materials::Material& material(Index t) const { return material_[static_cast<std::size_t>(t)]; }
 
  private:
+  // f += the surface loads' consistent node forces at positions x.
+  void add_surface_loads(std::span<const Vec3> x, std::span<Vec3> f) const;
+
   FemBodyDef def_;
   std::vector<Vec3> rest_;
   std::vector<Tet> tets_;

@@ -1,5 +1,6 @@
-// Gravity and pressure on Green bodies from scene files: the same static equilibrium as the fem
-// family's quasi-static linear body, and pressure regions that load exactly the selected face.
+// Surface and body loads from scene files: gravity and pressure on Green bodies (the same static
+// equilibrium as the fem family's quasi-static linear body; pressure regions that load exactly the
+// selected face), and traction and pressure on fem bodies (the exact uniaxial solution).
 #include "pliant/scene/fem_scene_body.hpp"
 #include "pliant/scene/scene_file.hpp"
 
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 namespace pliant::scene {
 namespace {
@@ -81,6 +83,56 @@ TEST(GreenLoads, PressureLoadsTheSelectedFaceOnly) {
   const Vec3 side = tip_shift("zmax", 500.0);
   EXPECT_LT(side.z(), 0.0);
   EXPECT_GT(std::abs(side.z()), 10.0 * std::abs(side.y()));
+}
+
+// A bar (ν = 0) clamped at xmin and pulled at xmax by a traction σ, or by a pressure −σ (a follower
+// load, equal here because the end face neither turns nor changes area): quasi-static linear fem
+// reaches u = (σ x / E, 0, 0) exactly.
+TEST(FemLoads, EndTractionAndPressureGiveTheUniaxialSolution) {
+  for (const std::string load : {R"("traction": [{"region": "xmax", "value": [3000, 0, 0]}])",
+                                 R"("pressure": [{"region": "xmax", "value": -3000}])"}) {
+    Result<Scene> s =
+        parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "b", "family": "fem",
+      "mesh": {"shape": "box", "size": [2.0, 0.5, 0.5], "cells": [4, 1, 1]}, "fixed": ["xmin"],
+      "material": {"E": 2e5, "nu": 0, "density": 1000},
+      "fem": {"element": "linear", "integrator": "quasi_static", "solver": {"kind": "cholmod"}, )" +
+                        load + "}}]}",
+                    "bar.json");
+    ASSERT_TRUE(s.ok()) << s.message();
+    s->world->step();
+    const Body& b = s->world->body(0);
+    for (std::size_t i = 0; i < b.surface_positions().size(); ++i) {
+      const Vec3 x0 = b.surface_rest_positions()[i];
+      const Vec3 expected = x0 + Vec3(3000.0 * x0.x() / 2e5, 0.0, 0.0);
+      EXPECT_LT((b.surface_positions()[i] - expected).norm(), 1e-9) << load << " node " << i;
+    }
+  }
+}
+
+TEST(FemLoads, BadLoadsNameTheirJsonPath) {
+  const auto fem = [](const std::string& keys) {
+    return parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "b", "family": "fem",
+      "mesh": {"shape": "box", "size": [1, 0.2, 0.2], "cells": [4, 1, 1]}, "fixed": ["xmin"],
+      "material": {"E": 1e5, "nu": 0.3, "density": 1000}, "fem": {)" +
+                           keys + "}}]}",
+                       "bad.json");
+  };
+  const std::pair<std::string, std::string> cases[] = {
+      {R"("pressure": [{"region": "sphere:9,9,9,0.01", "value": 1}])",
+       "/bodies/0/fem/pressure/0/region: the region selects no surface triangle"},
+      {R"("traction": [{"region": "xmax", "value": [1, 2]}])", "/bodies/0/fem/traction/0/value: "},
+      {R"("pressure": [{"region": "xmax", "value": 5, "area": 1}])",
+       "/bodies/0/fem/pressure/0/area: unknown key"},
+      {R"("pressure": [{"region": "xmax", "value": 5}], "hybrid": {"operational": "x>0.5"})",
+       "/bodies/0/fem/pressure: pressure and traction loads are not supported on a hybrid body yet"},
+      {R"("traction": [{"region": "xmax", "value": [0, 0, 1]}], "modal": {"modes": 4})",
+       "/bodies/0/fem/traction: pressure and traction loads are not supported on a modal body yet"},
+  };
+  for (const auto& [keys, expected] : cases) {
+    Result<Scene> s = fem(keys);
+    ASSERT_FALSE(s.ok()) << keys;
+    EXPECT_NE(s.message().find(expected), std::string::npos) << s.message();
+  }
 }
 
 }  // namespace
