@@ -1,0 +1,94 @@
+// The assembled rest tangent: its products equal MlsForceModel's matrix-free ones, it equals central
+// finite differences of the forces at rest (Green strain and the volume term, whose tangent at rest
+// is the linear one), it is symmetric, and its free-only form is the free rows and columns.
+#include "shapes.hpp"
+
+#include "pliant/models/meshless/mls_force_model.hpp"
+#include "pliant/models/meshless/rest_stiffness.hpp"
+
+#include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
+
+#include <random>
+
+namespace pliant::meshless {
+namespace {
+
+MlsBody small_body(double jitter) {
+  MlsDef def;
+  def.volume_stiffness = 3e4;  // Pa
+  MlsBody body = test::box_body(Vec3::Zero(), Vec3(0.04, 0.03, 0.03), 0.01, jitter, def);
+  for (Index i = 0; i < body.size(); ++i)
+    if (body.rest[static_cast<std::size_t>(i)].x() < 0.01) body.set_fixed(i, true);
+  return body;
+}
+
+Eigen::VectorXd flatten(const std::vector<Vec3>& v) {
+  Eigen::VectorXd out(static_cast<Eigen::Index>(3 * v.size()));
+  for (std::size_t i = 0; i < v.size(); ++i) out.segment<3>(static_cast<Eigen::Index>(3 * i)) = v[i];
+  return out;
+}
+
+std::vector<Vec3> random_field(std::size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Vec3> p(n);
+  for (Vec3& q : p) q = Vec3(u(rng), u(rng), u(rng));
+  return p;
+}
+
+TEST(RestStiffness, ProductsMatchTheMatrixFreeTangentAndFiniteDifferences) {
+  for (double jitter : {0.0, 0.4}) {
+    const MlsBody body = small_body(jitter);
+    const Eigen::SparseMatrix<double> K = rest_stiffness(body);
+    ASSERT_EQ(K.rows(), 3 * body.size());
+    const MlsForceModel model(body);
+    for (unsigned seed : {1u, 2u, 3u}) {
+      const std::vector<Vec3> p = random_field(body.rest.size(), seed);
+      std::vector<Vec3> kp(p.size(), Vec3::Zero());
+      model.add_stiffness_product(body.rest, p, 1.0, kp);
+      const Eigen::VectorXd assembled = K * flatten(p);
+      EXPECT_LT((assembled - flatten(kp)).norm(), 1e-12 * assembled.norm()) << jitter;
+
+      // -(f(X + εp) - f(X - εp)) / 2ε, Green strain with the volume term.
+      const double eps = 1e-7;  // m
+      std::vector<Vec3> plus = body.rest, minus = body.rest, fp(p.size()), fm(p.size());
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        plus[i] += eps * p[i];
+        minus[i] -= eps * p[i];
+      }
+      model.elastic_forces(plus, fp);
+      model.elastic_forces(minus, fm);
+      const Eigen::VectorXd fd = -(flatten(fp) - flatten(fm)) / (2.0 * eps);
+      EXPECT_LT((assembled - fd).norm(), 1e-6 * assembled.norm()) << jitter;
+    }
+    const Eigen::SparseMatrix<double> Kt = K.transpose();
+    EXPECT_LT((K - Kt).norm(), 1e-14 * K.norm()) << jitter;
+  }
+}
+
+TEST(RestStiffness, FreeOnlyIsTheFreeRowsAndColumns) {
+  const MlsBody body = small_body(0.0);
+  const Eigen::SparseMatrix<double> K = rest_stiffness(body), Kf = rest_stiffness(body, true);
+  std::vector<Eigen::Index> free;
+  for (Index i = 0; i < body.size(); ++i)
+    if (body.inv_mass[static_cast<std::size_t>(i)] > 0.0)
+      for (int k = 0; k < 3; ++k) free.push_back(3 * i + k);
+  ASSERT_GT(free.size(), 0u);
+  ASSERT_LT(free.size(), static_cast<std::size_t>(K.rows()));
+  ASSERT_EQ(Kf.rows(), static_cast<Eigen::Index>(free.size()));
+  const Eigen::MatrixXd dense = Eigen::MatrixXd(K), dense_free = Eigen::MatrixXd(Kf);
+  double worst = 0.0;
+  for (std::size_t c = 0; c < free.size(); ++c)
+    for (std::size_t r = 0; r < free.size(); ++r)
+      worst =
+          std::max(worst, std::abs(dense_free(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) -
+                                   dense(free[r], free[c])));
+  EXPECT_EQ(worst, 0.0);
+  // Positive definite on the free phyxels (the fixed ones remove the rigid motions).
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(dense_free);
+  EXPECT_GT(eig.eigenvalues().minCoeff(), 0.0);
+}
+
+}  // namespace
+}  // namespace pliant::meshless
