@@ -3,12 +3,15 @@
 // is the linear one), it is symmetric, and its free-only form is the free rows and columns.
 #include "shapes.hpp"
 
+#include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
+#include "pliant/models/meshless/rest_factor_euler.hpp"
 #include "pliant/models/meshless/rest_stiffness.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>
 
+#include <cmath>
 #include <random>
 
 namespace pliant::meshless {
@@ -88,6 +91,47 @@ TEST(RestStiffness, FreeOnlyIsTheFreeRowsAndColumns) {
   // Positive definite on the free phyxels (the fixed ones remove the rigid motions).
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(dense_free);
   EXPECT_GT(eig.eigenvalues().minCoeff(), 0.0);
+}
+
+// The factored step solves the same linear system as dynamics::Integrator's backward Euler with
+// Jacobi-CG: run to a tight tolerance, the two agree to it, over steps that bend the body under
+// gravity (Green strain, volume term, mass damping).
+TEST(RestFactorEuler, SameStepAsJacobiConjugateGradients) {
+  const MlsBody body = small_body(0.3);
+  const MlsForceModel model(body, {.gravity = Vec3(0.0, 0.0, -9.81), .mass_damping = 2.0});
+  const double h = 0.02;  // s: several times the stable explicit step
+  EXPECT_GT(h, 3.0 * symplectic_euler_stable_step(body, 1.0));
+  auto factored = RestFactorEuler::build(model, body, h);
+  ASSERT_TRUE(factored.ok()) << factored.message();
+  EXPECT_GT(factored->factor_nonzeros(), 0);
+  dynamics::Integrator cg({.scheme = dynamics::Scheme::backward_euler,
+                           .dt = h,
+                           .cg_tolerance = 1e-13,
+                           .cg_max_iterations = 5000});
+  std::vector<Vec3> xa = body.rest, va(xa.size(), Vec3::Zero()), xb = xa, vb = va;
+  double largest = 0.0;
+  for (int s = 0; s < 20; ++s) {
+    factored->step(model, xa, va);
+    cg.step(model, xb, vb);
+    ASSERT_LT(cg.last_cg_iterations(), 5000);
+    for (std::size_t i = 0; i < xa.size(); ++i) {
+      EXPECT_LT((va[i] - vb[i]).norm(), 1e-9 * (1e-3 + vb[i].norm())) << s << " " << i;
+      EXPECT_LT((xa[i] - xb[i]).norm(), 1e-12 + 1e-9 * (xb[i] - body.rest[i]).norm()) << s << " " << i;
+      largest = std::max(largest, (xb[i] - body.rest[i]).norm());
+    }
+    for (Index i = 0; i < body.size(); ++i)
+      if (body.inv_mass[static_cast<std::size_t>(i)] == 0.0) {
+        EXPECT_EQ(xa[static_cast<std::size_t>(i)], body.rest[static_cast<std::size_t>(i)]);
+      }
+  }
+  EXPECT_GT(largest, 1e-5);  // m: the body did move
+}
+
+TEST(RestFactorEuler, RejectsABadStep) {
+  const MlsBody body = small_body(0.0);
+  const MlsForceModel model(body);
+  EXPECT_FALSE(RestFactorEuler::build(model, body, 0.0).ok());
+  EXPECT_FALSE(RestFactorEuler::build(model, body, std::nan("")).ok());
 }
 
 }  // namespace
