@@ -2,7 +2,9 @@
 // volume term) of jelly cubes sampled at 1 cm from about 1k to 100k phyxels on 1 and 2 threads, with
 // the build time (signed distance, sampling, neighbours, constants, stable-step estimate); the
 // per-frame update of a driven icosphere surface of about 80k triangles; and a cut through the middle of a
-// 10k-phyxel cube (links removed, constants recomputed, surface refitted).
+// 10k-phyxel cube (links removed, constants recomputed, surface refitted); and the SPlisHSPlasH beam
+// (beam.hpp): wall time per simulated second and tip motion beside an FEM reference.
+#include "beam.hpp"
 #include "bench.hpp"
 
 #include "pliant/core/threads.hpp"
@@ -128,7 +130,8 @@ nlohmann::json run_meshless(const Context& ctx) {
              {"ms", ms}};
     }
   }
-  return {{"steps", steps}, {"surface", surface}, {"cut", cut}};
+  nlohmann::json beam = beam_vs_splishsplash(ctx);
+  return {{"steps", steps}, {"surface", surface}, {"cut", cut}, {"beam_vs_splishsplash", beam}};
 }
 
 }  // namespace
