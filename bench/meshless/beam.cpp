@@ -11,6 +11,7 @@
 // nodes (x = 2 m).
 #include "beam.hpp"
 
+#include "meshless/rest_factor_euler.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/dynamics/integrator.hpp"
@@ -19,7 +20,6 @@
 #include "pliant/models/fem/fem_force_model.hpp"
 #include "pliant/models/fem/implicit_solver.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
-#include "pliant/models/meshless/rest_factor_euler.hpp"
 
 #include <fmt/format.h>
 

@@ -3,9 +3,9 @@
 // is the linear one), it is symmetric, and its free-only form is the free rows and columns.
 #include "shapes.hpp"
 
+#include "meshless/rest_factor_euler.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
-#include "pliant/models/meshless/rest_factor_euler.hpp"
 #include "pliant/models/meshless/rest_stiffness.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "pliant/models/meshless/rest_factor_euler.hpp"
+#include "meshless/rest_factor_euler.hpp"
 
 #include "pliant/core/timing.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
