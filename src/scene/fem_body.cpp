@@ -14,7 +14,8 @@
 // bool, "shift": rad²/s²} makes a modal body instead (fem_modal_body.cpp). "hybrid": {"operational":
 // REGION | {"box": {"min": [m], "max": [m]}} | {"sphere": {"centre": [m], "radius": m}}} makes the tets
 // whose centroid lies in the region operational (the element above) and the others linear, condensed once
-// (fem::HybridSolver, Wu & Heng 2005).
+// (fem::HybridSolver, Wu & Heng 2005); its "cut": "split" (default) | "remove" says how a blade cuts the
+// operational tets (fem::cut_tets). Only hybrid bodies are cuttable.
 #include "family_registry.hpp"
 #include "fem_modal_body.hpp"
 #include "material_json.hpp"
@@ -28,6 +29,7 @@
 #include "pliant/models/fem/hybrid_solver.hpp"
 #include "pliant/models/fem/hyperelastic_tet.hpp"
 #include "pliant/models/fem/polar_decomposition.hpp"
+#include "pliant/models/fem/tet_cut.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/fem_scene_body.hpp"
 
@@ -35,6 +37,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace pliant::scene {
@@ -140,8 +143,11 @@ double explicit_stable_step(const fem::FemForceModel& model) {
 // Most substeps one world step may take.
 constexpr double kMaxSubsteps = 100000;
 
-class FemSceneBody final : public Body, public FemSceneView, public InteriorOutput {
+class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
  public:
+  // An unbuilt body: a CuttableFemSceneBody for a hybrid body.
+  static std::unique_ptr<FemSceneBody> make_empty(std::string name, bool hybrid);
+
   // Builds the model, the solver and the surface; the Result carries build failures.
   static Result<std::unique_ptr<FemSceneBody>> build(std::string name, const TetMesh& rest,
                                                      std::vector<materials::Material> materials,
@@ -165,7 +171,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
     }
     std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
     def.fixed_nodes.erase(std::unique(def.fixed_nodes.begin(), def.fixed_nodes.end()), def.fixed_nodes.end());
-    auto body = std::unique_ptr<FemSceneBody>(new FemSceneBody(std::move(name)));
+    std::unique_ptr<FemSceneBody> body = make_empty(std::move(name), !scene.operational.empty());
     FemSceneBody& b = *body;
     b.rest_ = rest;
     b.materials_ = std::move(materials);
@@ -208,6 +214,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
   std::span<const Vec3> surface_rest_positions() const override { return surface_.positions; }
   std::span<const Index> surface_nodes() const override { return surface_node_; }
   std::span<const Tri> surface_triangles() const override { return surface_.triangles; }
+  std::uint64_t surface_topology_version() const override { return topology_version_; }
 
   GrabId grab(const SurfacePoint& p) override { return grab_patch(p, kDefaultGrabRadius); }
 
@@ -374,6 +381,7 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
   std::span<const Vec3> positions() const override { return x_; }
   std::span<const Vec3> velocities() const override { return v_; }
   const FemStepReport& last_report() const override { return report_; }
+  const fem::HybridSolver* hybrid() const override { return hybrid_ ? &*hybrid_ : nullptr; }
   double substep() const override { return h_; }
   void von_mises(std::span<double> out) const override {
     if (out.size() != rest_.tets.size()) return;
@@ -402,9 +410,174 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
     }
   }
 
- private:
+ protected:
   explicit FemSceneBody(std::string name) : name_(std::move(name)) {}
 
+  // Cuts the operational tets of a hybrid body along the blade (the Cuttable capability of
+  // CuttableFemSceneBody). The sweep is accumulated from where the blade started moving in its current
+  // direction (fem::cut_tets needs the sweep since the blade entered the body to open earlier fronts).
+  bool cut_operational(const BladeSweep& b) {
+    if (!hybrid_ || !(b.a0.allFinite() && b.b0.allFinite() && b.a1.allFinite() && b.b1.allFinite()))
+      return false;
+    const double scale = std::max((b.b0 - b.a0).norm(), 1e-300);
+    const Vec3 da = b.a1 - b.a0, db = b.b1 - b.b0;
+    bool continues =
+        sweeping_ && (b.a0 - last_a1_).norm() <= 1e-9 * scale && (b.b0 - last_b1_).norm() <= 1e-9 * scale;
+    // A turn starts a new sweep (the accumulated quadrilateral is the swept surface only for a blade
+    // that keeps its direction).
+    const auto same_direction = [](const Vec3& step, const Vec3& so_far) {
+      return step.norm() == 0.0 || so_far.norm() == 0.0 ||
+             (step.normalized() - so_far.normalized()).norm() <= 1e-6;
+    };
+    if (continues && !(same_direction(da, b.a0 - sweep_a0_) && same_direction(db, b.b0 - sweep_b0_)))
+      continues = false;
+    if (!continues) {
+      sweep_a0_ = cut_a_ = b.a0;
+      sweep_b0_ = cut_b_ = b.b0;
+      sweeping_ = true;
+    }
+    last_a1_ = b.a1;
+    last_b1_ = b.b1;
+    // A step in which the blade does not move cuts what is left of the stroke, if anything.
+    const bool moving = (b.b1 - b.a0).cross(b.a1 - b.b0).norm() > 1e-12 * scale * scale;
+    const double pending = std::max((b.a1 - cut_a_).norm(), (b.b1 - cut_b_).norm());
+    if (pending <= 1e-12 * scale) return false;
+    // The stroke not cut yet misses the operational region's bounds: nothing to cut.
+    Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+    for (Index i : hybrid_->operational_nodes()) {
+      lo = lo.cwiseMin(x_[static_cast<std::size_t>(i)]);
+      hi = hi.cwiseMax(x_[static_cast<std::size_t>(i)]);
+    }
+    const Vec3 slo = cut_a_.cwiseMin(cut_b_).cwiseMin(b.a1).cwiseMin(b.b1);
+    const Vec3 shi = cut_a_.cwiseMax(cut_b_).cwiseMax(b.a1).cwiseMax(b.b1);
+    if ((shi.array() < lo.array()).any() || (slo.array() > hi.array()).any()) {
+      cut_a_ = b.a1;
+      cut_b_ = b.b1;
+      return false;
+    }
+    const std::size_t old_n = rest_.positions.size(), old_t = rest_.tets.size();
+    const auto tet_bounds = [&](std::size_t t, Vec3& tlo, Vec3& thi) {
+      tlo = x_[static_cast<std::size_t>(rest_.tets[t][0])];
+      thi = tlo;
+      for (Index a : rest_.tets[t]) {
+        tlo = tlo.cwiseMin(x_[static_cast<std::size_t>(a)]);
+        thi = thi.cwiseMax(x_[static_cast<std::size_t>(a)]);
+      }
+    };
+    double extent = 0.0;
+    for (std::size_t t = 0; t < old_t; ++t) {
+      if (!scene_.operational[t]) continue;
+      Vec3 tlo, thi;
+      tet_bounds(t, tlo, thi);
+      extent = std::max(extent, (thi - tlo).maxCoeff());
+    }
+    // The blade cuts in strokes of at least the largest tet extent (or what is left when it stops): a
+    // front re-cut every short step would be re-tetrahedralised again and again.
+    if (moving && pending < extent) return false;
+    // The sweep handed to cut_tets: the accumulated one, trimmed to the stroke not cut yet and twice the
+    // largest tet extent behind it. That covers the tets around the front the last cut left (so it
+    // opens), while the material further behind, which may have moved across the world-fixed surface
+    // since the blade passed, is not cut again. Only operational tets whose bounds meet the trimmed
+    // sweep's bounds grown by that extent are cuttable (the tets around every edge it crosses are in).
+    const double stroke = std::max((b.a1 - sweep_a0_).norm(), (b.b1 - sweep_b0_).norm());
+    const double keep = pending + 2.0 * extent;
+    const double share = stroke > keep ? keep / stroke : 1.0;
+    const fem::TetCutBlade blade{b.a1 + share * (sweep_a0_ - b.a1), b.b1 + share * (sweep_b0_ - b.b1), b.a1,
+                                 b.b1};
+    cut_a_ = b.a1;
+    cut_b_ = b.b1;
+    const Vec3 band_lo = blade.a0.cwiseMin(blade.b0).cwiseMin(b.a1).cwiseMin(b.b1) - Vec3::Constant(extent);
+    const Vec3 band_hi = blade.a0.cwiseMax(blade.b0).cwiseMax(b.a1).cwiseMax(b.b1) + Vec3::Constant(extent);
+    const auto near_stroke = [&](std::size_t t) {
+      if (!scene_.operational[t]) return false;
+      Vec3 tlo, thi;
+      tet_bounds(t, tlo, thi);
+      return !((band_hi.array() < tlo.array()).any() || (band_lo.array() > thi.array()).any());
+    };
+    std::size_t near = 0;
+    for (std::size_t t = 0; t < old_t; ++t) near += near_stroke(t) ? 1 : 0;
+    if (near == 0) return false;
+    std::vector<std::uint8_t> cuttable(old_t, 0);
+    for (std::size_t t = 0; t < old_t; ++t) cuttable[t] = near_stroke(t) ? 1 : 0;
+    std::vector<std::uint8_t> frozen(old_n, 0);
+    for (Index i : hybrid_->interface_nodes()) frozen[static_cast<std::size_t>(i)] = 1;
+    for (Index i : def_.fixed_nodes) frozen[static_cast<std::size_t>(i)] = 1;
+    Result<fem::TetCutResult> result = fem::cut_tets(rest_, x_, cuttable, frozen, blade, scene_.cut);
+    if (!result.ok() || result->empty()) return false;
+    const fem::TetCutResult& cut = *result;
+
+    // Where the cut happens, before the tets change: the mean centroid of the tets it replaces.
+    Vec3 where = Vec3::Zero();
+    for (Index t : cut.removed_tets)
+      for (Index a : rest_.tets[static_cast<std::size_t>(t)]) where += 0.25 * x_[static_cast<std::size_t>(a)];
+    if (!cut.removed_tets.empty()) where /= static_cast<double>(cut.removed_tets.size());
+
+    TetMesh rest = rest_;
+    std::vector<Vec3> x = x_, v = v_;
+    const std::vector<Index> tet_map = fem::apply_tet_cut(cut, rest, x, v);
+    const std::size_t nt = rest.tets.size(), n = rest.positions.size();
+    const std::size_t first_new = nt - cut.new_tets.size();
+    std::vector<std::uint8_t> operational(nt, 1);
+    std::vector<materials::Material> materials;
+    if (materials_.size() > 1) materials.resize(nt);
+    for (std::size_t t = 0; t < old_t; ++t) {
+      const Index to = tet_map[t];
+      if (to < 0) continue;
+      operational[static_cast<std::size_t>(to)] = scene_.operational[t];
+      if (materials_.size() > 1) materials[static_cast<std::size_t>(to)] = materials_[t];
+    }
+    if (materials_.size() > 1) {
+      for (std::size_t k = 0; k < cut.new_tets.size(); ++k)
+        materials[first_new + k] = materials_[static_cast<std::size_t>(cut.new_tet_parent[k])];
+    } else {
+      materials = materials_;
+    }
+    std::vector<Tet> op_tets;
+    std::vector<materials::Material> op_materials;
+    for (std::size_t t = 0; t < nt; ++t) {
+      if (!operational[t]) continue;
+      op_tets.push_back(rest.tets[t]);
+      if (materials.size() > 1) op_materials.push_back(materials[t]);
+    }
+    if (materials.size() == 1) op_materials = materials;
+    const std::span<const Vec3> appended(rest.positions.data() + old_n, n - old_n);
+    if (!hybrid_->replace_operational(appended, op_tets, op_materials).ok()) return false;
+
+    rest_ = std::move(rest);
+    x_ = std::move(x);
+    v_ = std::move(v);
+    materials_ = std::move(materials);
+    scene_.operational = std::move(operational);
+    def_.tet_elements.clear();
+    for (std::uint8_t op : scene_.operational)
+      def_.tet_elements.push_back(op ? def_.element : fem::ElementKind::linear);
+    for (std::vector<Vec3>* a : {&f_, &pending_, &start_}) a->resize(n, Vec3::Zero());
+    fixed_.resize(n, 0);
+    held_.resize(n, 0);
+    vm_tet_.assign(nt, 0.0);
+    vm_node_.assign(n, 0.0);
+    volume_node_.assign(n, 0.0);
+    // The full-body force model (the view's, the reactions' and the stresses'); the solver is not rebuilt.
+    if (Result<std::unique_ptr<fem::FemForceModel>> model = build_model(); model.ok())
+      model_ = std::move(*model);
+    BoundarySurface boundary = extract_boundary(rest_);
+    surface_ = std::move(boundary.mesh);
+    surface_node_ = std::move(boundary.volume_node);
+    xs_.resize(surface_node_.size());
+    for (std::size_t k = 0; k < surface_node_.size(); ++k)
+      xs_[k] = x_[static_cast<std::size_t>(surface_node_[k])];
+    adjacency_ = vertex_adjacency(static_cast<Index>(xs_.size()), unique_edges(surface_.triangles));
+    // Grabs keep their volume nodes (a cut only appends nodes); their surface numbering changes.
+    for (Slot& s : slots_) {
+      for (std::size_t j = 0; j < s.volume_nodes.size(); ++j)
+        s.nodes[j] = boundary.surface_node[static_cast<std::size_t>(s.volume_nodes[j])];
+    }
+    ++topology_version_;
+    incoming_.push(FemCutEvent{cut.tets_split, cut.tets_removed, cut.nodes_added, where});
+    return true;
+  }
+
+ private:
   struct Slot {
     bool active = false;
     std::uint32_t generation = 0;
@@ -439,18 +612,32 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
   }
 
   // Rebuilds the force model with the fixed and held nodes kinematic, and the implicit solver over it.
-  Status rebuild() {
+  // The def with the held nodes fixed too.
+  fem::FemBodyDef held_def() const {
     fem::FemBodyDef def = def_;
     for (std::size_t i = 0; i < held_.size(); ++i) {
       if (held_[i]) def.fixed_nodes.push_back(static_cast<Index>(i));
     }
     std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
-    Result<fem::FemForceModel> model = fem::FemForceModel::build(rest_, materials_, def);
+    return def;
+  }
+
+  // The full-body force model with the held nodes fixed and the pending point forces.
+  Result<std::unique_ptr<fem::FemForceModel>> build_model() const {
+    Result<fem::FemForceModel> model = fem::FemForceModel::build(rest_, materials_, held_def());
     if (!model.ok()) return Error{model.message()};
     auto next = std::make_unique<fem::FemForceModel>(std::move(model).value());
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       if (pending_[i] != Vec3::Zero()) next->set_point_force(static_cast<Index>(i), pending_[i]);
     }
+    return next;
+  }
+
+  Status rebuild() {
+    const fem::FemBodyDef def = held_def();
+    Result<std::unique_ptr<fem::FemForceModel>> built_model = build_model();
+    if (!built_model.ok()) return Error{built_model.message()};
+    std::unique_ptr<fem::FemForceModel> next = std::move(built_model).value();
     std::optional<fem::ImplicitSolver> solver;
     std::optional<fem::HybridSolver> hybrid;
     if (uses_implicit_solver(scene_.integrator)) {
@@ -567,7 +754,24 @@ class FemSceneBody final : public Body, public FemSceneView, public InteriorOutp
   FemStepReport report_;
   EventLog events_, incoming_;
   mutable std::vector<double> vm_tet_, vm_node_, volume_node_;
+  std::uint64_t topology_version_ = 0;
+  // The blade's sweep being accumulated: where it started, where the last step left it (unit: m).
+  bool sweeping_ = false;
+  Vec3 sweep_a0_ = Vec3::Zero(), sweep_b0_ = Vec3::Zero(), last_a1_ = Vec3::Zero(), last_b1_ = Vec3::Zero();
+  Vec3 cut_a_ = Vec3::Zero(), cut_b_ = Vec3::Zero();  // where the last cut left the edge (unit: m)
 };
+
+// A hybrid body: its operational region can be cut.
+class CuttableFemSceneBody final : public FemSceneBody, public Cuttable {
+ public:
+  explicit CuttableFemSceneBody(std::string name) : FemSceneBody(std::move(name)) {}
+  bool cut(const BladeSweep& blade) override { return cut_operational(blade); }
+};
+
+std::unique_ptr<FemSceneBody> FemSceneBody::make_empty(std::string name, bool hybrid) {
+  if (hybrid) return std::make_unique<CuttableFemSceneBody>(std::move(name));
+  return std::unique_ptr<FemSceneBody>(new FemSceneBody(std::move(name)));
+}
 
 fem::LinearSolverKind read_solver_kind(const JsonReader& v, bool& fast) {
   const std::string kind = v.one_of({"cholmod", "pcg", "rest_factor_pcg", "fast"});
@@ -729,8 +933,11 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     return make_fem_modal_body(*settings, mesh, std::move(materials), std::move(def), in);
   }
   if (auto hybrid = settings ? settings->find("hybrid") : std::nullopt) {
-    hybrid->expect_object({"operational"});
+    hybrid->expect_object({"operational", "cut"});
     scene.operational = read_operational(hybrid->at("operational"), mesh);
+    if (auto c = hybrid->find("cut"))
+      scene.cut.mode =
+          c->one_of({"split", "remove"}) == "split" ? fem::TetCutMode::split : fem::TetCutMode::remove;
     if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
       settings->at("integrator").fail("a hybrid body needs the backward_euler or newmark integrator");
     if (scene.solver.solver != fem::LinearSolverKind::cholmod)

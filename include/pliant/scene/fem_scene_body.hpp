@@ -10,6 +10,7 @@
 #include "pliant/materials/material.hpp"
 #include "pliant/models/fem/fem_force_model.hpp"
 #include "pliant/models/fem/implicit_solver.hpp"
+#include "pliant/models/fem/tet_cut.hpp"
 #include "pliant/scene/body.hpp"
 
 #include <memory>
@@ -17,6 +18,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace pliant::fem {
+class HybridSolver;
+}
 
 namespace pliant::scene {
 
@@ -53,6 +58,9 @@ struct FemSceneDef {
   /// (fem::HybridSolver, Wu & Heng 2005): the flagged tets use the def's element, the others are linear
   /// and condensed once. Needs the backward_euler or newmark integrator and the cholmod solver.
   std::vector<std::uint8_t> operational = {};
+  /// How a blade cuts a hybrid body's operational region (fem::cut_tets: split along the swept surface,
+  /// or remove the crossed tets; the snap fraction). Only hybrid bodies are cuttable.
+  fem::TetCutDef cut = {};
 };
 
 /// What the last Body::step did, summed over its substeps (iteration counts) or worst over them
@@ -81,6 +89,21 @@ struct FemSolverWarning {
   }
 };
 
+/// The event a hybrid FEM body emits for a step in which a blade cut its operational region (one per
+/// cutting step): how many tets were split (or removed, in remove mode) and nodes added.
+struct FemCutEvent {
+  static constexpr std::string_view category = "cut";
+  Index tets_split = 0;          ///< tets separated along the cut (split mode)
+  Index tets_removed = 0;        ///< tets deleted (remove mode)
+  Index nodes_added = 0;         ///< nodes the cut appended
+  Vec3 position = Vec3::Zero();  ///< mean current position of the cut tets' centroids (unit: m)
+  EventBrief brief() const {
+    return tets_removed > 0
+               ? EventBrief{"cut", -1, position, "tets_removed", static_cast<double>(tets_removed)}
+               : EventBrief{"cut", -1, position, "tets_split", static_cast<double>(tets_split)};
+  }
+};
+
 /// Read-only access to the FEM state behind a fem-family body.
 class FemSceneView {
  public:
@@ -97,6 +120,8 @@ class FemSceneView {
   /// σ = λ tr ε I + 2μ ε with ε = sym(F) - I (linear) or sym(RᵀF) - I (corotational, R the polar
   /// rotation), σ = P Fᵀ / det F (hyperelastic). Allocates nothing; a wrong size writes nothing.
   virtual void von_mises(std::span<double> out) const = 0;
+  /// The hybrid solver of a hybrid body (its operational tets, interface, condensation), else nullptr.
+  virtual const fem::HybridSolver* hybrid() const = 0;
 };
 
 /// A scene body named `name`: the tet mesh `rest` (unit: m) with one material or one per tet,
@@ -110,6 +135,13 @@ class FemSceneView {
 /// after the first step they allocate nothing with the pcg solver and the explicit integrators (CHOLMOD
 /// allocates inside its factorisations and solves). Fails with one line on a bad mesh, material, def,
 /// or an explicit substep above the stable step.
+///
+/// A hybrid body (non-empty scene.operational) has the Cuttable capability: a blade's sweep cuts its
+/// operational tets (fem::cut_tets with `scene.cut`, the interface and fixed nodes frozen, the sweep
+/// accumulated while the blade keeps moving in one direction), the solver is updated locally
+/// (fem::HybridSolver::replace_operational, the condensed part kept), the surface is re-extracted
+/// (surface_topology_version() grows) and a FemCutEvent is emitted in the next step. A cut allocates;
+/// a sweep that misses allocates nothing. Other FEM bodies are not Cuttable.
 Result<std::unique_ptr<Body>> make_fem_scene_body(std::string name, const TetMesh& rest,
                                                   std::vector<materials::Material> materials,
                                                   fem::FemBodyDef def, FemSceneDef scene);

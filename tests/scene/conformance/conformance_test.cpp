@@ -341,6 +341,37 @@ TEST(Conformance, HybridFemBodyGrabsStepsAndRepeats) {
   EXPECT_EQ(one, two) << "1 and 2 threads";
 }
 
+// A hybrid body can be cut: a blade that misses costs no allocation, a cut may allocate, and after it
+// (and a warm-up) steps allocate nothing again.
+TEST(Conformance, HybridFemBodyAllocatesOnlyInStepsThatCut) {
+  std::unique_ptr<World> world = build_hybrid_fem();
+  ASSERT_TRUE(world);
+  Body& b = world->body(0);
+  Cuttable* cuttable = capability<Cuttable>(b);
+  ASSERT_NE(cuttable, nullptr);
+  auto steps = [&](int count, bool blade_misses) {
+    for (int k = 0; k < count; ++k) {
+      const double y = 1.0 - 0.01 * k;
+      if (blade_misses) {
+        EXPECT_FALSE(cuttable->cut({{5, y, -1}, {5, y, 1}, {5, y - 0.01, -1}, {5, y - 0.01, 1}}));
+      }
+      world->step();
+    }
+  };
+  steps(3, true);
+  test::count_allocations(true);
+  steps(5, true);
+  test::count_allocations(false);
+  EXPECT_EQ(test::allocations_counted(), 0) << "allocations in 5 steps with a missing blade";
+  // Through the operational half of the bar, top to bottom.
+  EXPECT_TRUE(cuttable->cut({{0.0775, 0.1, -1}, {0.0775, 0.1, 1}, {0.0775, -0.1, -1}, {0.0775, -0.1, 1}}));
+  steps(3, false);
+  test::count_allocations(true);
+  steps(5, false);
+  test::count_allocations(false);
+  EXPECT_EQ(test::allocations_counted(), 0) << "allocations in 5 steps after a cut";
+}
+
 TEST(Conformance, CapabilitiesAreQueriedNotAssumed) {
   auto dummy = build("dummy");
   ASSERT_TRUE(dummy);
