@@ -21,10 +21,11 @@ namespace {
 // with centroid x in [0.1, 0.2]; the blade cuts the plane x = kCut, a quarter of an edge off a layer.
 constexpr double kCut = 0.1625;
 
-Result<Scene> slab(bool blade, const std::string& cut_mode = "split") {
+Result<Scene> slab(bool blade, const std::string& cut_mode = "split", double blade_seconds = 0.05) {
   const std::string interactions =
       blade ? R"(, "interactions": [{"type": "blade", "edge": [[0.1625, 0.1, -0.1], [0.1625, 0.1, 0.1]],
-          "track": [{"t": 0.0, "offset": [0, 0, 0]}, {"t": 0.05, "offset": [0, -0.2, 0]}]}])"
+          "track": [{"t": 0.0, "offset": [0, 0, 0]}, {"t": )" +
+                  std::to_string(blade_seconds) + R"(, "offset": [0, -0.2, 0]}]}])"
             : "";
   return parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "slab", "family": "fem",
       "mesh": {"shape": "box", "size": [0.3, 0.04, 0.04], "cells": [6, 2, 2]}, "fixed": ["xmin"],
@@ -162,6 +163,43 @@ TEST(FemHybridCut, ABladeCutsTheSlabInTwoAndKeepsTheRestAsItWas) {
   // 0.27 s of free fall is 0.36 m; the uncut cantilever sags by millimetres.
   EXPECT_LT(fallen, -0.25);
   EXPECT_GT(hanging, -0.02);
+}
+
+// Two components connected by no tet: the labels of the tets' nodes.
+Index components(const fem::FemForceModel& m) {
+  std::vector<Edge> edges;
+  for (const Tet& t : m.tets())
+    for (int a = 1; a < 4; ++a) edges.push_back({t[0], t[static_cast<std::size_t>(a)]});
+  return connected_components(static_cast<Index>(m.rest_positions().size()), edges).count;
+}
+
+// A slow blade (4 mm per step, a tenth of the slab's thickness) still separates the slab: the body cuts
+// in strokes of a tet's extent, so the front each stroke leaves opens with the next; and the mesh does
+// not grow step after step.
+TEST(FemHybridCut, ASlowBladeCutsInStrokesAndSeparates) {
+  Result<Scene> scene = slab(true, "split", 0.5);
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  const FemSceneView& view = *fem_view(world.body(0));
+  world.step();
+  const std::size_t tets = view.model().tets().size();
+  const double volume = total_volume(view.model());
+  int cut_steps = 0;
+  for (int s = 0; s < 52; ++s) {
+    world.step();
+    for (const WorldEvent& e : world.events()) cut_steps += e.category == "cut";
+  }
+  EXPECT_EQ(components(view.model()), 2);
+  EXPECT_GE(cut_steps, 1);
+  EXPECT_LE(cut_steps, 5) << "a cut in every short step";
+  // Against the same cut made in one stroke (the blade through the slab within 5 steps).
+  Result<Scene> fast = slab(true);
+  ASSERT_TRUE(fast.ok()) << fast.message();
+  for (int s = 0; s < 8; ++s) fast->world->step();
+  const std::size_t one_stroke = fem_view(fast->world->body(0))->model().tets().size();
+  EXPECT_GT(one_stroke, tets);
+  EXPECT_LE(view.model().tets().size(), one_stroke + one_stroke / 2) << "one stroke: " << one_stroke;
+  EXPECT_NEAR(total_volume(view.model()), volume, 1e-12 * volume);
 }
 
 TEST(FemHybridCut, MissesAndOtherBodiesAreNotCut) {
