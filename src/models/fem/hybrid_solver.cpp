@@ -6,6 +6,8 @@
 #include "pliant/models/fem/deformation_gradient.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
 
+#include <Eigen/Cholesky>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -26,6 +28,36 @@ int value_offset(const SparseMatrix& A, Eigen::Index row, Eigen::Index col) {
   return it != inner + end && *it == row ? static_cast<int>(it - inner) : -1;
 }
 
+// The block of A with rows `rows` and columns `cols` (indices into A), its pattern A's, and the offset in
+// A of each of its values.
+void select_block(const SparseMatrix& A, const std::vector<Index>& rows, const std::vector<Index>& cols,
+                  SparseMatrix& block, std::vector<int>& offsets) {
+  std::vector<Index> row_pos(static_cast<std::size_t>(A.rows()), -1);
+  for (std::size_t k = 0; k < rows.size(); ++k) row_pos[sz(rows[k])] = static_cast<Index>(k);
+  std::vector<Eigen::Triplet<double>> triplets;
+  for (std::size_t j = 0; j < cols.size(); ++j)
+    for (SparseMatrix::InnerIterator it(A, cols[j]); it; ++it)
+      if (const Index r = row_pos[sz(static_cast<Index>(it.row()))]; r >= 0)
+        triplets.emplace_back(r, static_cast<Index>(j), 1.0);
+  block.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
+  block.setFromTriplets(triplets.begin(), triplets.end());
+  block.makeCompressed();
+  offsets.assign(sz(static_cast<Index>(block.nonZeros())), -1);
+  const int* outer = block.outerIndexPtr();
+  const int* inner = block.innerIndexPtr();
+  for (Eigen::Index j = 0; j < block.outerSize(); ++j)
+    for (int k = outer[j]; k < outer[j + 1]; ++k)
+      offsets[static_cast<std::size_t>(k)] =
+          value_offset(A, rows[static_cast<std::size_t>(inner[k])], cols[sz(static_cast<Index>(j))]);
+}
+
+// Copies the values of a block selected by select_block from A.
+void fill_block(const SparseMatrix& A, const std::vector<int>& offsets, SparseMatrix& block) {
+  const double* from = A.valuePtr();
+  double* to = block.valuePtr();
+  for (std::size_t k = 0; k < offsets.size(); ++k) to[k] = from[offsets[k]];
+}
+
 }  // namespace
 
 // The operational part of one topology: its element model over its own nodes and its linear system over
@@ -43,6 +75,22 @@ struct HybridSolver::Operational {
   std::vector<Mat12> element;
   std::vector<Vec3> x, v, f;  // per model node
   Eigen::VectorXd b, y, q, r, z, p, lin_b, us;
+  // interface_pcg: system DOFs split into the interior (i) and the interface (the surface DOFs, in the
+  // condensation's order); blocks of A (S not included) with the offset of each value in A.
+  std::vector<Index> interior_dof;  // system DOF of each interior DOF
+  SparseMatrix a_ii, a_ib, a_bb;
+  std::vector<int> ii_offset, ib_offset, bb_offset;
+  Eigen::VectorXd bi, ti, gb, xb, rb, zb, pb, qb;
+};
+
+// interface_pcg's preconditioner: the dense Cholesky factor of the interface system
+// T = S + A_bb - A_bi A_ii⁻¹ A_ib at a reference state, in the condensation's surface order (kept across
+// replace_operational, which leaves the interface alone).
+struct HybridSolver::InterfacePreconditioner {
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  Eigen::MatrixXd t;
+  bool ready = false;
+  int refreshes = 0;
 };
 
 HybridSolver::HybridSolver() = default;
@@ -51,6 +99,8 @@ HybridSolver& HybridSolver::operator=(HybridSolver&&) noexcept = default;
 HybridSolver::~HybridSolver() = default;
 
 const FemForceModel& HybridSolver::operational_model() const { return *op_->model; }
+
+int HybridSolver::interface_refreshes() const { return interface_pc_ ? interface_pc_->refreshes : 0; }
 
 void HybridSolver::clear_point_forces() {
   for (Vec3& f : point_force_) f.setZero();
@@ -75,8 +125,9 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
   if (solver.scheme == ImplicitScheme::quasi_static)
     return Error{"hybrid fem: the scheme must be backward_euler or newmark"};
   if (solver.solver == LinearSolverKind::pcg)
-    return Error{"hybrid fem: the linear solver must be cholmod or rest_factor_pcg"};
-  if (solver.solver == LinearSolverKind::rest_factor_pcg &&
+    return Error{"hybrid fem: the linear solver must be cholmod, rest_factor_pcg or interface_pcg"};
+  if ((solver.solver == LinearSolverKind::rest_factor_pcg ||
+       solver.solver == LinearSolverKind::interface_pcg) &&
       !(solver.pcg_tolerance > 0.0 && solver.pcg_max_iterations >= 1))
     return Error{"hybrid fem: pcg_tolerance must be > 0 and pcg_max_iterations >= 1"};
   if (!(std::isfinite(solver.dt) && solver.dt > 0.0)) return Error{"hybrid fem: dt must be finite and > 0"};
@@ -276,8 +327,10 @@ Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materi
         const Index sa = o->system_index[sz(tet[a])], sb = o->system_index[sz(tet[b])];
         if (sa >= 0 && sb >= 0) add_block(sa, sb);
       }
-  for (Index ga : surface_nodes_)
-    for (Index gb : surface_nodes_) add_block(o->system_index[sz(ga)], o->system_index[sz(gb)]);
+  const bool split = interface_split();
+  if (!split)
+    for (Index ga : surface_nodes_)
+      for (Index gb : surface_nodes_) add_block(o->system_index[sz(ga)], o->system_index[sz(gb)]);
   o->A.resize(3 * ns, 3 * ns);
   o->A.setFromTriplets(triplets.begin(), triplets.end());
   o->A.makeCompressed();
@@ -305,13 +358,28 @@ Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materi
     const Eigen::MatrixXd& S = condensation_->condensed_matrix();
     for (Index g : surface_nodes_)
       for (int c = 0; c < 3; ++c) o->surface_dof.push_back(3 * o->system_index[sz(g)] + c);
-    for (std::size_t l = 0; l < o->surface_dof.size(); ++l)
-      for (std::size_t k = 0; k < o->surface_dof.size(); ++k)
-        o->base[sz(value_offset(o->A, o->surface_dof[k], o->surface_dof[l]))] +=
-            S(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(l));
+    if (!split)
+      for (std::size_t l = 0; l < o->surface_dof.size(); ++l)
+        for (std::size_t k = 0; k < o->surface_dof.size(); ++k)
+          o->base[sz(value_offset(o->A, o->surface_dof[k], o->surface_dof[l]))] +=
+              S(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(l));
     o->lin_b.setZero(
         static_cast<Eigen::Index>(condensation_->surface().size() + condensation_->interior().size()));
     o->us.setZero(static_cast<Eigen::Index>(o->surface_dof.size()));
+  }
+  if (split) {
+    std::vector<std::uint8_t> on_interface(sz(static_cast<Index>(3 * ns)), 0);
+    for (Index d : o->surface_dof) on_interface[sz(d)] = 1;
+    for (Index d = 0; d < 3 * ns; ++d)
+      if (!on_interface[sz(d)]) o->interior_dof.push_back(d);
+    select_block(o->A, o->interior_dof, o->interior_dof, o->a_ii, o->ii_offset);
+    select_block(o->A, o->interior_dof, o->surface_dof, o->a_ib, o->ib_offset);
+    select_block(o->A, o->surface_dof, o->surface_dof, o->a_bb, o->bb_offset);
+    const auto ni = static_cast<Eigen::Index>(o->interior_dof.size());
+    const auto nb = static_cast<Eigen::Index>(o->surface_dof.size());
+    for (Eigen::VectorXd* vec : {&o->bi, &o->ti}) vec->setZero(ni);
+    for (Eigen::VectorXd* vec : {&o->gb, &o->xb, &o->rb, &o->zb, &o->pb, &o->qb}) vec->setZero(nb);
+    if (!interface_pc_) interface_pc_ = std::make_unique<InterfacePreconditioner>();
   }
   o->element.assign(tets.size(), Mat12::Zero());
   o->x.assign(nodes.size(), Vec3::Zero());
@@ -421,8 +489,11 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
           for (int r = 0; r < 3; ++r) values[offset + r] += ck_ * K(3 * a + r, 3 * b + c);
         }
   }
+  const bool split = interface_split();
   const bool pcg = solver_.solver == LinearSolverKind::rest_factor_pcg;
-  if (!o.factor) {
+  if (split) {
+    if (!factor_interior()) return false;
+  } else if (!o.factor) {
     // Refactored every iteration with cholmod: the wide supernodes' faster factorisation wins (as in
     // ImplicitSolver); factored once with rest_factor_pcg: the default supernodes' faster solves win.
     auto f = SparseCholesky::factor(
@@ -446,7 +517,9 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
       o.b[o.surface_dof[k]] += correction[static_cast<Eigen::Index>(k)];
   }
   const double bnorm = o.b.norm();
-  if (pcg) {
+  if (split) {
+    if (!solve_interface(report)) return false;
+  } else if (pcg) {
     // CG on the current matrix, preconditioned by the factor of the first one (Huang & Wang 2007 list
     // such constant-factor preconditioning among the fast paths); starts from zero.
     o.y.setZero();
@@ -489,6 +562,101 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
           yi[static_cast<Eigen::Index>(q)];
   }
   return std::isfinite(report.relative_residual);
+}
+
+bool HybridSolver::factor_interior() {
+  Operational& o = *op_;
+  fill_block(o.A, o.ib_offset, o.a_ib);
+  fill_block(o.A, o.bb_offset, o.a_bb);
+  if (o.interior_dof.empty()) return true;
+  fill_block(o.A, o.ii_offset, o.a_ii);
+  if (!o.factor) {
+    auto f = SparseCholesky::factor(o.a_ii, CholeskyBackend::cholmod_supernodal);
+    if (!f) return false;
+    o.factor.emplace(std::move(f.value()));
+  } else if (!o.factor->refactor(o.a_ii)) {
+    o.factor.reset();
+    return false;
+  }
+  return true;
+}
+
+bool HybridSolver::refresh_interface_preconditioner() {
+  Operational& o = *op_;
+  InterfacePreconditioner& pc = *interface_pc_;
+  pc.t = condensation_->condensed_matrix();
+  pc.t += Eigen::MatrixXd(o.a_bb);
+  if (!o.interior_dof.empty()) {
+    const Eigen::MatrixXd X = o.factor->solve(Eigen::MatrixXd(o.a_ib));
+    pc.t.noalias() -= o.a_ib.transpose() * X;
+  }
+  pc.llt.compute(pc.t);
+  pc.ready = pc.llt.info() == Eigen::Success;
+  ++pc.refreshes;
+  return pc.ready;
+}
+
+// The interface system T x_b = g_b, T = S + A_bb - A_bi A_ii⁻¹ A_ib, g_b = b_b - A_bi A_ii⁻¹ b_i, by CG
+// with T applied through A_ii solves and S as a dense product; then y_i = A_ii⁻¹ (b_i - A_ib x_b).
+bool HybridSolver::solve_interface(ImplicitReport& report) {
+  Operational& o = *op_;
+  InterfacePreconditioner& pc = *interface_pc_;
+  const Eigen::MatrixXd& S = condensation_->condensed_matrix();
+  const bool interior = !o.interior_dof.empty();
+  for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
+    o.bi[static_cast<Eigen::Index>(k)] = o.b[o.interior_dof[k]];
+  for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+    o.gb[static_cast<Eigen::Index>(k)] = o.b[o.surface_dof[k]];
+  if (interior) {
+    o.ti = o.factor->solve(o.bi);
+    o.gb.noalias() -= o.a_ib.transpose() * o.ti;
+  }
+  auto apply = [&](const Eigen::VectorXd& p, Eigen::VectorXd& q) {
+    q.noalias() = S * p;
+    q.noalias() += o.a_bb * p;
+    if (interior) {
+      o.ti.noalias() = o.a_ib * p;
+      o.ti = o.factor->solve(o.ti);
+      q.noalias() -= o.a_ib.transpose() * o.ti;
+    }
+  };
+  if (!pc.ready && !refresh_interface_preconditioner()) return false;
+  const double gnorm = o.gb.norm(), tol = solver_.pcg_tolerance * gnorm;
+  o.xb.setZero();
+  o.rb = o.gb;
+  o.zb = o.rb;
+  pc.llt.solveInPlace(o.zb);
+  o.pb = o.zb;
+  double rz = o.rb.dot(o.zb), rnorm = gnorm;
+  int it = 0;
+  while (rnorm > tol && it < solver_.pcg_max_iterations) {
+    apply(o.pb, o.qb);
+    const double pq = o.pb.dot(o.qb);
+    if (!(pq > 0.0)) break;
+    const double step = rz / pq;
+    o.xb += step * o.pb;
+    o.rb -= step * o.qb;
+    rnorm = o.rb.norm();
+    ++it;
+    if (rnorm <= tol || it == solver_.pcg_max_iterations) break;
+    o.zb = o.rb;
+    pc.llt.solveInPlace(o.zb);
+    const double rz_new = o.rb.dot(o.zb);
+    o.pb = o.zb + (rz_new / rz) * o.pb;
+    rz = rz_new;
+  }
+  report.cg_iterations += it;
+  report.relative_residual = gnorm > 0.0 ? rnorm / gnorm : 0.0;
+  for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+    o.y[o.surface_dof[k]] = o.xb[static_cast<Eigen::Index>(k)];
+  if (interior) {
+    o.bi.noalias() -= o.a_ib * o.xb;
+    o.ti = o.factor->solve(o.bi);
+    for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
+      o.y[o.interior_dof[k]] = o.ti[static_cast<Eigen::Index>(k)];
+  }
+  if (interface_refresh_ > 0 && it > interface_refresh_) refresh_interface_preconditioner();
+  return true;
 }
 
 void HybridSolver::newton(std::span<const Vec3> x, std::span<const Vec3> v, const NewtonForm& form,

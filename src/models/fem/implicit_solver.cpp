@@ -27,6 +27,8 @@ const char* linear_solver_name(LinearSolverKind kind) {
       return "pcg";
     case LinearSolverKind::rest_factor_pcg:
       return "rest_factor_pcg";
+    case LinearSolverKind::interface_pcg:
+      return "interface_pcg";
   }
   return "unknown";
 }
@@ -35,7 +37,9 @@ Result<LinearSolverKind> parse_linear_solver(std::string_view name) {
   if (name == "cholmod") return LinearSolverKind::cholmod;
   if (name == "pcg") return LinearSolverKind::pcg;
   if (name == "rest_factor_pcg") return LinearSolverKind::rest_factor_pcg;
-  return Error{"unknown linear solver \"" + std::string(name) + "\" (cholmod, pcg, rest_factor_pcg)"};
+  if (name == "interface_pcg") return LinearSolverKind::interface_pcg;
+  return Error{"unknown linear solver \"" + std::string(name) +
+               "\" (cholmod, pcg, rest_factor_pcg, interface_pcg)"};
 }
 
 ImplicitSolver::ImplicitSolver(ImplicitSolver&&) noexcept = default;
@@ -48,6 +52,8 @@ Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const I
   if (def.max_newton_iterations < 1) return Error{"implicit solver: max_newton_iterations must be >= 1"};
   if (!(def.newton_tolerance >= 0.0) || !(def.pcg_tolerance > 0.0) || def.pcg_max_iterations < 1)
     return Error{"implicit solver: tolerances must be >= 0 (CG's > 0) and pcg_max_iterations >= 1"};
+  if (def.solver == LinearSolverKind::interface_pcg)
+    return Error{"implicit solver: interface_pcg is for hybrid bodies only"};
   const std::size_t n = model.node_count();
   const auto w = model.inverse_mass();
   ImplicitSolver s;

@@ -78,7 +78,9 @@ void start_state(const TetMesh& mesh, std::vector<Vec3>& x, std::vector<Vec3>& v
 // Steps hybrid and full together; returns the largest position difference and checks the motion.
 void expect_same(const TetMesh& mesh, HybridSolver& hybrid, const FemForceModel& full_model,
                  const ImplicitSolverDef& solver_def, int steps) {
-  auto full = ImplicitSolver::build(full_model, solver_def);
+  ImplicitSolverDef full_def = solver_def;
+  if (full_def.solver == LinearSolverKind::interface_pcg) full_def.solver = LinearSolverKind::cholmod;
+  auto full = ImplicitSolver::build(full_model, full_def);
   ASSERT_TRUE(full) << full.message();
   std::vector<Vec3> x, v;
   start_state(mesh, x, v);
@@ -138,6 +140,69 @@ TEST(HybridSolver, RestFactorPcgConvergedEqualsTheFullBody) {
   // CG preconditioned by the first factor, run to a tight tolerance: the same solution.
   compare(bar(ElementKind::corotational, 0.2),
           {.dt = 0.01, .solver = LinearSolverKind::rest_factor_pcg, .pcg_tolerance = 1e-13}, 6);
+}
+
+// The interface split: the interior block factored, the interface system by CG preconditioned by a dense
+// factor of it at a reference state. Run to a tight tolerance it is the same solution; the preconditioner
+// changes the iteration count, not the answer.
+TEST(HybridSolver, InterfacePcgEqualsTheFullBody) {
+  const ImplicitSolverDef tight{
+      .dt = 0.01, .solver = LinearSolverKind::interface_pcg, .pcg_tolerance = 1e-12};
+  const Body b = bar(ElementKind::corotational, 0.2);
+  const materials::Material mat = soft();
+  for (const int refresh : {0, 8, 1}) {
+    SCOPED_TRACE(refresh);
+    auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, tight);
+    ASSERT_TRUE(hybrid) << hybrid.message();
+    hybrid->set_interface_refresh(refresh);
+    auto full = FemForceModel::build(b.mesh, std::span(&mat, 1), full_def(b));
+    ASSERT_TRUE(full) << full.message();
+    expect_same(b.mesh, *hybrid, *full, tight, 6);
+    if (refresh == 0) {
+      EXPECT_EQ(hybrid->interface_refreshes(), 1);
+    }
+    if (refresh == 1) {
+      EXPECT_GT(hybrid->interface_refreshes(), 1);
+    }
+  }
+  compare(b,
+          {.scheme = ImplicitScheme::newmark,
+           .dt = 0.01,
+           .solver = LinearSolverKind::interface_pcg,
+           .pcg_tolerance = 1e-12},
+          6);
+  compare(bar(ElementKind::stable_neo_hookean, 0.2),
+          {.dt = 0.01,
+           .solver = LinearSolverKind::interface_pcg,
+           .max_newton_iterations = 3,
+           .newton_tolerance = 0.0,
+           .pcg_tolerance = 1e-12},
+          4);
+  {
+    SCOPED_TRACE("one operational tet: no interior DOF");
+    Body one = bar(ElementKind::corotational, 10.0);
+    one.operational[one.operational.size() - 1] = 1;
+    compare(one, tight, 4);
+  }
+  {
+    SCOPED_TRACE("all operational: nothing condensed, the direct path");
+    compare(bar(ElementKind::corotational, -1.0), tight, 4);
+  }
+  // A loose tolerance leaves a difference the comparison sees: the test can fail.
+  const ImplicitSolverDef loose{.dt = 0.01, .solver = LinearSolverKind::interface_pcg, .pcg_tolerance = 0.3};
+  auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, loose);
+  ASSERT_TRUE(hybrid);
+  hybrid->set_interface_refresh(0);
+  auto reference = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01});
+  ASSERT_TRUE(reference);
+  std::vector<Vec3> x, v, xr, vr;
+  start_state(b.mesh, x, v);
+  start_state(b.mesh, xr, vr);
+  for (int s = 0; s < 6; ++s) {
+    hybrid->step(x, v);
+    reference->step(xr, vr);
+  }
+  EXPECT_GT(max_difference(x, xr), 1e-8);
 }
 
 TEST(HybridSolver, NeoHookeanNewtonEqualsTheFullBody) {
@@ -264,10 +329,10 @@ TEST(HybridSolver, ChangedOperationalTopologyKeepsTheCondensation) {
 
 // The local solver update with the tet cutter: a blade splits operational tets (the interface frozen),
 // replace_operational takes the new nodes and tets, and the body steps as the full body cut alike.
-TEST(HybridSolver, CutOperationalRegionEqualsTheFullBodyCutAlike) {
+void cut_and_compare(const ImplicitSolverDef& solver_def) {
   const Body b = bar(ElementKind::corotational, 0.2);
   const materials::Material mat = soft();
-  auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01});
+  auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, solver_def);
   ASSERT_TRUE(hybrid) << hybrid.message();
   std::vector<Vec3> x, v;
   start_state(b.mesh, x, v);
@@ -325,6 +390,12 @@ TEST(HybridSolver, CutOperationalRegionEqualsTheFullBodyCutAlike) {
   EXPECT_LT(max_difference(v, vf), 1e-8);
 }
 
+TEST(HybridSolver, CutOperationalRegionEqualsTheFullBodyCutAlike) {
+  cut_and_compare({.dt = 0.01});
+  SCOPED_TRACE("interface_pcg");
+  cut_and_compare({.dt = 0.01, .solver = LinearSolverKind::interface_pcg, .pcg_tolerance = 1e-12});
+}
+
 TEST(HybridSolver, ErrorsAreOneLine) {
   const materials::Material mat = soft();
   auto expect_error = [](const Result<HybridSolver>& r, const std::string& part) {
@@ -351,7 +422,7 @@ TEST(HybridSolver, ErrorsAreOneLine) {
     expect_error(HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, few, {.dt = 0.01}), "flags");
     expect_error(HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational,
                                      {.dt = 0.01, .solver = LinearSolverKind::pcg}),
-                 "cholmod or rest_factor_pcg");
+                 "cholmod, rest_factor_pcg or interface_pcg");
   }
 }
 

@@ -100,10 +100,22 @@ class HybridSolver {
   /// Seconds build() spent condensing (unit: s).
   double condensation_seconds() const { return condensation_seconds_; }
   const ImplicitSolverDef& def() const { return solver_; }
+  /// interface_pcg: the preconditioner is refreshed (at the state just solved) after a solve that took
+  /// more than this many CG iterations; 0 = never after the first. Default 8.
+  void set_interface_refresh(int cg_iterations) { interface_refresh_ = cg_iterations; }
+  /// interface_pcg: how many times the dense interface preconditioner was computed (0 otherwise).
+  int interface_refreshes() const;
 
  private:
   struct Operational;
+  struct InterfacePreconditioner;
   HybridSolver();
+  bool interface_split() const {
+    return solver_.solver == LinearSolverKind::interface_pcg && condensation_ != nullptr;
+  }
+  bool factor_interior();
+  bool refresh_interface_preconditioner();
+  bool solve_interface(ImplicitReport& report);
   Status build_operational(std::vector<Tet> tets, std::vector<materials::Material> materials);
   void total_forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f);
   void add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
@@ -145,6 +157,8 @@ class HybridSolver {
   std::vector<Tet> op_tets_;
   std::vector<Index> op_nodes_;
   std::unique_ptr<Operational> op_;
+  std::unique_ptr<InterfacePreconditioner> interface_pc_;
+  int interface_refresh_ = 8;
 
   std::vector<Vec3> f_, rhs_, dv_, xk_, vk_, acc_;
   bool has_acceleration_ = false;

@@ -48,9 +48,14 @@ enum class LinearSolverKind {
   /// pcg_max_iterations it is a fast, inexact solve whose accuracy the caller measures (the rotations
   /// enter through the matrix-free products and the forces, the constant factor supplies the rest).
   rest_factor_pcg,
+  /// fem::HybridSolver only (ImplicitSolver refuses it): the operational system split into its interior
+  /// and the condensed interface; the interior block factored per Newton iteration (small and sparse),
+  /// the interface system solved by CG to pcg_tolerance, preconditioned by a dense Cholesky factor of
+  /// the interface system at a reference state (hybrid_solver.hpp).
+  interface_pcg,
 };
 
-/// "cholmod", "pcg" or "rest_factor_pcg".
+/// "cholmod", "pcg", "rest_factor_pcg" or "interface_pcg".
 const char* linear_solver_name(LinearSolverKind kind);
 Result<LinearSolverKind> parse_linear_solver(std::string_view name);
 
