@@ -88,7 +88,7 @@ struct HybridSolver::Operational {
 // replace_operational, which leaves the interface alone).
 struct HybridSolver::InterfacePreconditioner {
   Eigen::LLT<Eigen::MatrixXd> llt;
-  Eigen::MatrixXd t;
+  Eigen::MatrixXd t, inverse;
   bool ready = false;
   int refreshes = 0;
 };
@@ -265,6 +265,14 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
   for (std::vector<Vec3>* vec : {&s.f_, &s.rhs_, &s.dv_, &s.xk_, &s.vk_, &s.acc_})
     vec->assign(n, Vec3::Zero());
   if (auto ok = s.build_operational(std::move(op_tets), std::move(op_mats)); !ok) return Error{ok.message()};
+  if (s.interface_split()) {
+    // interface_pcg's preconditioner at the rest shape, so that no step pays for it.
+    std::vector<Vec3> zero(n, Vec3::Zero());
+    s.total_forces(s.rest_, zero, s.f_);  // caches the operational rotations for the stiffnesses
+    s.assemble_operational(s.rest_);
+    if (!s.factor_interior() || !s.refresh_interface_preconditioner())
+      return Error{"hybrid fem: the interface system at the rest shape is not positive definite"};
+  }
   return s;
 }
 
@@ -473,7 +481,7 @@ void HybridSolver::add_stiffness_product(std::span<const Vec3> x, std::span<cons
     y[sz(lin_nodes_[j])] += scale * lin_f_.segment<3>(3 * static_cast<Eigen::Index>(j));
 }
 
-bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& report) {
+void HybridSolver::assemble_operational(std::span<const Vec3> x) {
   Operational& o = *op_;
   for (std::size_t k = 0; k < op_nodes_.size(); ++k) o.x[k] = x[sz(op_nodes_[k])];
   o.model->element_stiffnesses(o.x, o.element);  // reuses the rotations forces() cached at x
@@ -489,6 +497,11 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
           for (int r = 0; r < 3; ++r) values[offset + r] += ck_ * K(3 * a + r, 3 * b + c);
         }
   }
+}
+
+bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& report) {
+  Operational& o = *op_;
+  assemble_operational(x);
   const bool split = interface_split();
   const bool pcg = solver_.solver == LinearSolverKind::rest_factor_pcg;
   if (split) {
@@ -592,6 +605,10 @@ bool HybridSolver::refresh_interface_preconditioner() {
   }
   pc.llt.compute(pc.t);
   pc.ready = pc.llt.info() == Eigen::Success;
+  if (pc.ready) {
+    pc.inverse.setIdentity(pc.t.rows(), pc.t.cols());
+    pc.llt.solveInPlace(pc.inverse);
+  }
   ++pc.refreshes;
   return pc.ready;
 }
@@ -612,7 +629,7 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
     o.gb.noalias() -= o.a_ib.transpose() * o.ti;
   }
   auto apply = [&](const Eigen::VectorXd& p, Eigen::VectorXd& q) {
-    q.noalias() = S * p;
+    q.noalias() = S.selfadjointView<Eigen::Lower>() * p;
     q.noalias() += o.a_bb * p;
     if (interior) {
       o.ti.noalias() = o.a_ib * p;
@@ -622,12 +639,21 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
   };
   if (!pc.ready && !refresh_interface_preconditioner()) return false;
   const double gnorm = o.gb.norm(), tol = solver_.pcg_tolerance * gnorm;
-  o.xb.setZero();
+  // Warm start from the last solution when that beats zero (it does from step to step: 10 % fewer
+  // iterations on the benchmark organ).
   o.rb = o.gb;
-  o.zb = o.rb;
-  pc.llt.solveInPlace(o.zb);
+  apply(o.xb, o.qb);
+  o.zb = o.gb - o.qb;
+  if (o.zb.norm() < gnorm)
+    o.rb = o.zb;
+  else
+    o.xb.setZero();
+  // The explicit inverse, applied as a symmetric product: half the memory traffic of the two triangular
+  // solves with the factor.
+  auto precondition = [&]() { o.zb.noalias() = pc.inverse.selfadjointView<Eigen::Lower>() * o.rb; };
+  precondition();
   o.pb = o.zb;
-  double rz = o.rb.dot(o.zb), rnorm = gnorm;
+  double rz = o.rb.dot(o.zb), rnorm = o.rb.norm();
   int it = 0;
   while (rnorm > tol && it < solver_.pcg_max_iterations) {
     apply(o.pb, o.qb);
@@ -639,8 +665,7 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
     rnorm = o.rb.norm();
     ++it;
     if (rnorm <= tol || it == solver_.pcg_max_iterations) break;
-    o.zb = o.rb;
-    pc.llt.solveInPlace(o.zb);
+    precondition();
     const double rz_new = o.rb.dot(o.zb);
     o.pb = o.zb + (rz_new / rz) * o.pb;
     rz = rz_new;

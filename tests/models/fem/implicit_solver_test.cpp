@@ -204,6 +204,9 @@ TEST(ImplicitSolver, BuildRejectsBadSettings) {
   EXPECT_FALSE(ImplicitSolver::build(*free_body, {.max_newton_iterations = 0}));
   EXPECT_FALSE(ImplicitSolver::build(*free_body, {.scheme = ImplicitScheme::quasi_static}));
   EXPECT_TRUE(ImplicitSolver::build(*free_body, {}));
+  // The interface split needs a hybrid body's condensed part.
+  EXPECT_FALSE(ImplicitSolver::build(*free_body, {.solver = LinearSolverKind::interface_pcg}));
+  EXPECT_EQ(parse_linear_solver("interface_pcg").value(), LinearSolverKind::interface_pcg);
   EXPECT_TRUE(parse_linear_solver("pcg"));
   EXPECT_FALSE(parse_linear_solver("lu"));
 }

@@ -101,7 +101,7 @@ class HybridSolver {
   double condensation_seconds() const { return condensation_seconds_; }
   const ImplicitSolverDef& def() const { return solver_; }
   /// interface_pcg: the preconditioner is refreshed (at the state just solved) after a solve that took
-  /// more than this many CG iterations; 0 = never after the first. Default 8.
+  /// more than this many CG iterations; 0 = never after the one at build. Default 40.
   void set_interface_refresh(int cg_iterations) { interface_refresh_ = cg_iterations; }
   /// interface_pcg: how many times the dense interface preconditioner was computed (0 otherwise).
   int interface_refreshes() const;
@@ -120,6 +120,8 @@ class HybridSolver {
   void total_forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f);
   void add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
                              std::span<Vec3> y);
+  // Fills the values of the operational matrix A at x (after forces at x cached the rotations).
+  void assemble_operational(std::span<const Vec3> x);
   // Assembles A at x and solves A y = rhs_ on the free nodes; dv_ += y. False when CHOLMOD fails.
   bool solve_increment(std::span<const Vec3> x, ImplicitReport& report);
   struct NewtonForm {
@@ -158,7 +160,7 @@ class HybridSolver {
   std::vector<Index> op_nodes_;
   std::unique_ptr<Operational> op_;
   std::unique_ptr<InterfacePreconditioner> interface_pc_;
-  int interface_refresh_ = 8;
+  int interface_refresh_ = 40;
 
   std::vector<Vec3> f_, rhs_, dv_, xk_, vk_, acc_;
   bool has_acceleration_ = false;
