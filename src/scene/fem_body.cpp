@@ -8,14 +8,15 @@
 // load on the surface triangles the region selects), "traction": [{"region": REGION, "value": [Pa]}] (a
 // dead load per rest area), "integrator": "backward_euler" | "newmark" |
 // "quasi_static" | "symplectic_euler" | "central_difference" | "houbolt", "dt": s (the substep), "solver":
-// {"kind": "cholmod" | "pcg" | "rest_factor_pcg" | "fast", "tolerance": 1, "max_iterations": N,
-// "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG iterations
-// unless "max_iterations" says otherwise: an inexact solve by design. "modal": {"modes": r, "warping":
-// bool, "shift": rad²/s²} makes a modal body instead (fem_modal_body.cpp). "hybrid": {"operational":
-// REGION | {"box": {"min": [m], "max": [m]}} | {"sphere": {"centre": [m], "radius": m}}} makes the tets
-// whose centroid lies in the region operational (the element above) and the others linear, condensed once
-// (fem::HybridSolver, Wu & Heng 2005); its "cut": "split" (default) | "remove" says how a blade cuts the
-// operational tets (fem::cut_tets). Only hybrid bodies are cuttable.
+// {"kind": "cholmod" | "pcg" | "rest_factor_pcg" | "fast" | "interface_pcg", "tolerance": 1,
+// "max_iterations": N, "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG
+// iterations unless "max_iterations" says otherwise: an inexact solve by design. "modal": {"modes": r,
+// "warping": bool, "shift": rad²/s²} makes a modal body instead (fem_modal_body.cpp). "hybrid":
+// {"operational": REGION | {"box": {"min": [m], "max": [m]}} | {"sphere": {"centre": [m], "radius": m}}}
+// makes the tets whose centroid lies in the region operational (the element above) and the others linear,
+// condensed once (fem::HybridSolver, Wu & Heng 2005); its "cut": "split" (default) | "remove" says how a
+// blade cuts the operational tets (fem::cut_tets). Only hybrid bodies are cuttable. A hybrid body takes the
+// "cholmod" or the "interface_pcg" solver (its interface system by CG to "tolerance"; hybrid_solver.hpp).
 #include "family_registry.hpp"
 #include "fem_modal_body.hpp"
 #include "material_json.hpp"
@@ -159,8 +160,9 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
     if (!scene.operational.empty()) {
       if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
         return Error{"fem: a hybrid body needs the backward_euler or newmark integrator"};
-      if (scene.solver.solver != fem::LinearSolverKind::cholmod)
-        return Error{"fem: a hybrid body needs the cholmod solver"};
+      if (scene.solver.solver != fem::LinearSolverKind::cholmod &&
+          scene.solver.solver != fem::LinearSolverKind::interface_pcg)
+        return Error{"fem: a hybrid body needs the cholmod or interface_pcg solver"};
       if (scene.operational.size() != rest.tets.size())
         return Error{"fem: " + std::to_string(scene.operational.size()) + " operational flags for " +
                      std::to_string(rest.tets.size()) + " tets"};
@@ -774,10 +776,11 @@ std::unique_ptr<FemSceneBody> FemSceneBody::make_empty(std::string name, bool hy
 }
 
 fem::LinearSolverKind read_solver_kind(const JsonReader& v, bool& fast) {
-  const std::string kind = v.one_of({"cholmod", "pcg", "rest_factor_pcg", "fast"});
+  const std::string kind = v.one_of({"cholmod", "pcg", "rest_factor_pcg", "fast", "interface_pcg"});
   fast = kind == "fast";
   if (kind == "cholmod") return fem::LinearSolverKind::cholmod;
   if (kind == "pcg") return fem::LinearSolverKind::pcg;
+  if (kind == "interface_pcg") return fem::LinearSolverKind::interface_pcg;
   return fem::LinearSolverKind::rest_factor_pcg;
 }
 
@@ -940,8 +943,11 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
           c->one_of({"split", "remove"}) == "split" ? fem::TetCutMode::split : fem::TetCutMode::remove;
     if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
       settings->at("integrator").fail("a hybrid body needs the backward_euler or newmark integrator");
-    if (scene.solver.solver != fem::LinearSolverKind::cholmod)
-      settings->at("solver").at("kind").fail("a hybrid body needs the cholmod solver");
+    if (scene.solver.solver != fem::LinearSolverKind::cholmod &&
+        scene.solver.solver != fem::LinearSolverKind::interface_pcg)
+      settings->at("solver").at("kind").fail("a hybrid body needs the cholmod or interface_pcg solver");
+  } else if (scene.solver.solver == fem::LinearSolverKind::interface_pcg) {
+    settings->at("solver").at("kind").fail("interface_pcg needs a hybrid body");
   }
   if (scene.integrator == FemIntegrator::quasi_static && def.fixed_nodes.empty()) {
     (settings ? settings->at("integrator") : body)

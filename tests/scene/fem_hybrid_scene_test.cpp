@@ -20,12 +20,18 @@ Result<Scene> hybrid_scene(const std::string& fem) {
 }
 
 TEST(FemHybridScene, StepsEqualTheFullBody) {
-  for (const std::string op : {R"({"box": {"min": [0.5, -1, -1], "max": [2, 1, 1]}})", R"("x>0.5")"}) {
-    SCOPED_TRACE(op);
-    Result<Scene> scene =
-        hybrid_scene(R"({"element": "corotational", "damping": {"alpha": 0.5, "beta": 0.002},
-        "gravity": [0, -9.81, 0], "integrator": "backward_euler", "hybrid": {"operational": )" +
-                     op + "}}");
+  struct Case {
+    std::string op, solver;
+  };
+  // The interface split to a tight tolerance solves the same equations.
+  const std::string split = R"("solver": {"kind": "interface_pcg", "tolerance": 1e-12}, )";
+  for (const Case& c : {Case{R"({"box": {"min": [0.5, -1, -1], "max": [2, 1, 1]}})", ""},
+                        Case{R"("x>0.5")", ""}, Case{R"("x>0.5")", split}}) {
+    SCOPED_TRACE(c.op + c.solver);
+    Result<Scene> scene = hybrid_scene(
+        R"({"element": "corotational", "damping": {"alpha": 0.5, "beta": 0.002}, )" + c.solver +
+        R"("gravity": [0, -9.81, 0], "integrator": "backward_euler", "hybrid": {"operational": )" + c.op +
+        "}}");
     ASSERT_TRUE(scene.ok()) << scene.message();
     World& world = *scene->world;
     const FemSceneView* view = fem_view(world.body(0));
@@ -88,7 +94,10 @@ TEST(FemHybridScene, ErrorsNameTheJsonPath) {
                 .find("/bodies/0/fem/integrator: a hybrid body needs"),
             std::string::npos);
   EXPECT_NE(message(R"({"solver": {"kind": "pcg"}, "hybrid": {"operational": "x>0.5"}})")
-                .find("/bodies/0/fem/solver/kind: a hybrid body needs the cholmod solver"),
+                .find("/bodies/0/fem/solver/kind: a hybrid body needs the cholmod or interface_pcg solver"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"solver": {"kind": "interface_pcg"}})")
+                .find("/bodies/0/fem/solver/kind: interface_pcg needs a hybrid body"),
             std::string::npos);
   EXPECT_NE(message(R"({"modal": {"modes": 4}, "hybrid": {"operational": "x>0.5"}})")
                 .find("/bodies/0/fem/hybrid: a modal body cannot be hybrid"),

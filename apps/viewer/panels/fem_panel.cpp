@@ -63,11 +63,13 @@ void fem_panel(const PanelContext& ctx) {
     ImGui::SetTooltip("the explicit schemes take substeps below the estimated stable step");
 
   const json solver = s.value("solver", json::object());
-  if (choice("solver", {"cholmod", "pcg", "rest_factor_pcg", "fast"}, string_at(solver, "kind", "cholmod"),
-             picked))
+  if (choice("solver", {"cholmod", "pcg", "rest_factor_pcg", "fast", "interface_pcg"},
+             string_at(solver, "kind", "cholmod"), picked))
     ctx.edit(ptr("solver/kind"), picked);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("fast: CG capped at two iterations, preconditioned by the rest-shape factor (inexact)");
+    ImGui::SetTooltip(
+        "fast: CG capped at two iterations, preconditioned by the rest-shape factor (inexact); "
+        "interface_pcg: hybrid bodies only, CG on the condensed interface");
   if (slider("Newton iterations", at + "/solver/newton_iterations",
              number_at(solver, "newton_iterations", 1.0), 1.0, 20.0, "%.0f", false, v))
     ctx.edit(ptr("solver/newton_iterations"), static_cast<int>(v + 0.5));

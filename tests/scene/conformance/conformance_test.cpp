@@ -316,13 +316,16 @@ TEST(Conformance, ModalFemBodyStateHashRepeatsAcrossRunsAndThreadCounts) {
 
 // The fem family's hybrid bodies ("hybrid" key, fem::HybridSolver): a corotational operational end on a
 // condensed linear bar, grabbed in its operational region.
-std::unique_ptr<World> build_hybrid_fem() {
-  Result<Scene> scene = parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "b",
+// `split`: the interface_pcg solver instead of cholmod.
+std::unique_ptr<World> build_hybrid_fem(bool split = false) {
+  Result<Scene> scene =
+      parse_scene(std::string(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "b",
       "family": "fem", "mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [5, 1, 1]},
       "fixed": ["xmin"], "material": {"E": 50000, "nu": 0.3, "density": 1000},
-      "fem": {"damping": {"alpha": 1.0, "beta": 0.001},
-      "hybrid": {"operational": {"box": {"min": [0.05, -1, -1], "max": [1, 1, 1]}}}}}]})",
-                                    "fem_hybrid.json");
+      "fem": {"damping": {"alpha": 1.0, "beta": 0.001}, )") +
+                      (split ? R"("solver": {"kind": "interface_pcg", "tolerance": 1e-10}, )" : "") +
+                      R"("hybrid": {"operational": {"box": {"min": [0.05, -1, -1], "max": [1, 1, 1]}}}}}]})",
+                  "fem_hybrid.json");
   EXPECT_TRUE(scene.ok()) << scene.message();
   return scene.ok() ? std::move(scene->world) : nullptr;
 }
@@ -330,6 +333,8 @@ std::unique_ptr<World> build_hybrid_fem() {
 TEST(Conformance, HybridFemBodyGrabsStepsAndRepeats) {
   expect_grab_holds_its_point(build_hybrid_fem());
   expect_no_allocation_after_warm_up(build_hybrid_fem());
+  expect_grab_holds_its_point(build_hybrid_fem(true));
+  expect_no_allocation_after_warm_up(build_hybrid_fem(true));
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
   const std::uint64_t one = grabbed_run_hash(build_hybrid_fem());
@@ -343,8 +348,17 @@ TEST(Conformance, HybridFemBodyGrabsStepsAndRepeats) {
 
 // A hybrid body can be cut: a blade that misses costs no allocation, a cut may allocate, and after it
 // (and a warm-up) steps allocate nothing again.
+void hybrid_cut_allocations(bool split);
+
 TEST(Conformance, HybridFemBodyAllocatesOnlyInStepsThatCut) {
-  std::unique_ptr<World> world = build_hybrid_fem();
+  for (const bool split : {false, true}) {
+    SCOPED_TRACE(split ? "interface_pcg" : "cholmod");
+    hybrid_cut_allocations(split);
+  }
+}
+
+void hybrid_cut_allocations(bool split) {
+  std::unique_ptr<World> world = build_hybrid_fem(split);
   ASSERT_TRUE(world);
   Body& b = world->body(0);
   Cuttable* cuttable = capability<Cuttable>(b);

@@ -18,6 +18,17 @@
 // of topology every step equals, to round-off, ImplicitSolver on the same mesh with linear elements in the
 // non-operational tets and the body's element in the operational ones (FemBodyDef::tet_elements).
 //
+// The interface split (solver interface_pcg) keeps the dense S out of the per-iteration factorisation.
+// With the operational system's DOFs split into its interior i (not on the interface) and the interface
+// b, it factors only the sparse A_ii (numerically, reusing its analysis) and solves the interface system
+//     T x_b = b_b - A_bi A_ii⁻¹ b_i,   T = S + A_bb - A_bi A_ii⁻¹ A_ib,
+// by conjugate gradients, T applied as a dense product with S plus one A_ii solve, preconditioned by the
+// explicit inverse of T at a reference state (the rest shape, computed at build by a dense Cholesky
+// factorisation; recomputed at the current state after a solve that needed more than
+// set_interface_refresh iterations), warm-started from the last solution; then y_i = A_ii⁻¹ (b_i - A_ib x_b).
+// The answer is the direct path's to the CG tolerance. replace_operational keeps the preconditioner (the
+// interface is unchanged), so a cut costs no dense work.
+//
 // The local solver update (Wu & Heng's cut region): replace_operational swaps the operational tets
 // (some removed, some new, new nodes appended) and rebuilds only the operational structures; the
 // condensed non-operational part is kept as long as the interface nodes stay where they were.
@@ -47,7 +58,9 @@ class HybridSolver {
   /// parts. `solver` must be backward_euler or newmark with the cholmod solver, or with rest_factor_pcg:
   /// CG on the operational system preconditioned by a CHOLMOD factor of the first operational system
   /// assembled (refreshed by replace_operational), no numeric refactorisation per step, an inexact solve
-  /// to pcg_tolerance (relative) within pcg_max_iterations. Fails with one line on a
+  /// to pcg_tolerance (relative) within pcg_max_iterations; or with interface_pcg: the interface split
+  /// above, CG on the interface system to pcg_tolerance (relative to its right-hand side) within
+  /// pcg_max_iterations (the direct path when nothing is condensed). Fails with one line on a
   /// bad mesh, material or def, a flag count other than #tets, no operational tet, an operational part
   /// whose nodes are all fixed, a non-operational part that touches the operational one at fixed nodes
   /// only while having free nodes of its own, or a condensation that fails.
@@ -100,8 +113,10 @@ class HybridSolver {
   /// Seconds build() spent condensing (unit: s).
   double condensation_seconds() const { return condensation_seconds_; }
   const ImplicitSolverDef& def() const { return solver_; }
-  /// interface_pcg: the preconditioner is refreshed (at the state just solved) after a solve that took
-  /// more than this many CG iterations; 0 = never after the one at build. Default 40.
+  /// interface_pcg: the preconditioner is recomputed (at the state just solved: a block solve with A_ii
+  /// for every interface DOF and a dense factorisation, on the benchmark organ the cost of a few steps)
+  /// after a solve that took more than this many CG iterations; 0 = never after the one at build.
+  /// Default 40.
   void set_interface_refresh(int cg_iterations) { interface_refresh_ = cg_iterations; }
   /// interface_pcg: how many times the dense interface preconditioner was computed (0 otherwise).
   int interface_refreshes() const;
