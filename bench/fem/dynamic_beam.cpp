@@ -216,7 +216,9 @@ CutRun run_cut(TetMesh mesh, std::vector<std::uint8_t> flags, const materials::M
 // -x end, falling under gravity; the tets nearest its +x end (by centroid, `operational` of them) are
 // corotational and operational, the rest linear and condensed. Steps the hybrid body and the same body
 // with ImplicitSolver (CHOLMOD, the same per-tet elements) from rest, backward Euler, dt = 0.01 s, and
-// reports both costs and their largest position difference (the two solve the same equations).
+// reports both costs and their largest position difference (the two solve the same equations); the hybrid
+// body also with rest_factor_pcg and interface_pcg, and run_cut's cutting run with cholmod and
+// interface_pcg.
 nlohmann::json run_hybrid_organ(Index resolution, std::size_t operational, int steps) {
   TetMesh mesh =
       meshing::ball_mesh({.center = Vec3::Zero(), .radius = 0.1, .resolution = resolution}).value();
@@ -487,7 +489,8 @@ nlohmann::json run_fem_hybrid(const Context& context) {
 
 PLIANT_REGISTER_BENCH("fem-hybrid",
                       "hybrid operational / non-operational organ (10k tets, 2k operational) against the "
-                      "full body: ms/step, build, interface",
+                      "full body, cholmod and interface_pcg, uncut and while being cut: ms/step, build, "
+                      "interface",
                       run_fem_hybrid);
 
 PLIANT_REGISTER_BENCH(
