@@ -250,6 +250,7 @@ TEST(HybridSolver, FixedNodesInTheOperationalPartAndOnTheInterface) {
   EXPECT_GT(fixed_interface, 0u);
   EXPECT_LT(fixed_interface, hybrid->interface_nodes().size());
   compare(b, {.dt = 0.01}, 5);
+  compare(b, {.dt = 0.01, .solver = LinearSolverKind::interface_pcg, .pcg_tolerance = 1e-12}, 5);
 }
 
 TEST(HybridSolver, ChangedOperationalTopologyKeepsTheCondensation) {
