@@ -83,9 +83,9 @@ struct HybridSolver::Operational {
   Eigen::VectorXd bi, ti, gb, xb, rb, zb, pb, qb;
 };
 
-// interface_pcg's preconditioner: the dense Cholesky factor of the interface system
-// T = S + A_bb - A_bi A_ii⁻¹ A_ib at a reference state, in the condensation's surface order (kept across
-// replace_operational, which leaves the interface alone).
+// interface_pcg's preconditioner: the explicit inverse (through a dense Cholesky factorisation) of the
+// interface system T = S + A_bb - A_bi A_ii⁻¹ A_ib at a reference state, in the condensation's surface
+// order (kept across replace_operational, which leaves the interface alone).
 struct HybridSolver::InterfacePreconditioner {
   Eigen::LLT<Eigen::MatrixXd> llt;
   Eigen::MatrixXd t, inverse;
