@@ -90,7 +90,7 @@ void Integrator::step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3
       const double beta = def_.newmark_beta, gamma = def_.newmark_gamma;
       if (history_ == 0) {  // start-up: the acceleration of the current state
         model.forces(x, v, f_);
-        for (std::size_t i = 0; i < n; ++i) acc_[i] = w[i] * f_[i];
+        start_acceleration(model, x, acc_);
         history_ = 1;
       }
       for (std::size_t i = 0; i < n; ++i) {
@@ -111,8 +111,9 @@ void Integrator::step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3
     case Scheme::houbolt: {
       if (history_ == 0) {  // the past from a Taylor expansion with the current acceleration
         model.forces(x, v, f_);
+        start_acceleration(model, x, acc_);
         for (std::size_t i = 0; i < n; ++i) {
-          const Vec3 a = w[i] * f_[i];
+          const Vec3& a = acc_[i];
           xm1_[i] = x[i] - h * v[i] + 0.5 * h * h * a;
           xm2_[i] = x[i] - 2.0 * h * v[i] + 2.0 * h * h * a;
         }
@@ -123,9 +124,18 @@ void Integrator::step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3
         if (w[i] == 0.0) v1_[i] = v[i];
       }
       model.forces(x, v1_, f_);
-      for (std::size_t i = 0; i < n; ++i) {
-        rhs_[i] = f_[i] - m[i] * (-3.0 * x[i] + 4.0 * xm1_[i] - xm2_[i]) / (h * h);
-        y_[i] = h * v[i];
+      if (model.diagonal_mass()) {
+        for (std::size_t i = 0; i < n; ++i) {
+          rhs_[i] = f_[i] - m[i] * (-3.0 * x[i] + 4.0 * xm1_[i] - xm2_[i]) / (h * h);
+          y_[i] = h * v[i];
+        }
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          rhs_[i] = f_[i];
+          q_[i] = (-3.0 * x[i] + 4.0 * xm1_[i] - xm2_[i]) / (h * h);
+          y_[i] = h * v[i];
+        }
+        model.add_mass_product(q_, -1.0, rhs_);
       }
       solve(model, x, 2.0 / (h * h), 1.0, 11.0 / (6.0 * h), rhs_, y_);
       for (std::size_t i = 0; i < n; ++i) {
@@ -142,6 +152,16 @@ void Integrator::step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3
       return;
     }
   }
+}
+
+void Integrator::start_acceleration(const ForceModel& model, std::span<const Vec3> x, std::span<Vec3> a) {
+  const auto w = model.inverse_mass();
+  const std::size_t n = x.size();
+  for (std::size_t i = 0; i < n; ++i) a[i] = w[i] * f_[i];
+  if (model.diagonal_mass()) return;
+  // M a = f on the free nodes (kinematic ones at a = 0), from the lumped guess; CG's scratch is free here.
+  for (std::size_t i = 0; i < n; ++i) rhs_[i] = f_[i];
+  solve(model, x, 1.0, 0.0, 0.0, rhs_, a);
 }
 
 int Integrator::static_step(const ForceModel& model, std::span<Vec3> x) {
@@ -279,9 +299,14 @@ void Integrator::apply(const ForceModel& model, std::span<const Vec3> x, double 
   const std::size_t n = x.size();
   const auto m = model.mass();
   const auto w = model.inverse_mass();
-  const double mass_term = alpha + beta_d * model.mass_damping();  // D holds m·α on the diagonal too
-  for (std::size_t i = 0; i < n; ++i) out[i] = mass_term * m[i] * p[i];
-  model.add_stiffness_product(x, p, beta_k, out);
+  const double mass_term = alpha + beta_d * model.mass_damping();  // D holds α M too
+  if (model.diagonal_mass()) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = mass_term * m[i] * p[i];
+  } else {
+    for (std::size_t i = 0; i < n; ++i) out[i].setZero();
+    model.add_mass_product(p, mass_term, out);
+  }
+  if (beta_k != 0.0) model.add_stiffness_product(x, p, beta_k, out);
   if (beta_d != 0.0) model.add_damping_product(x, p, beta_d, out);
   for (std::size_t i = 0; i < n; ++i)
     if (w[i] == 0.0) out[i].setZero();

@@ -1,5 +1,6 @@
 // ForceModel: the mechanical system the time integrators advance, M ẍ = f(x, ẋ), over nodes with three
-// degrees of freedom each and a lumped (diagonal) mass. Every family with dynamics (springs, FEM,
+// degrees of freedom each and a lumped (diagonal) mass, or a sparse one the implicit schemes apply by
+// products (a consistent FEM mass). Every family with dynamics (springs, FEM,
 // meshless) implements it once; the integrators (dynamics/integrator.hpp) never see the family.
 //
 // Kinematic nodes (inverse mass 0: fixed, or moved by a grab) are the caller's: integrators leave their
@@ -25,8 +26,17 @@ class ForceModel {
   /// each. Kinematic nodes get their force too (the reaction); integrators ignore it.
   virtual void forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const = 0;
 
-  /// Mass-proportional (Rayleigh α) damping inside forces(): f holds -α·m_i·v_i (unit: 1/s).
+  /// Mass-proportional (Rayleigh α) damping inside forces(): f holds -α·M v (unit: 1/s).
   virtual double mass_damping() const { return 0.0; }
+
+  /// False when the model's mass matrix M is not the diagonal of mass() (a consistent FEM mass, whose
+  /// rows sum to mass()). Explicit schemes always take mass(); the implicit ones use add_mass_product.
+  virtual bool diagonal_mass() const { return true; }
+  /// y += scale · M p (unit: kg times p's unit); the default is the diagonal mass().
+  virtual void add_mass_product(std::span<const Vec3> p, double scale, std::span<Vec3> y) const {
+    const auto m = mass();
+    for (std::size_t i = 0; i < m.size(); ++i) y[i] += (scale * m[i]) * p[i];
+  }
 
   /// y += scale · K p with K = -∂f/∂x at positions x, made positive semidefinite by the model (unit: N
   /// per m of p). Needed by the implicit schemes only.

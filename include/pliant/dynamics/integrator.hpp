@@ -15,7 +15,9 @@
 //    v₀ = (-7x + 9x₋₁ - 2x₋₂)/(6h); the history starts from x₋ₖ = x - k h v + ½ (k h)² a, accurate
 //    enough (O(h³)) to keep the scheme second order.
 // (K = -∂f/∂x, D = -∂f/∂v: positive semidefinite, so every operator is symmetric positive definite on
-// the free nodes.)
+// the free nodes.) The implicit schemes apply M by ForceModel::add_mass_product, so a consistent mass works
+// there (Newmark's and Houbolt's start-up acceleration M⁻¹ f is then one more CG solve); the explicit schemes
+// take the diagonal mass().
 #pragma once
 
 #include "pliant/core/types.hpp"
@@ -88,6 +90,8 @@ class Integrator {
              std::span<const Vec3> rhs, std::span<Vec3> y);
   void apply(const ForceModel& model, std::span<const Vec3> x, double alpha, double beta_k, double beta_d,
              std::span<const Vec3> p, std::span<Vec3> out);
+  // a = M⁻¹ f_ on the free nodes (0 on kinematic ones): w f_ for a diagonal mass, else a CG solve.
+  void start_acceleration(const ForceModel& model, std::span<const Vec3> x, std::span<Vec3> a);
 
   IntegratorDef def_;
   std::vector<Vec3> f_, x1_, v1_, k1x_, k1v_, k2x_, k2v_, k3x_, k3v_, k4x_, k4v_;

@@ -87,6 +87,8 @@ const char* element_kind_name(ElementKind kind) {
   return "unknown";
 }
 
+const char* mass_kind_name(MassKind kind) { return kind == MassKind::consistent ? "consistent" : "lumped"; }
+
 Result<ElementKind> parse_element_kind(std::string_view name) {
   if (name == "linear") return ElementKind::linear;
   if (name == "corotational") return ElementKind::corotational;
@@ -111,6 +113,8 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
         def.rayleigh_beta >= 0.0))
     return Error{"fem body: Rayleigh alpha and beta must be finite and >= 0"};
   if (!def.gravity.allFinite()) return Error{"fem body: gravity must be finite"};
+  if (def.mass != MassKind::lumped && def.mass != MassKind::consistent)
+    return Error{"fem body: unknown mass kind (lumped, consistent)"};
   if (!def.tet_elements.empty() && def.tet_elements.size() != nt)
     return Error{"fem body: " + std::to_string(def.tet_elements.size()) + " tet elements for " +
                  std::to_string(nt) + " tets (give none or one per tet)"};
@@ -265,6 +269,7 @@ void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
 
 void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const {
   const double beta = def_.rayleigh_beta;
+  const bool consistent_damping = def_.mass == MassKind::consistent && def_.rayleigh_alpha != 0.0;
   const auto nt = static_cast<Index>(tets_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
@@ -304,6 +309,14 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
       }
     }
     write_slots(P, dminv, shape_.volume[ts], &slot_[4 * ts]);
+    if (consistent_damping) {
+      // -α M_t v over the tet: ρV/20 (v_a + Σ_b v_b) at node a.
+      const double c = -def_.rayleigh_alpha * mat.density * shape_.volume[ts] / 20.0;
+      Vec3 sum = Vec3::Zero();
+      for (int a = 0; a < 4; ++a) sum += v[static_cast<std::size_t>(tet[a])];
+      for (int a = 0; a < 4; ++a)
+        slot_[4 * ts + static_cast<std::size_t>(a)] += c * (v[static_cast<std::size_t>(tet[a])] + sum);
+    }
   }
   if (any_corotational_ || (any_hyperelastic_ && beta != 0.0)) {
     std::copy(x.begin(), x.end(), cached_x_.begin());
@@ -311,7 +324,8 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
     dpdf_valid_ = any_hyperelastic_ && beta != 0.0;
   }
   const std::size_t n = rest_.size();
-  const double alpha = def_.rayleigh_alpha;
+  // Gravity M g: the consistent rows sum to the lumped masses, so both kinds give m_i g for a constant g.
+  const double alpha = def_.mass == MassKind::lumped ? def_.rayleigh_alpha : 0.0;  // else in the slots
   for (std::size_t i = 0; i < n; ++i) f[i] = mass_[i] * (def_.gravity - alpha * v[i]) + point_force_[i];
   add_surface_loads(x, f);
   gather(1.0, f);
@@ -331,6 +345,26 @@ void FemForceModel::add_surface_loads(std::span<const Vec3> x, std::span<Vec3> f
       f[i2] += corner;
     }
   }
+}
+
+void FemForceModel::add_mass_product(std::span<const Vec3> p, double scale, std::span<Vec3> y) const {
+  if (def_.mass == MassKind::lumped) {
+    for (std::size_t i = 0; i < mass_.size(); ++i) y[i] += (scale * mass_[i]) * p[i];
+    return;
+  }
+  const auto nt = static_cast<Index>(tets_.size());
+  const int team = nt > kParallelTets ? solver_threads() : 1;
+#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
+  for (Index t = 0; t < nt; ++t) {
+    const auto ts = static_cast<std::size_t>(t);
+    const Tet& tet = tets_[ts];
+    const double c = material_[ts].density * shape_.volume[ts] / 20.0;
+    Vec3 sum = Vec3::Zero();
+    for (int a = 0; a < 4; ++a) sum += p[static_cast<std::size_t>(tet[a])];
+    for (int a = 0; a < 4; ++a)
+      slot_[4 * ts + static_cast<std::size_t>(a)] = c * (p[static_cast<std::size_t>(tet[a])] + sum);
+  }
+  gather(scale, y);
 }
 
 void FemForceModel::add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
@@ -379,6 +413,19 @@ double FemForceModel::elastic_energy(std::span<const Vec3> x) const {
 
 double FemForceModel::kinetic_energy(std::span<const Vec3> v) const {
   double energy = 0.0;
+  if (def_.mass == MassKind::consistent) {
+    // ½ Σ_t ρV/20 (Σ_a |v_a|² + |Σ_a v_a|²)
+    for (std::size_t t = 0; t < tets_.size(); ++t) {
+      Vec3 sum = Vec3::Zero();
+      double squares = 0.0;
+      for (Index a : tets_[t]) {
+        sum += v[static_cast<std::size_t>(a)];
+        squares += v[static_cast<std::size_t>(a)].squaredNorm();
+      }
+      energy += 0.5 * tet_mass(static_cast<Index>(t)) / 20.0 * (squares + sum.squaredNorm());
+    }
+    return energy;
+  }
   for (std::size_t i = 0; i < mass_.size(); ++i) energy += 0.5 * mass_[i] * v[i].squaredNorm();
   return energy;
 }

@@ -122,6 +122,8 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
   if (operational.size() != nt)
     return Error{"hybrid fem: " + std::to_string(operational.size()) + " operational flags for " +
                  std::to_string(nt) + " tets"};
+  if (def.mass != MassKind::lumped)
+    return Error{"hybrid fem: only a lumped mass is supported (its condensed part is built on one)"};
   if (solver.scheme == ImplicitScheme::quasi_static)
     return Error{"hybrid fem: the scheme must be backward_euler or newmark"};
   if (solver.solver == LinearSolverKind::pcg)

@@ -1,6 +1,7 @@
 // The dynamic FEM body as the force model pliant::dynamics advances: linear, corotational or
-// hyperelastic tetrahedra (one kind, or one per tet) with per-tet materials, lumped mass, Rayleigh
-// damping C = αM + βK, gravity, point forces and kinematic (fixed) nodes.
+// hyperelastic tetrahedra (one kind, or one per tet) with per-tet materials, lumped or consistent mass
+// (mass.hpp), Rayleigh damping C = αM + βK with the same M, gravity, point forces and kinematic (fixed)
+// nodes.
 //
 // Per-tet rest data (Dm⁻¹, volume, Lamé constants) is computed once and kept as plain arrays. Every
 // element force is a stress times the shape gradients, f_a = -V P ∇N_a (Sifakis & Barbič 2012, §4):
@@ -61,9 +62,23 @@ struct SurfaceLoad {
   Vec3 traction = Vec3::Zero();
 };
 
+/// The mass matrix of a dynamic FEM body (mass.hpp).
+enum class MassKind {
+  lumped,      ///< diagonal, ρV/4 per tet node: every scheme
+  consistent,  ///< ρV/20 (1 + δ_ab) I₃ per tet node pair: the implicit schemes only (ImplicitSolver, and
+               ///< dynamics::Integrator's backward Euler, Newmark and Houbolt); explicit schemes need a
+               ///< diagonal M and would take mass(), the lumped row sums, instead
+};
+
+/// "lumped" or "consistent".
+const char* mass_kind_name(MassKind kind);
+
 /// Plain settings of a FEM body (C++20 aggregate).
 struct FemBodyDef {
   ElementKind element = ElementKind::corotational;
+  /// The mass matrix M of the inertia, the Rayleigh term αM and the gravity load M g (the same node
+  /// forces m_i g for either kind, as the consistent rows sum to the lumped masses).
+  MassKind mass = MassKind::lumped;
   double rayleigh_alpha = 0.0;          ///< mass-proportional damping α (unit: 1/s), ≥ 0
   double rayleigh_beta = 0.0;           ///< stiffness-proportional damping β (unit: s), ≥ 0
   Vec3 gravity = Vec3::Zero();          ///< body acceleration g, force m_i g per node (unit: m/s²)
@@ -85,10 +100,19 @@ class FemForceModel final : public dynamics::ForceModel {
   static Result<FemForceModel> build(const TetMesh& rest, std::span<const materials::Material> materials,
                                      const FemBodyDef& def);
 
+  /// Lumped node masses (unit: kg): for a consistent mass, its row sums (the same values).
   std::span<const double> mass() const override { return mass_; }
   std::span<const double> inverse_mass() const override { return inverse_mass_; }
   double mass_damping() const override { return def_.rayleigh_alpha; }
-  /// Elastic, damping (-α m v - β K v), gravity, point forces and surface loads at (x, v) (unit: N).
+  bool diagonal_mass() const override { return def_.mass == MassKind::lumped; }
+  /// y += scale M p over all nodes with def().mass's M (unit: kg times p's unit).
+  void add_mass_product(std::span<const Vec3> p, double scale, std::span<Vec3> y) const override;
+  /// ρV of tet t (unit: kg): its lumped node mass is a quarter, its consistent blocks ρV/20 (1 + δ_ab).
+  double tet_mass(Index t) const {
+    const auto ts = static_cast<std::size_t>(t);
+    return material_[ts].density * shape_.volume[ts];
+  }
+  /// Elastic, damping (-α M v - β K v), gravity, point forces and surface loads at (x, v) (unit: N).
   void forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const override;
   /// y += scale K(x) p, K positive semidefinite (see the header comment).
   void add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
@@ -103,7 +127,7 @@ class FemForceModel final : public dynamics::ForceModel {
   /// Elastic energy at positions x (unit: J): ½ uᵀ K0 u for linear, the corotational energy of
   /// corotational_tet.hpp, Σ V Ψ(F) for hyperelastic.
   double elastic_energy(std::span<const Vec3> x) const;
-  /// Kinetic energy ½ Σ m_i |v_i|² over all nodes (unit: J).
+  /// Kinetic energy ½ vᵀ M v over all nodes with def().mass's M (unit: J).
   double kinetic_energy(std::span<const Vec3> v) const;
 
   /// The element stiffness (unit: N/m, 12×12) of tet t at positions x, the one the products use.

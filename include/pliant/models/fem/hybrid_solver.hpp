@@ -55,15 +55,15 @@ class HybridSolver {
   /// Splits `rest` by `operational` (#tets flags, non-zero = operational) and condenses the
   /// non-operational part. `materials`: 1 or #tets (per tet of `rest`). `def.element` is the operational
   /// element (def.tet_elements is ignored); α, β, gravity and the fixed nodes (global ids) apply to both
-  /// parts. `solver` must be backward_euler or newmark with the cholmod solver, or with rest_factor_pcg:
-  /// CG on the operational system preconditioned by a CHOLMOD factor of the first operational system
-  /// assembled (refreshed by replace_operational), no numeric refactorisation per step, an inexact solve
-  /// to pcg_tolerance (relative) within pcg_max_iterations; or with interface_pcg: the interface split
-  /// above, CG on the interface system to pcg_tolerance (relative to its right-hand side) within
-  /// pcg_max_iterations (the direct path when nothing is condensed). Fails with one line on a
-  /// bad mesh, material or def, a flag count other than #tets, no operational tet, an operational part
-  /// whose nodes are all fixed, a non-operational part that touches the operational one at fixed nodes
-  /// only while having free nodes of its own, or a condensation that fails.
+  /// parts; `def.mass` must be lumped (a consistent mass is refused). `solver` must be backward_euler or
+  /// newmark with the cholmod solver, or with rest_factor_pcg: CG on the operational system preconditioned by
+  /// a CHOLMOD factor of the first operational system assembled (refreshed by replace_operational), no
+  /// numeric refactorisation per step, an inexact solve to pcg_tolerance (relative) within
+  /// pcg_max_iterations; or with interface_pcg: the interface split above, CG on the interface system to
+  /// pcg_tolerance (relative to its right-hand side) within pcg_max_iterations (the direct path when nothing
+  /// is condensed). Fails with one line on a bad mesh, material or def, a flag count other than #tets, no
+  /// operational tet, an operational part whose nodes are all fixed, a non-operational part that touches the
+  /// operational one at fixed nodes only while having free nodes of its own, or a condensation that fails.
   static Result<HybridSolver> build(const TetMesh& rest, std::span<const materials::Material> materials,
                                     const FemBodyDef& def, std::span<const std::uint8_t> operational,
                                     const ImplicitSolverDef& solver);

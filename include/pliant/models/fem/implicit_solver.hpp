@@ -13,6 +13,11 @@
 // dynamics::Integrator's linearised Newmark step. Quasi-static stepping drops inertia: Newton on f(x) = 0
 // (elastic, gravity and point forces) on the free nodes, K(x_k) δ = f(x_k), velocities zero.
 //
+// M is the model's lumped or consistent mass (FemBodyDef::mass): a consistent M enters the assembled
+// matrix in the same sparsity as K (its blocks couple the nodes of a tet), the matrix-free products of
+// rest_factor_pcg through FemForceModel::add_mass_product, and Newmark's start-up acceleration M⁻¹ f is
+// one Jacobi-PCG solve on M.
+//
 // The system matrix lives in a sparsity pattern built once over the free nodes (3×3 blocks of mesh
 // neighbours); each Newton iteration refills its values from the model's element stiffnesses (the PSD
 // projected ones for hyperelastic elements) by a per-node gather, deterministic for any thread count.
@@ -138,6 +143,8 @@ class ImplicitSolver {
   double mass_coefficient_ = 0.0, stiffness_coefficient_ = 0.0;
   bool rest_factored_ = false;
   void apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd& q);
+  // acc_ = M⁻¹ f_ on the free nodes (0 on kinematic ones): Newmark's start; a CG solve for a consistent M.
+  void mass_acceleration();
   bool has_acceleration_ = false;  // Newmark: acc_ holds the last step's acceleration
 };
 
