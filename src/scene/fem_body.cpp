@@ -2,7 +2,8 @@
 // its stepping (fem::ImplicitSolver or dynamics::Integrator), and forwarding to them.
 //
 // Scene keys: "material" (the shared reader: preset, E/nu or Lamé, density) and "fem": {"element":
-// "linear" | "corotational" | "stvk" | "neo_hookean", "mass": "lumped", "material_regions": [{"region":
+// "linear" | "corotational" | "stvk" | "neo_hookean", "mass": "lumped" | "consistent" (implicit
+// integrators; not hybrid), "material_regions": [{"region":
 // REGION, "material": {...}}] (tets whose centroid the region selects; later entries win), "damping":
 // {"alpha": 1/s, "beta": s}, "gravity": [m/s²], "pressure": [{"region": REGION, "value": Pa}] (a follower
 // load on the surface triangles the region selects), "traction": [{"region": REGION, "value": [Pa]}] (a
@@ -149,15 +150,22 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
   // An unbuilt body: a CuttableFemSceneBody for a hybrid body.
   static std::unique_ptr<FemSceneBody> make_empty(std::string name, bool hybrid);
 
-  // Builds the model, the solver and the surface; the Result carries build failures.
+  // Builds the model, the solver and the surface; the Result carries build failures. A substep above the
+  // explicit stable step sets *substep_too_large (when given), so the reader can name the "dt" key.
   static Result<std::unique_ptr<FemSceneBody>> build(std::string name, const TetMesh& rest,
                                                      std::vector<materials::Material> materials,
-                                                     fem::FemBodyDef def, FemSceneDef scene) {
+                                                     fem::FemBodyDef def, FemSceneDef scene,
+                                                     bool* substep_too_large = nullptr) {
     if (!(scene.substep >= 0.0) || !std::isfinite(scene.substep))
       return Error{"fem: the substep must be a finite number >= 0 s"};
     if (!(scene.explicit_safety > 0.0 && scene.explicit_safety <= 1.0))
       return Error{"fem: explicit_safety must be in (0, 1]"};
+    if (def.mass == fem::MassKind::consistent && is_explicit(scene.integrator))
+      return Error{
+          fmt::format("fem: a consistent mass needs an implicit integrator ({} takes a diagonal mass)",
+                      fem_integrator_name(scene.integrator))};
     if (!scene.operational.empty()) {
+      if (def.mass != fem::MassKind::lumped) return Error{"fem: a hybrid body takes a lumped mass only"};
       if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
         return Error{"fem: a hybrid body needs the backward_euler or newmark integrator"};
       if (scene.solver.solver != fem::LinearSolverKind::cholmod &&
@@ -183,6 +191,7 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
     if (is_explicit(scene.integrator)) {
       const double stable = explicit_stable_step(*b.model_);
       if (scene.substep > stable) {
+        if (substep_too_large) *substep_too_large = true;
         return Error{fmt::format(
             "fem: a substep of {:.3g} s is above the stable step of {} for this mesh, about {:.3g} s "
             "(stiffness, density and damping decide it): lower \"dt\" or pick an implicit integrator",
@@ -864,10 +873,9 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
                              {"linear", "corotational", "stvk", "neo_hookean", "stable_neo_hookean"})),
                          *v);
     }
-    if (auto v = j.find("mass")) {
-      if (v->one_of({"lumped", "consistent"}) == "consistent")
-        v->fail("a consistent mass is not supported by the fem runtime (its integrators take a lumped mass)");
-    }
+    if (auto v = j.find("mass"))
+      def.mass = v->one_of({"lumped", "consistent"}) == "consistent" ? fem::MassKind::consistent
+                                                                     : fem::MassKind::lumped;
     if (auto regions = j.find("material_regions")) {
       // Per-tet materials: each entry overrides the tets whose centroid its region selects.
       std::vector<Vec3> centroids(mesh.tets.size());
@@ -931,6 +939,16 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
         .fail(fmt::format("pressure and traction loads are not supported on a {} body yet",
                           settings->has("modal") ? "modal" : "hybrid"));
   }
+  if (def.mass == fem::MassKind::consistent && !settings->has("modal")) {
+    if (is_explicit(scene.integrator))
+      settings->at("mass").fail(
+          fmt::format("a consistent mass needs an implicit integrator ({} takes a diagonal "
+                      "mass): use \"lumped\" or an implicit \"integrator\"",
+                      fem_integrator_name(scene.integrator)));
+    if (settings->has("hybrid"))
+      settings->at("mass").fail(
+          "a hybrid body takes a lumped mass only (its condensed part is built on one)");
+  }
   if (settings && settings->has("modal")) {
     if (settings->has("hybrid")) settings->at("hybrid").fail("a modal body cannot be hybrid too");
     return make_fem_modal_body(*settings, mesh, std::move(materials), std::move(def), in);
@@ -953,9 +971,13 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     (settings ? settings->at("integrator") : body)
         .fail("quasi_static stepping needs \"fixed\" nodes (static equilibrium of a free body is singular)");
   }
+  bool substep_too_large = false;
   Result<std::unique_ptr<FemSceneBody>> built =
-      FemSceneBody::build(in.name, mesh, std::move(materials), std::move(def), scene);
-  if (!built.ok()) (settings ? *settings : body).fail(built.message());
+      FemSceneBody::build(in.name, mesh, std::move(materials), std::move(def), scene, &substep_too_large);
+  if (!built.ok()) {
+    if (substep_too_large) settings->at("dt").fail(built.message());  // only a given "dt" can be too large
+    (settings ? *settings : body).fail(built.message());
+  }
   const double substep = (*built)->configured_substep();
   if (substep > 0.0 && in.time_step / substep > kMaxSubsteps) {
     (settings ? *settings : body)

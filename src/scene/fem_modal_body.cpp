@@ -38,8 +38,9 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
     fem::ModalAnalysisDef ad;
     ad.modes = modal.modes;
     ad.shift = modal.shift;
-    Result<fem::ModalBasis> basis =
-        fem::modal_analysis(rest, materials, def.fixed_nodes, ad, fem::ModalMass::lumped);
+    Result<fem::ModalBasis> basis = fem::modal_analysis(
+        rest, materials, def.fixed_nodes, ad,
+        def.mass == fem::MassKind::consistent ? fem::ModalMass::consistent : fem::ModalMass::lumped);
     if (!basis.ok()) return Error{"fem modal: " + basis.message()};
     auto body = std::unique_ptr<FemModalSceneBody>(new FemModalSceneBody(std::move(name)));
     FemModalSceneBody& b = *body;
@@ -61,7 +62,7 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
     b.body_.emplace(std::move(mb).value());
     const auto n = static_cast<Eigen::Index>(rest.node_count());
     const Eigen::Index r = b.basis_.mode_count();
-    // Gravity's modal force Φᵀ (M g), projected once at rest.
+    // Gravity's modal force Φᵀ (M g), projected once at rest (M g = m_i g per node for either mass).
     Eigen::VectorXd weight = Eigen::VectorXd::Zero(3 * n);
     for (Eigen::Index i = 0; i < n; ++i)
       weight.segment<3>(3 * i) = model->mass()[static_cast<std::size_t>(i)] * def.gravity;

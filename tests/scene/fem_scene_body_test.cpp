@@ -36,61 +36,69 @@ const char* kBeam =
 
 // The family's steps are the runtime's: fem::ImplicitSolver for backward Euler and Newmark, the shared
 // dynamics::Integrator for Houbolt.
+// Both with the lumped and the consistent mass ("mass").
 TEST(FemSceneBody, StepsEqualTheRuntimeDrivenDirectly) {
-  for (const std::string integrator : {"backward_euler", "newmark", "houbolt"}) {
-    Result<Scene> scene =
-        fem_scene(std::string(kBeam) + R"(, "fem": {"element": "corotational",
+  for (const std::string mass : {"lumped", "consistent"})
+    for (const std::string integrator : {"backward_euler", "newmark", "houbolt"}) {
+      SCOPED_TRACE(mass + " " + integrator);
+      Result<Scene> scene =
+          fem_scene(std::string(kBeam) + R"(, "fem": {"element": "corotational", "mass": ")" + mass + R"(",
         "damping": {"alpha": 0.5, "beta": 0.002}, "gravity": [0, -9.81, 0], "integrator": ")" +
-                  integrator +
-                  R"(", "solver": {"kind": "cholmod", "newton_iterations": 3, "tolerance": 1e-10,
+                    integrator +
+                    R"(", "solver": {"kind": "cholmod", "newton_iterations": 3, "tolerance": 1e-10,
                   "max_iterations": 500}})");
-    ASSERT_TRUE(scene.ok()) << scene.message();
-    World& world = *scene->world;
-    const FemSceneView* view = fem_view(world.body(0));
-    ASSERT_NE(view, nullptr);
-    const fem::FemForceModel& m = view->model();
-    const TetMesh mesh{m.rest_positions(), m.tets()};
-    const auto mat = materials::material_from_young_poisson(1e5, 0.3, 100).value();
-    auto model = fem::FemForceModel::build(mesh, std::span(&mat, 1),
-                                           {.element = fem::ElementKind::corotational,
-                                            .rayleigh_alpha = 0.5,
-                                            .rayleigh_beta = 0.002,
-                                            .gravity = {0, -9.81, 0},
-                                            .fixed_nodes = m.def().fixed_nodes});
-    ASSERT_TRUE(model.ok()) << model.message();
-    std::vector<Vec3> x = mesh.positions, v(x.size(), Vec3::Zero());
-    if (integrator == "houbolt") {
-      dynamics::Integrator houbolt(
-          {.scheme = dynamics::Scheme::houbolt, .dt = 0.01, .cg_tolerance = 1e-10, .cg_max_iterations = 500});
-      for (int s = 0; s < 30; ++s) {
-        world.step();
-        houbolt.step(*model, x, v);
+      ASSERT_TRUE(scene.ok()) << scene.message();
+      World& world = *scene->world;
+      const FemSceneView* view = fem_view(world.body(0));
+      ASSERT_NE(view, nullptr);
+      const fem::FemForceModel& m = view->model();
+      const TetMesh mesh{m.rest_positions(), m.tets()};
+      const auto mat = materials::material_from_young_poisson(1e5, 0.3, 100).value();
+      auto model = fem::FemForceModel::build(
+          mesh, std::span(&mat, 1),
+          {.element = fem::ElementKind::corotational,
+           .mass = mass == "consistent" ? fem::MassKind::consistent : fem::MassKind::lumped,
+           .rayleigh_alpha = 0.5,
+           .rayleigh_beta = 0.002,
+           .gravity = {0, -9.81, 0},
+           .fixed_nodes = m.def().fixed_nodes});
+      ASSERT_TRUE(model.ok()) << model.message();
+      std::vector<Vec3> x = mesh.positions, v(x.size(), Vec3::Zero());
+      if (integrator == "houbolt") {
+        dynamics::Integrator houbolt({.scheme = dynamics::Scheme::houbolt,
+                                      .dt = 0.01,
+                                      .cg_tolerance = 1e-10,
+                                      .cg_max_iterations = 500});
+        for (int s = 0; s < 30; ++s) {
+          world.step();
+          houbolt.step(*model, x, v);
+        }
+        EXPECT_GT(view->last_report().cg_iterations, 0);
+      } else {
+        auto solver = fem::ImplicitSolver::build(
+            *model, {.scheme = integrator == "newmark" ? fem::ImplicitScheme::newmark
+                                                       : fem::ImplicitScheme::backward_euler,
+                     .dt = 0.01,
+                     .solver = fem::LinearSolverKind::cholmod,
+                     .max_newton_iterations = 3,
+                     .pcg_tolerance = 1e-10,
+                     .pcg_max_iterations = 500});
+        ASSERT_TRUE(solver.ok()) << solver.message();
+        for (int s = 0; s < 30; ++s) {
+          world.step();
+          solver->step(x, v);
+        }
+        EXPECT_GT(view->last_report().newton_iterations, 0);
       }
-      EXPECT_GT(view->last_report().cg_iterations, 0);
-    } else {
-      auto solver = fem::ImplicitSolver::build(
-          *model, {.scheme = integrator == "newmark" ? fem::ImplicitScheme::newmark
-                                                     : fem::ImplicitScheme::backward_euler,
-                   .dt = 0.01,
-                   .solver = fem::LinearSolverKind::cholmod,
-                   .max_newton_iterations = 3,
-                   .pcg_tolerance = 1e-10,
-                   .pcg_max_iterations = 500});
-      ASSERT_TRUE(solver.ok()) << solver.message();
-      for (int s = 0; s < 30; ++s) {
-        world.step();
-        solver->step(x, v);
+      double worst = 0.0, swing = 0.0;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        worst = std::max(worst, (view->positions()[i] - x[i]).norm());
+        swing = std::max(swing, (x[i] - mesh.positions[i]).norm());
       }
-      EXPECT_GT(view->last_report().newton_iterations, 0);
+      EXPECT_EQ(view->model().def().mass, model->def().mass);
+      EXPECT_GT(swing, 1e-3) << integrator << ": the beam moves";
+      EXPECT_LE(worst, integrator == "houbolt" ? 0.0 : 1e-12) << integrator;
     }
-    double worst = 0.0, swing = 0.0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      worst = std::max(worst, (view->positions()[i] - x[i]).norm());
-      swing = std::max(swing, (x[i] - mesh.positions[i]).norm());
-    }
-    EXPECT_GT(swing, 1e-3) << integrator << ": the beam moves";
-    EXPECT_LE(worst, integrator == "houbolt" ? 0.0 : 1e-12) << integrator;
-  }
 }
 
 TEST(FemSceneBody, QuasiStaticLinearMatchesTheStaticSolution) {
@@ -212,11 +220,11 @@ TEST(FemSceneBody, ExplicitStepsStayBoundedBelowTheStableStep) {
   const double fall = 0.5 * 9.81 * 0.2 * 0.2;
   for (std::size_t i = 0; i < view->positions().size(); ++i)
     EXPECT_LT((view->positions()[i] - view->model().rest_positions()[i]).norm(), 2.0 * fall);
-  // A given dt above the stable step is refused, naming the fem object.
+  // A given dt above the stable step is refused, naming the dt key.
   Result<Scene> too_big = fem_scene(std::string(kBeam) + R"(, "fem": {"integrator": "central_difference",
       "dt": 0.01})");
   ASSERT_FALSE(too_big.ok());
-  EXPECT_NE(too_big.message().find("/bodies/0/fem: "), std::string::npos) << too_big.message();
+  EXPECT_NE(too_big.message().find("/bodies/0/fem/dt: "), std::string::npos) << too_big.message();
   EXPECT_NE(too_big.message().find("stable step"), std::string::npos) << too_big.message();
 }
 
@@ -248,9 +256,17 @@ TEST(FemSceneBody, ErrorsNameTheJsonPath) {
             std::string::npos);
   EXPECT_NE(message(R"({"solver": {"kind": "lu"}})").find("/bodies/0/fem/solver/kind: expected one of"),
             std::string::npos);
-  EXPECT_NE(
-      message(R"({"mass": "consistent"})").find("/bodies/0/fem/mass: a consistent mass is not supported"),
-      std::string::npos);
+  EXPECT_NE(message(R"({"mass": "heavy"})").find("/bodies/0/fem/mass: expected one of"), std::string::npos);
+  EXPECT_NE(message(R"({"mass": "consistent", "integrator": "symplectic_euler"})")
+                .find("/bodies/0/fem/mass: a consistent mass needs an implicit integrator (symplectic_euler"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"mass": "consistent", "integrator": "central_difference"})")
+                .find("/bodies/0/fem/mass: a consistent mass needs an implicit integrator"),
+            std::string::npos);
+  EXPECT_NE(message(R"({"mass": "consistent", "hybrid": {"operational": "x>0.5"}})")
+                .find("/bodies/0/fem/mass: a hybrid body takes a lumped mass only"),
+            std::string::npos);
+  EXPECT_EQ(message(R"({"mass": "consistent", "integrator": "quasi_static"})"), "ok");
   EXPECT_NE(message(R"({"damping": {"alpha": -1}})").find("/bodies/0/fem/damping/alpha: expected"),
             std::string::npos);
   EXPECT_NE(message(R"({"dampnig": {}})").find("/bodies/0/fem"), std::string::npos);

@@ -64,6 +64,22 @@ SPRINGS = {
     "output": {"every": 1},
 }
 
+FEM = {
+    "pliant": 1,
+    "name": "bad",
+    "time_step": 0.01,
+    "steps": 2,
+    "bodies": [{
+        "name": "beam",
+        "family": "fem",
+        "mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [5, 1, 1]},
+        "fixed": ["xmin"],
+        "material": {"E": 50000, "nu": 0.3, "density": 1000},
+        "fem": {"integrator": "backward_euler", "solver": {"kind": "pcg"}},
+    }],
+    "output": {"every": 1},
+}
+
 
 def green(**changes):
     return with_changes(GREEN, changes)
@@ -71,6 +87,10 @@ def green(**changes):
 
 def springs(**changes):
     return with_changes(SPRINGS, changes)
+
+
+def fem(**changes):
+    return with_changes(FEM, changes)
 
 
 def with_changes(base, changes):
@@ -236,6 +256,17 @@ put("springs_undamped.json", springs(bodies__0__springs__damping=0),
     "/bodies/0/springs: explicit Euler amplifies undamped motion")
 put("springs_dt_above_time_step.json", springs(bodies__0__springs__dt=0.05),
     "/bodies/0/springs/dt: expected a number <= 0.01 (the scene's time_step), got 0.05")
+
+# ---- fem ----
+put("fem_unknown_mass.json", fem(bodies__0__fem__mass="diagonal"),
+    '/bodies/0/fem/mass: expected one of "lumped", "consistent", got "diagonal"')
+put("fem_consistent_mass_explicit.json",
+    fem(bodies__0__fem__mass="consistent", bodies__0__fem__integrator="central_difference",
+        bodies__0__fem__solver=DELETE),
+    "/bodies/0/fem/mass: a consistent mass needs an implicit integrator (central_difference takes a diagonal")
+put("fem_explicit_dt_unstable.json",
+    fem(bodies__0__fem__integrator="symplectic_euler", bodies__0__fem__dt=0.01, bodies__0__fem__solver=DELETE),
+    "/bodies/0/fem/dt: fem: a substep of 0.01 s is above the stable step of symplectic_euler")
 
 # ---- interactions ----
 put("interactions_object.json", green(interactions={"type": "grab"}),
