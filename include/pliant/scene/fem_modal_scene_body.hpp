@@ -29,8 +29,8 @@ struct FemModalDef {
 /// Grab spring stiffness factor κ: k = κ ω_r² m_P (modal scene body, see make_fem_modal_scene_body).
 inline constexpr double kModalGrabStiffnessFactor = 100.0;
 
-/// A scene body named `name`: the tet mesh `rest` (unit: m) with one material or one per tet, lumped
-/// mass, the Rayleigh damping, gravity and fixed nodes of `def` (its element is ignored: the modes are
+/// A scene body named `name`: the tet mesh `rest` (unit: m) with one material or one per tet, the mass
+/// (lumped or consistent: the modes are those of that M), the Rayleigh damping, gravity and fixed nodes of `def` (its element is ignored: the modes are
 /// those of linear elasticity about the rest shape), reduced to the lowest `modal.modes` modes computed
 /// here, and stepped by the exact damped modal step of a world step `dt` (unit: s, > 0; another dt at
 /// step time rebuilds the step coefficients once). Forces: gravity is projected once on the modes at

@@ -125,7 +125,7 @@ class FemSceneView {
 };
 
 /// A scene body named `name`: the tet mesh `rest` (unit: m) with one material or one per tet,
-/// `def` (element, Rayleigh damping, gravity, fixed nodes) and the stepping of `scene`. Its surface is
+/// `def` (element, mass, Rayleigh damping, gravity, fixed nodes) and the stepping of `scene`. Its surface is
 /// the mesh's boundary; grabs are soft patches held kinematically (the patch nodes become fixed nodes
 /// moved with the handle, so the force model and solver are rebuilt at grab and release); a grab's
 /// reaction is the sum of the body's forces on its nodes after the step (elastic, damping, gravity);
@@ -134,7 +134,8 @@ class FemSceneView {
 /// tets around each surface node). Stages: "fem.solve", "fem.reaction" (unit: ms). Steps never throw;
 /// after the first step they allocate nothing with the pcg solver and the explicit integrators (CHOLMOD
 /// allocates inside its factorisations and solves). Fails with one line on a bad mesh, material, def,
-/// or an explicit substep above the stable step.
+/// an explicit substep above the stable step, or a consistent mass with an explicit integrator or a
+/// hybrid body.
 ///
 /// A hybrid body (non-empty scene.operational) has the Cuttable capability: a blade's sweep cuts its
 /// operational tets (fem::cut_tets with `scene.cut`, the interface and fixed nodes frozen, the sweep
