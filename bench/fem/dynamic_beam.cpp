@@ -6,8 +6,10 @@
 // only), so speed is never
 // quoted without accuracy. The tip is the mean of the end nodes nearest (10, 0.75, 0.75). The "hybrid"
 // object times the hybrid operational / non-operational body on an organ-like ellipsoid
-// (run_hybrid_organ).
+// (run_hybrid_organ); the "modal" object is `pliant bench fem-modal`'s (modal_tube.cpp: 50 modes of a
+// 10k-node tube and the modal step with its ~5k surface nodes).
 #include "bench.hpp"
+#include "modal_tube.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/dynamics/integrator.hpp"
@@ -381,7 +383,6 @@ nlohmann::json run_fem_dynamic(const Context& context) {
   out["steps"] = steps;
   out["beam"] = nlohmann::json::array();
   out["references"] = nlohmann::json::array();
-  out["modal"] = nullptr;  // not implemented yet
   fmt::print("{:>6} {:<13} {:<15} {:<22} {:>3} {:>9} {:>9} {:>6} {:>7} {:>7} {:>7} {:>7}\n", "tets",
              "element", "integrator", "solver", "thr", "ms/step", "residual", "newton", "cg", "err0.5",
              "err1", "err2");
@@ -473,6 +474,7 @@ nlohmann::json run_fem_dynamic(const Context& context) {
   set_threads(context.threads > 0 ? context.threads : 0);
   out["hybrid"] = context.quick ? run_hybrid_organ(6, 250, 5) : run_hybrid_organ(12, 2000, 50);
   set_threads(0);
+  out["modal"] = fem_modal_figures(context);  // the fem-modal benchmark's figures (modal_tube.cpp)
   return out;
 }
 

@@ -5,6 +5,7 @@
 // reconstruction of the ~5k surface nodes, with and without modal warping. Goals (issue "Dynamic
 // FEM"): 50 modes in ≤ 5 s; a step updating 5k surface nodes at ≥ 10 kHz.
 #include "bench.hpp"
+#include "modal_tube.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
@@ -117,6 +118,8 @@ nlohmann::json run_fem_modal(const Context& context) {
 }
 
 }  // namespace
+
+nlohmann::json fem_modal_figures(const Context& context) { return run_fem_modal(context); }
 
 PLIANT_REGISTER_BENCH("fem-modal",
                       "modal reduction of a 10k-node rubber tube: 50 modes' eigen-solve time, modal step + "
