@@ -4,8 +4,8 @@
 // CHOLMOD factor), and the cost of one modal step (50 damped modes, exact step) plus the
 // reconstruction of the ~5k surface nodes, with and without modal warping. Goals (issue "Dynamic
 // FEM"): 50 modes in ≤ 5 s; a step updating 5k surface nodes at ≥ 10 kHz.
-#include "bench.hpp"
 #include "modal_tube.hpp"
+#include "bench.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"

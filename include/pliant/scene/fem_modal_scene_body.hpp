@@ -30,8 +30,8 @@ struct FemModalDef {
 inline constexpr double kModalGrabStiffnessFactor = 100.0;
 
 /// A scene body named `name`: the tet mesh `rest` (unit: m) with one material or one per tet, the mass
-/// (lumped or consistent: the modes are those of that M), the Rayleigh damping, gravity and fixed nodes of `def` (its element is ignored: the modes are
-/// those of linear elasticity about the rest shape), reduced to the lowest `modal.modes` modes computed
+/// (def.mass), Rayleigh damping, gravity and fixed nodes of `def` (its element is ignored: the modes are
+/// those of linear elasticity about the rest shape and M), reduced to the lowest `modal.modes` modes computed
 /// here, and stepped by the exact damped modal step of a world step `dt` (unit: s, > 0; another dt at
 /// step time rebuilds the step coefficients once). Forces: gravity is projected once on the modes at
 /// rest (Φᵀ M g, not rotated by warping); apply_force projects the force of the next step on the modes
