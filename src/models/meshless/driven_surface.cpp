@@ -123,7 +123,7 @@ void DrivenSurface::append_fit(const MlsBody& body, const Vec3& X, double R, con
     const Vec4 c = q * q * q * (Minv * p);
     phyxel_.push_back(j);
     weight_.push_back(c[0]);
-    gradient_.push_back(c.tail<3>() / R);
+    gradient_.push_back((c.tail<3>() / R).cast<float>());
   }
 }
 
@@ -144,7 +144,7 @@ void DrivenSurface::append_fit_or_shepard(const MlsBody& body, const Vec3& X, do
     const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
     phyxel_.push_back(j);
     weight_.push_back(q * q * q / sum);
-    gradient_.push_back(Vec3::Zero());
+    gradient_.push_back(Eigen::Vector3f::Zero());
   }
 }
 
@@ -198,7 +198,7 @@ void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, st
 Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop) {
   std::vector<Index> begin(1, 0), phyxel;
   std::vector<double> weight;
-  std::vector<Vec3> gradient;
+  std::vector<Eigen::Vector3f> gradient;
   std::vector<Index> kept;
   Index refitted = 0;
   for (std::size_t v = 0; v < rest_.size(); ++v) {
@@ -241,37 +241,78 @@ std::span<const double> DrivenSurface::weights(Index v) const {
   const auto vu = static_cast<std::size_t>(v);
   return {weight_.data() + begin_[vu], static_cast<std::size_t>(begin_[vu + 1] - begin_[vu])};
 }
+std::span<const Eigen::Vector3f> DrivenSurface::gradients(Index v) const {
+  const auto vu = static_cast<std::size_t>(v);
+  return {gradient_.data() + begin_[vu], static_cast<std::size_t>(begin_[vu + 1] - begin_[vu])};
+}
+
+namespace {
+
+// u = Σ φ_j u_j and F = I + Σ (u_j - u_0) g_jᵀ over one vertex's fit (see the header), with the phyxel
+// displacements u_j = displacement(j). Plain scalar sums: this loop is the whole cost of an update.
+template <class Displacement>
+void accumulate_fit(std::span<const Index> phyxel, std::span<const double> weight,
+                    std::span<const Eigen::Vector3f> gradient, const Displacement& displacement,
+                    Vec3& u_vertex, Mat3& F) {
+  double s[3] = {0.0, 0.0, 0.0};
+  double f[9] = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};  // row-major F
+  if (!phyxel.empty()) {
+    const Vec3 u0 = displacement(phyxel[0]);
+    for (std::size_t k = 0; k < phyxel.size(); ++k) {
+      const Vec3& uj = displacement(phyxel[k]);
+      const double w = weight[k];
+      const float* g = gradient[k].data();
+      for (int a = 0; a < 3; ++a) {
+        s[a] += w * uj[a];
+        const double d = uj[a] - u0[a];
+        f[3 * a] += d * g[0];
+        f[3 * a + 1] += d * g[1];
+        f[3 * a + 2] += d * g[2];
+      }
+    }
+  }
+  u_vertex = Vec3(s[0], s[1], s[2]);
+  F << f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8];
+}
+
+}  // namespace
 
 Mat3 DrivenSurface::deformation_gradient(const MlsBody& body, std::span<const Vec3> x, Index v) const {
-  const auto vu = static_cast<std::size_t>(v);
-  Mat3 F = Mat3::Identity();
-  for (Index k = begin_[vu]; k < begin_[vu + 1]; ++k) {
-    const auto ku = static_cast<std::size_t>(k);
-    const auto j = static_cast<std::size_t>(phyxel_[ku]);
-    F.noalias() += (x[j] - body.rest[j]) * gradient_[ku].transpose();
-  }
+  Vec3 u;
+  Mat3 F;
+  accumulate_fit(
+      phyxels(v), weights(v), gradients(v),
+      [&](Index j) { return Vec3(x[static_cast<std::size_t>(j)] - body.rest[static_cast<std::size_t>(j)]); },
+      u, F);
   return F;
 }
 
 void DrivenSurface::update(const MlsBody& body, std::span<const Vec3> x, std::span<Vec3> positions,
                            std::span<Vec3> normals) const {
   const auto n = static_cast<Index>(rest_.size());
-#pragma omp parallel for schedule(static) if (n >= 4096) num_threads(n >= 4096 ? solver_threads() : 1)
-  for (Index v = 0; v < n; ++v) {
-    const auto vu = static_cast<std::size_t>(v);
-    Vec3 u = Vec3::Zero();
-    Mat3 F = Mat3::Identity();
-    for (Index k = begin_[vu]; k < begin_[vu + 1]; ++k) {
-      const auto ku = static_cast<std::size_t>(k);
-      const auto j = static_cast<std::size_t>(phyxel_[ku]);
-      const Vec3 uj = x[j] - body.rest[j];
-      u.noalias() += weight_[ku] * uj;
-      F.noalias() += uj * gradient_[ku].transpose();
+  const auto phyxel_count = static_cast<Index>(x.size());
+  displacement_.resize(x.size());
+  const auto displacement = [&](Index j) -> const Vec3& {
+    return displacement_[static_cast<std::size_t>(j)];
+  };
+#pragma omp parallel num_threads(n >= 4096 ? solver_threads() : 1)
+  {
+#pragma omp for schedule(static)
+    for (Index j = 0; j < phyxel_count; ++j) {
+      const auto ju = static_cast<std::size_t>(j);
+      displacement_[ju] = x[ju] - body.rest[ju];
     }
-    positions[vu] = rest_[vu] + u;
-    const Vec3 nn = cofactor(F) * normal_[vu];
-    const double len = nn.norm();
-    normals[vu] = len > 0.0 ? Vec3(nn / len) : normal_[vu];
+#pragma omp for schedule(static)
+    for (Index v = 0; v < n; ++v) {
+      const auto vu = static_cast<std::size_t>(v);
+      Vec3 u;
+      Mat3 F;
+      accumulate_fit(phyxels(v), weights(v), gradients(v), displacement, u, F);
+      positions[vu] = rest_[vu] + u;
+      const Vec3 nn = cofactor(F) * normal_[vu];
+      const double len = nn.norm();
+      normals[vu] = len > 0.0 ? Vec3(nn / len) : normal_[vu];
+    }
   }
 }
 

@@ -33,20 +33,25 @@ std::vector<Vec3> surface_normals(const Fixture& f, const std::vector<Vec3>& pos
   return area_weighted_normals(positions, f.surface.triangles);
 }
 
+// Positions to double round-off; normals to the single precision of the stored gradients, also after a
+// translation of kilometres (F sums displacements relative to one phyxel, so the translation cancels).
 TEST(DrivenSurface, AffineMotionMovesVerticesAndNormalsExactly) {
   for (double jitter : {0.0, 0.8}) {
     const Fixture f = sphere(jitter);
     Mat3 A;
     A << 1.3, 0.4, -0.2, -0.1, 0.8, 0.3, 0.2, -0.5, 1.1;
-    const Vec3 b(0.1, -0.3, 0.2);
-    std::vector<Vec3> x;
-    for (const Vec3& p : f.body.rest) x.push_back(A * p + b);
-    std::vector<Vec3> pos(f.driven.vertex_count()), nrm(f.driven.vertex_count());
-    f.driven.update(f.body, x, pos, nrm);
-    const auto reference = surface_normals(f, pos);
-    for (std::size_t v = 0; v < pos.size(); ++v) {
-      EXPECT_LT((pos[v] - (A * f.surface.positions[v] + b)).norm(), 1e-13) << v;
-      EXPECT_LT((nrm[v] - reference[v]).norm(), 1e-11) << v;
+    for (const Vec3& b : {Vec3(0.1, -0.3, 0.2), Vec3(2e3, -1e3, 3e3)}) {
+      std::vector<Vec3> x;
+      for (const Vec3& p : f.body.rest) x.push_back(A * p + b);
+      std::vector<Vec3> pos(f.driven.vertex_count()), nrm(f.driven.vertex_count());
+      f.driven.update(f.body, x, pos, nrm);
+      const auto reference = surface_normals(f, pos);
+      for (std::size_t v = 0; v < pos.size(); ++v) {
+        EXPECT_LT((pos[v] - (A * f.surface.positions[v] + b)).norm(), 1e-13 * (1.0 + b.norm())) << v;
+        EXPECT_LT((nrm[v] - reference[v]).norm(), 1e-7) << v;
+        const Mat3 F = f.driven.deformation_gradient(f.body, x, static_cast<Index>(v));
+        EXPECT_LT((F - A).norm(), 1e-6 * A.norm()) << v;
+      }
     }
   }
 }
