@@ -160,11 +160,12 @@ void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, st
     return i;
   };
   for (std::size_t i = 0; i < body.rest.size(); ++i) {
+    const Index ri = root(static_cast<Index>(i));  // stays a root: only other roots are linked to it
     for (Index l = body.link_begin[i]; l < body.link_begin[i + 1]; ++l)
-      piece[static_cast<std::size_t>(root(body.link_target[static_cast<std::size_t>(l)]))] =
-          root(static_cast<Index>(i));
+      piece[static_cast<std::size_t>(root(body.link_target[static_cast<std::size_t>(l)]))] = ri;
   }
   const PointGrid grid(body.rest, *std::min_element(radius_.begin(), radius_.end()));
+  const BladeCrossing crossing(blade);
   for (const CutPoint& p : split.points) {
     const auto a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
     const Vec3 X = (1.0 - p.t) * rest_[a] + p.t * rest_[b];
@@ -181,7 +182,7 @@ void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, st
       grid.within(X, R, -1, candidates);
       near.clear();
       for (Index j : candidates) {
-        if (same_piece(j) && !crosses(blade, seen_from, x[static_cast<std::size_t>(j)])) near.push_back(j);
+        if (same_piece(j) && !crossing(seen_from, x[static_cast<std::size_t>(j)])) near.push_back(j);
       }
       if (!near.empty()) break;
     }

@@ -158,9 +158,10 @@ void MeshlessBody::step(double dt, Profile& profile) {
       edges += add_crossings(x_surface_, surface_.triangles(), blade, surface_crossings_);
       previous_blade_ = blade;
       if (links == 0 && edges == 0) continue;
+      const BladeCrossing crossing(blade);
       surface_.refit_without(*body_, [&](Index v, Index j) {
-        return crosses(blade, x_surface_[static_cast<std::size_t>(v)],
-                       body_->position[static_cast<std::size_t>(j)]);
+        return crossing(x_surface_[static_cast<std::size_t>(v)],
+                        body_->position[static_cast<std::size_t>(j)]);
       });
       // Split the surface along the cut and close the cut faces (surface_cut.hpp). Crossings
       // accumulate until they close loops, so a blade moved through over several steps splits the

@@ -1,9 +1,12 @@
 // Cutting: links crossing the swept blade go, constants stay exact on each side, pieces separate.
+#include "pliant/core/ray.hpp"
 #include "pliant/models/meshless/cutting.hpp"
 #include "pliant/models/meshless/meshless_body.hpp"
 #include "shapes.hpp"
 
 #include <gtest/gtest.h>
+
+#include <random>
 
 namespace pliant::meshless {
 namespace {
@@ -11,6 +14,40 @@ namespace {
 // A blade through the plane x = 0.05, swept from above the bar to below it.
 Blade vertical_blade() {
   return {Vec3(0.05, -0.1, 0.1), Vec3(0.05, 0.2, 0.1), Vec3(0.05, -0.1, -0.1), Vec3(0.05, 0.2, -0.1)};
+}
+
+// The plane rejection never changes the answer of the exact segment-triangle test: random blades (flat
+// and twisted sweeps) against segments with ends on, just off and far off the blade's planes.
+TEST(Cutting, BladeCrossingEqualsTheExactTest) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto point = [&] { return Vec3(u(rng), u(rng), u(rng)); };
+  int hits = 0, near_plane = 0;
+  for (int b = 0; b < 200; ++b) {
+    Blade blade{point(), point(), point(), point()};
+    if (b % 2 == 0) blade.b1 = blade.a1 + (blade.b0 - blade.a0);  // a flat sweep (a parallelogram)
+    const BladeCrossing crossing(blade);
+    const Vec3 n = (blade.b0 - blade.a0).cross(blade.b1 - blade.a0).normalized();
+    for (int s = 0; s < 200; ++s) {
+      Vec3 p = point(), q = point();
+      if (s % 4 == 1) {  // an end on the first triangle's plane, up to rounding
+        p -= n * n.dot(p - blade.a0);
+        ++near_plane;
+      } else if (s % 4 == 2) {  // both ends a hair off the plane on one side
+        p -= n * (n.dot(p - blade.a0) - 1e-13);
+        q -= n * (n.dot(q - blade.a0) - 2e-13);
+        ++near_plane;
+      }
+      const Ray ray{p, q - p};
+      const bool exact = intersect_ray_triangle(ray, blade.a0, blade.b0, blade.b1, 1.0).has_value() ||
+                         intersect_ray_triangle(ray, blade.a0, blade.b1, blade.a1, 1.0).has_value();
+      ASSERT_EQ(crossing(p, q), exact) << b << " " << s;
+      ASSERT_EQ(crosses(blade, p, q), exact) << b << " " << s;
+      hits += exact;
+    }
+  }
+  EXPECT_GT(hits, 1000);  // both answers are exercised
+  EXPECT_GT(near_plane, 10000);
 }
 
 TEST(Cutting, NoLinkCrossesTheCutAndConstantsStayExact) {

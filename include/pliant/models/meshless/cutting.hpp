@@ -33,7 +33,23 @@ struct CutEvent {
   }
 };
 
-/// Whether the segment p-q (unit: m) crosses the blade's swept surface.
+/// The blade's swept surface prepared for testing many segments: a segment whose ends lie clearly on
+/// one side of a triangle's plane cannot cross that triangle, so it is rejected with two dot products
+/// before the exact test (Möller & Trumbore 1997). Rejection needs both ends farther from the plane
+/// than 1e-9 of the blade's size, far above rounding, so the answer is always the exact test's.
+class BladeCrossing {
+ public:
+  explicit BladeCrossing(const Blade& blade);
+  /// Whether the segment p-q (unit: m) crosses the swept surface.
+  bool operator()(const Vec3& p, const Vec3& q) const;
+
+ private:
+  Blade blade_;
+  Vec3 normal_[2];    // unnormalised normals of (a0, b0, b1) and (a0, b1, a1) (unit: m²)
+  double margin_[2];  // |normal| · 1e-9 · the blade's size (unit: m³)
+};
+
+/// Whether the segment p-q (unit: m) crosses the blade's swept surface (one BladeCrossing test).
 bool crosses(const Blade& blade, const Vec3& p, const Vec3& q);
 
 /// The swept surface's area (unit: m²).
