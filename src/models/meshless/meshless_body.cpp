@@ -38,6 +38,7 @@ Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessB
   b.fixed_.assign(n, 0);
   b.model_ = std::make_unique<MlsForceModel>(
       *b.body_, MlsLoads{.gravity = def.gravity, .mass_damping = def.mass_damping, .external = b.external_});
+  b.model_->set_tangent(def.tangent);
   b.stable_step_ = symplectic_euler_stable_step(*b.body_, 1.0);
   b.substep_ = def.dt > 0.0 ? def.dt : def.dt_safety * b.stable_step_;
   if (!std::isfinite(b.substep_)) b.substep_ = 1e-3;

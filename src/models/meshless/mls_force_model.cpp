@@ -110,22 +110,40 @@ void MlsForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
   }
 }
 
-void MlsForceModel::add_stiffness_product(std::span<const Vec3> /*x*/, std::span<const Vec3> p, double scale,
+void MlsForceModel::add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
                                           std::span<Vec3> y) const {
   const Index n = body_.size();
   const double kv = body_.volume_stiffness;
+  const bool current = tangent_ == MlsTangent::current;
+  const bool green = body_.strain == StrainMeasure::green;
 #pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
   for (Index i = 0; i < n; ++i) {
     const auto iu = static_cast<std::size_t>(i);
-    Mat3 H = Mat3::Zero();
+    const auto& m = body_.materials[static_cast<std::size_t>(body_.material[iu])];
+    // dJ = Σ_j (p_j - p_i) d_ijᵀ, the change of J along p (and J itself for the current tangent).
+    Mat3 dJ = Mat3::Zero(), J = Mat3::Identity();
+    const Vec3 ui = current ? Vec3(x[iu] - body_.rest[iu]) : Vec3::Zero();
     for (Index l = body_.link_begin[iu]; l < body_.link_begin[iu + 1]; ++l) {
       const auto lu = static_cast<std::size_t>(l);
-      H.noalias() +=
-          (p[static_cast<std::size_t>(body_.link_target[lu])] - p[iu]) * body_.link_d[lu].transpose();
+      const auto j = static_cast<std::size_t>(body_.link_target[lu]);
+      dJ.noalias() += (p[j] - p[iu]) * body_.link_d[lu].transpose();
+      if (current) J.noalias() += (x[j] - body_.rest[j] - ui) * body_.link_d[lu].transpose();
     }
-    const Mat3 eps = 0.5 * (H + H.transpose());
-    const auto& m = body_.materials[static_cast<std::size_t>(body_.material[iu])];
-    product_[iu] = body_.volume[iu] * ((m.lambda + kv) * eps.trace() * Mat3::Identity() + 2.0 * m.mu * eps);
+    Mat3 dP;
+    if (!current) {
+      const Mat3 eps = 0.5 * (dJ + dJ.transpose());
+      dP = (m.lambda + kv) * eps.trace() * Mat3::Identity() + 2.0 * m.mu * eps;
+    } else {
+      const Mat3 JtdJ = green ? Mat3(J.transpose() * dJ) : dJ;
+      const Mat3 dE = 0.5 * (JtdJ + JtdJ.transpose());
+      const Mat3 dS = m.lambda * dE.trace() * Mat3::Identity() + 2.0 * m.mu * dE;
+      dP = green ? Mat3(J * dS) : dS;
+      if (kv > 0.0) {
+        const Mat3 c = cofactor(J);
+        dP += kv * c.cwiseProduct(dJ).sum() * c;
+      }
+    }
+    product_[iu] = body_.volume[iu] * dP;
   }
   gather(product_, -scale, y);  // K = -∂f/∂x
 }

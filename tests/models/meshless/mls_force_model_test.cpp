@@ -227,5 +227,126 @@ TEST(MlsForceModel, BackwardEulerIsStableFarBeyondTheExplicitLimit) {
   EXPECT_LT(previous, 0.5 * e0);
 }
 
+// K p by the model's tangent at x.
+std::vector<Vec3> tangent_product(const MlsForceModel& model, const std::vector<Vec3>& x,
+                                  const std::vector<Vec3>& p) {
+  std::vector<Vec3> y(x.size(), Vec3::Zero());
+  model.add_stiffness_product(x, p, 1.0, y);
+  return y;
+}
+
+std::vector<Vec3> irregular_direction(std::size_t n, double size) {
+  std::vector<Vec3> p(n);
+  for (std::size_t i = 0; i < n; ++i)
+    p[i] = size * Vec3(std::sin(1.3 * i + 0.2), std::cos(0.7 * i), std::sin(0.31 * i * i + 1.0));
+  return p;
+}
+
+double difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double d = 0.0, n = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    d += (a[i] - b[i]).squaredNorm();
+    n += b[i].squaredNorm();
+  }
+  return std::sqrt(d / n);
+}
+
+// Where the stress is zero (a rigid rotation by 90°), the current tangent is the exact Jacobian of the
+// forces (central differences); the rest tangent is not. At rest the two tangents are the same.
+TEST(MlsForceModel, CurrentTangentIsTheJacobianWhereTheStressIsZero) {
+  for (StrainMeasure strain : {StrainMeasure::green, StrainMeasure::linear}) {
+    const MlsBody body = test::box_body(Vec3::Zero(), Vec3(0.05, 0.04, 0.03), 0.01, 0.5,
+                                        {.volume_stiffness = 3e4, .strain = strain});
+    MlsForceModel current(body), rest(body);
+    current.set_tangent(MlsTangent::current);
+    const std::size_t n = body.rest.size();
+    const auto p = irregular_direction(n, 1.0);
+    EXPECT_LT(difference(tangent_product(current, body.rest, p), tangent_product(rest, body.rest, p)), 1e-14);
+    if (strain == StrainMeasure::linear) continue;  // linear strain is not rotation invariant
+    const Mat3 R = Eigen::AngleAxisd(std::numbers::pi / 2, Vec3(1, 2, -0.5).normalized()).toRotationMatrix();
+    std::vector<Vec3> x;
+    for (const Vec3& q : body.rest) x.push_back(R * q + Vec3(0.3, -0.2, 1.0));
+    const double e = 1e-6;
+    std::vector<Vec3> xp = x, xm = x, fp(n), fm(n), v(n, Vec3::Zero()), fd(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      xp[i] += e * p[i];
+      xm[i] -= e * p[i];
+    }
+    current.elastic_forces(xp, fp);
+    current.elastic_forces(xm, fm);
+    for (std::size_t i = 0; i < n; ++i) fd[i] = -(fp[i] - fm[i]) / (2.0 * e);  // K = -∂f/∂x
+    EXPECT_LT(difference(tangent_product(current, x, p), fd), 1e-6);
+    EXPECT_GT(difference(tangent_product(rest, x, p), fd), 0.1);
+  }
+}
+
+// At a strongly deformed (compressed and sheared) state the current tangent stays symmetric and
+// positive semidefinite, and it annihilates an infinitesimal rotation of the current shape.
+TEST(MlsForceModel, CurrentTangentIsSymmetricSemidefiniteAndRotationFree) {
+  const MlsBody body =
+      test::box_body(Vec3::Zero(), Vec3(0.05, 0.04, 0.03), 0.01, 0.5, {.volume_stiffness = 3e4});
+  MlsForceModel model(body);
+  model.set_tangent(MlsTangent::current);
+  Mat3 A;
+  A << 0.7, 0.3, 0.0, -0.1, 0.8, 0.2, 0.05, 0.0, 0.6;  // compression with shear
+  std::vector<Vec3> x;
+  for (const Vec3& q : body.rest)
+    x.push_back(A * q + 0.002 * Vec3(std::sin(300 * q.y()), 0, std::cos(200 * q.x())));
+  const std::size_t n = x.size();
+  const auto p = irregular_direction(n, 1.0), q = irregular_direction(n, 0.5);
+  std::vector<Vec3> r(n);
+  for (std::size_t i = 0; i < n; ++i) r[i] = q[(i * 7 + 3) % n];
+  const auto kp = tangent_product(model, x, p), kr = tangent_product(model, x, r);
+  double pkr = 0.0, rkp = 0.0, pkp = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    pkr += p[i].dot(kr[i]);
+    rkp += r[i].dot(kp[i]);
+    pkp += p[i].dot(kp[i]);
+    scale += std::abs(p[i].dot(kp[i]));
+  }
+  EXPECT_NEAR(pkr, rkp, 1e-12 * scale);
+  EXPECT_GE(pkp, 0.0);
+  // An infinitesimal rotation W x of the deformed shape: K W x = 0 (the rest tangent does not give 0).
+  Mat3 W;
+  W << 0, -0.3, 0.5, 0.3, 0, -0.2, -0.5, 0.2, 0;
+  std::vector<Vec3> w(n);
+  for (std::size_t i = 0; i < n; ++i) w[i] = W * x[i];
+  const double turned = max_norm(tangent_product(model, x, w));
+  model.set_tangent(MlsTangent::rest);
+  const double turned_rest = max_norm(tangent_product(model, x, w));
+  EXPECT_GT(turned_rest, 1.0);  // N: a rotation strains the rest tangent's linear strain
+  EXPECT_LT(turned, 1e-9 * turned_rest);
+}
+
+// A free body turned by 90° and spinning rigidly: one backward Euler step on the current tangent
+// leaves the velocity as it is (no elastic force, K v = 0); on the rest tangent it disturbs it.
+TEST(MlsForceModel, BackwardEulerOnTheCurrentTangentLeavesARigidSpinAlone) {
+  MlsBody body = test::box_body(Vec3::Zero(), Vec3(0.05, 0.04, 0.03), 0.01, 0.3, {.volume_stiffness = 3e4});
+  const Mat3 R = Eigen::AngleAxisd(std::numbers::pi / 2, Vec3(0, 0.6, 0.8)).toRotationMatrix();
+  const Vec3 omega(0.0, 0.0, 3.0);  // rad/s
+  std::vector<Vec3> x0, v0;
+  for (const Vec3& q : body.rest) {
+    x0.push_back(R * q);
+    v0.push_back(omega.cross(R * q));
+  }
+  const double h = 20.0 * symplectic_euler_stable_step(body, 1.0);
+  double change[2];
+  for (MlsTangent tangent : {MlsTangent::current, MlsTangent::rest}) {
+    MlsForceModel model(body);
+    model.set_tangent(tangent);
+    dynamics::Integrator integrator({.scheme = dynamics::Scheme::backward_euler, .dt = h});
+    std::vector<Vec3> x = x0, v = v0;
+    integrator.step(model, x, v);
+    double d = 0.0, s = 0.0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      d = std::max(d, (v[i] - v0[i]).norm());
+      s = std::max(s, v0[i].norm());
+    }
+    change[tangent == MlsTangent::current ? 0 : 1] = d / s;
+  }
+  EXPECT_LT(change[0], 1e-5);  // the solve's tolerance
+  EXPECT_GT(change[1], 1e-2);
+}
+
 }  // namespace
 }  // namespace pliant::meshless

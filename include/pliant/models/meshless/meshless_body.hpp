@@ -33,6 +33,8 @@ struct MeshlessBodyDef {
   MlsDef mls;                 ///< support, materials, volume term, strain (its spacing is sampling's)
   SurfaceBindingDef binding;  ///< how surface vertices are fitted to phyxels
   dynamics::Scheme scheme = dynamics::Scheme::symplectic_euler;
+  /// The stiffness the implicit schemes solve with (mls_force_model.hpp); explicit schemes use none.
+  MlsTangent tangent = MlsTangent::current;
   double dt = 0.0;              ///< largest substep (unit: s); 0: symplectic_euler_stable_step · dt_safety
   double dt_safety = 0.5;       ///< fraction of the stable step taken when dt is 0, in (0, 1]
   Vec3 gravity = Vec3::Zero();  ///< (unit: m/s²)

@@ -21,6 +21,20 @@
 
 namespace pliant::meshless {
 
+/// The stiffness K that implicit steps solve with (add_stiffness_product).
+enum class MlsTangent {
+  /// The tangent at the rest state (linear strain, λ + k_v for the volume term): constant, symmetric
+  /// positive semidefinite, exact for small deformation, wrong under large rotation.
+  rest,
+  /// The tangent at the current positions without its stress terms: v_i (∂P/∂J)[dJ] with the material
+  /// part J C:sym(Jᵀ dJ) (Green strain; C:sym(dJ) for the linear strain) and the volume part
+  /// k_v (cof J : dJ) cof J, dropping dJ S and k_v (det J - 1) d(cof J), which are indefinite under
+  /// compression. Symmetric positive semidefinite, rotates with the body, equal to the exact Jacobian
+  /// wherever the stress is zero (any rigid motion) and to the rest tangent at rest. Costs one more
+  /// pass over the links per product (J at x).
+  current,
+};
+
 struct MlsLoads {
   Vec3 gravity = Vec3::Zero();          ///< gravitational acceleration (unit: m/s²), applied as m_i g
   double mass_damping = 0.0;            ///< Rayleigh α: f_i -= α m_i v_i (unit: 1/s)
@@ -34,13 +48,14 @@ class MlsForceModel final : public dynamics::ForceModel {
 
   MlsLoads& loads() { return loads_; }
   const MlsLoads& loads() const { return loads_; }
+  MlsTangent tangent() const { return tangent_; }
+  void set_tangent(MlsTangent tangent) { tangent_ = tangent; }
 
   std::span<const double> mass() const override { return body_.mass; }
   std::span<const double> inverse_mass() const override { return body_.inv_mass; }
   double mass_damping() const override { return loads_.mass_damping; }
   void forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const override;
-  /// K p with K the tangent at the rest state (linear strain, λ + k_v for the volume term): symmetric
-  /// positive semidefinite, exact for small deformation, an approximation under large rotation.
+  /// K p with K the tangent() (rest by default) at positions x: symmetric positive semidefinite.
   void add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
                              std::span<Vec3> y) const override;
   /// No velocity-dependent force besides mass damping: adds nothing.
@@ -62,6 +77,7 @@ class MlsForceModel final : public dynamics::ForceModel {
 
   const MlsBody& body_;
   MlsLoads loads_;
+  MlsTangent tangent_ = MlsTangent::rest;
   std::vector<double> jacobi_;         // rest tangent diagonal estimate per phyxel (unit: N/m)
   mutable std::vector<Mat3> stress_;   // v_i P_i of the last forces() (unit: N·m)
   mutable std::vector<Mat3> product_;  // v_i σ_i of the last stiffness product
