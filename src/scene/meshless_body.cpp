@@ -4,10 +4,11 @@
 // Scene keys: "material" (the shared reader: preset, E/nu or Lamé, density) and "meshless":
 // {"spacing": m, "support": h/spacing, "jitter": [0, 1], "seed": integer, "volume_stiffness": Pa,
 // "strain": "green" | "linear", "integrator": a dynamics scheme name (default "symplectic_euler"),
-// "dt": s (default: dt_safety x the stable step), "dt_safety": (0, 1], "gravity": [m/s²],
-// "mass_damping": 1/s, "floor": z in m (a frictionless inelastic floor), "plasticity": {"yield": 1,
-// "creep": 1/s, "max": 1} (Müller et al. 2004)}. The body's "mesh" is the surface
-// sampled and driven (a volume mesh gives its boundary); "fixed" regions select phyxels at rest.
+// "tangent": "current" | "rest" (the implicit schemes' stiffness, default "current"), "dt": s (default:
+// dt_safety x the stable step), "dt_safety": (0, 1], "gravity": [m/s²], "mass_damping": 1/s, "floor": z in m
+// (a frictionless inelastic floor), "plasticity": {"yield": 1, "creep": 1/s, "max": 1} (Müller et al. 2004)}.
+// The body's "mesh" is the surface sampled and driven (a volume mesh gives its boundary); "fixed" regions
+// select phyxels at rest.
 #include "family_registry.hpp"
 #include "material_json.hpp"
 
@@ -135,7 +136,7 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
   def.sampling.spacing = 0.0;
   if (auto j = body.find("meshless")) {
     j->expect_object({"spacing", "support", "jitter", "seed", "volume_stiffness", "strain", "integrator",
-                      "dt", "dt_safety", "gravity", "mass_damping", "floor", "plasticity"});
+                      "tangent", "dt", "dt_safety", "gravity", "mass_damping", "floor", "plasticity"});
     if (auto v = j->find("spacing")) def.sampling.spacing = v->positive();
     if (auto v = j->find("support")) def.mls.support_factor = v->number_in(1.0, 10.0, true);
     if (auto v = j->find("jitter")) def.sampling.jitter = v->number_in(0.0, 1.0);
@@ -146,6 +147,10 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
                                                                  : meshless::StrainMeasure::linear;
     }
     if (auto v = j->find("integrator")) def.scheme = read_scheme(*v);
+    if (auto v = j->find("tangent")) {
+      def.tangent = v->one_of({"current", "rest"}) == "current" ? meshless::MlsTangent::current
+                                                                : meshless::MlsTangent::rest;
+    }
     if (auto v = j->find("dt")) def.dt = v->number_in(0.0, in.time_step, true);
     if (auto v = j->find("dt_safety")) def.dt_safety = v->number_in(0.0, 1.0, true);
     if (auto v = j->find("gravity")) def.gravity = v->vec3();

@@ -193,6 +193,31 @@ TEST(ScriptedBlade, SceneErrorsNameTheKey) {
   EXPECT_NE(error(R"({"type": "blade", "edge": [[0, 0, 0], [1, 0, 0]]})").find("track"), std::string::npos);
 }
 
+// "tangent" picks the implicit schemes' stiffness; anything else fails at its JSON pointer.
+TEST(MeshlessSceneBody, TangentKeyReachesTheBodyAndBadValuesNameIt) {
+  const auto load = [](const std::string& tangent) {
+    const std::string text = R"({"pliant": 1, "bodies": [{"name": "jelly", "family": "meshless",
+        "mesh": {"shape": "box", "size": [0.04, 0.02, 0.02], "cells": [2, 1, 1]},
+        "material": {"E": 50000, "nu": 0.3}, "meshless": {"spacing": 0.01, "integrator": "backward_euler",
+        "tangent": )" + tangent +
+                             "}}]}";
+    return parse_scene(text, "tangent.json");
+  };
+  for (const auto& [name, tangent] : {std::pair{"\"current\"", meshless::MlsTangent::current},
+                                      std::pair{"\"rest\"", meshless::MlsTangent::rest}}) {
+    auto loaded = load(name);
+    ASSERT_TRUE(loaded.ok()) << loaded.message();
+    const auto* mb = meshless_body(loaded->world->body(0));
+    ASSERT_NE(mb, nullptr);
+    EXPECT_EQ(mb->def().tangent, tangent);
+  }
+  for (const std::string bad : {"\"sideways\"", "1"}) {
+    auto loaded = load(bad);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_NE(loaded.message().find("/bodies/0/meshless/tangent"), std::string::npos) << loaded.message();
+  }
+}
+
 // The scripted blade's sweeps, each a partial cut, split the surface in the step they go through:
 // closed (every edge traversed once each way) and in two pieces.
 TEST(ScriptedBlade, SplitsTheSurfaceIntoTwoClosedPieces) {
