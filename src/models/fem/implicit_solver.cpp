@@ -207,6 +207,33 @@ void ImplicitSolver::apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd
     q.segment<3>(3 * static_cast<Eigen::Index>(a)) = qf_[static_cast<std::size_t>(free_nodes_[a])];
 }
 
+template <class Apply>
+int ImplicitSolver::jacobi_pcg(const Apply& apply, double tolerance, int max_iterations, double* residual) {
+  apply(y_, q_);
+  r_ = b_ - q_;
+  z_ = r_.cwiseQuotient(diagonal_);
+  p_ = z_;
+  double rz = r_.dot(z_);
+  double rnorm = r_.norm();
+  int it = 0;
+  while (rnorm > tolerance && it < max_iterations) {
+    apply(p_, q_);
+    const double pq = p_.dot(q_);
+    if (!(pq > 0.0)) break;
+    const double alpha = rz / pq;
+    y_ += alpha * p_;
+    r_ -= alpha * q_;
+    z_ = r_.cwiseQuotient(diagonal_);
+    const double rz_new = r_.dot(z_);
+    p_ = z_ + (rz_new / rz) * p_;
+    rz = rz_new;
+    rnorm = r_.norm();
+    ++it;
+  }
+  *residual = rnorm;
+  return it;
+}
+
 void ImplicitSolver::mass_acceleration() {
   const FemForceModel& model = *model_;
   const auto w = model.inverse_mass();
@@ -227,23 +254,9 @@ void ImplicitSolver::mass_acceleration() {
   const double saved_mc = mass_coefficient_, saved_kc = stiffness_coefficient_;
   mass_coefficient_ = 1.0;
   stiffness_coefficient_ = 0.0;
-  apply_matrix_free(y_, q_);
-  r_ = b_ - q_;
-  z_ = r_.cwiseQuotient(diagonal_);
-  p_ = z_;
-  double rz = r_.dot(z_);
-  for (int it = 0; it < 200 && r_.norm() > 1e-13 * bnorm; ++it) {
-    apply_matrix_free(p_, q_);
-    const double pq = p_.dot(q_);
-    if (!(pq > 0.0)) break;
-    const double alpha = rz / pq;
-    y_ += alpha * p_;
-    r_ -= alpha * q_;
-    z_ = r_.cwiseQuotient(diagonal_);
-    const double rz_new = r_.dot(z_);
-    p_ = z_ + (rz_new / rz) * p_;
-    rz = rz_new;
-  }
+  double residual = 0.0;
+  jacobi_pcg([&](const Eigen::VectorXd& p, Eigen::VectorXd& q) { apply_matrix_free(p, q); }, 1e-13 * bnorm,
+             200, &residual);
   mass_coefficient_ = saved_mc;
   stiffness_coefficient_ = saved_kc;
   for (Eigen::Index a = 0; a < nf; ++a)
@@ -312,29 +325,11 @@ bool ImplicitSolver::solve(ImplicitReport& report) {
     report.relative_residual = 0.0;
     return true;
   }
-  q_.noalias() = A_ * y_;
-  r_ = b_ - q_;
-  z_ = r_.cwiseQuotient(diagonal_);
-  p_ = z_;
-  double rz = r_.dot(z_);
   const double tol = def_.pcg_tolerance * bnorm;
-  int it = 0;
-  double rnorm = r_.norm();
-  while (rnorm > tol && it < def_.pcg_max_iterations) {
-    q_.noalias() = A_ * p_;
-    const double pq = p_.dot(q_);
-    if (!(pq > 0.0)) break;
-    const double alpha = rz / pq;
-    y_ += alpha * p_;
-    r_ -= alpha * q_;
-    z_ = r_.cwiseQuotient(diagonal_);
-    const double rz_new = r_.dot(z_);
-    p_ = z_ + (rz_new / rz) * p_;
-    rz = rz_new;
-    rnorm = r_.norm();
-    ++it;
-  }
-  report.cg_iterations += it;
+  double rnorm = 0.0;
+  report.cg_iterations +=
+      jacobi_pcg([&](const Eigen::VectorXd& p, Eigen::VectorXd& q) { q.noalias() = A_ * p; }, tol,
+                 def_.pcg_max_iterations, &rnorm);
   report.relative_residual = rnorm / bnorm;
   return rnorm <= tol;
 }

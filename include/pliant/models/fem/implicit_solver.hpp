@@ -145,6 +145,11 @@ class ImplicitSolver {
   void apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd& q);
   // acc_ = M⁻¹ f_ on the free nodes (0 on kinematic ones): Newmark's start; a CG solve for a consistent M.
   void mass_acceleration();
+  // Jacobi-PCG on A y_ = b_ from the y_ given, A applied by apply(p, q) (q = A p), the preconditioner
+  // diagonal_: stops at ‖r‖ ≤ tolerance, after max_iterations or on a breakdown. Returns the iterations
+  // and leaves ‖r‖ in *residual.
+  template <class Apply>
+  int jacobi_pcg(const Apply& apply, double tolerance, int max_iterations, double* residual);
   bool has_acceleration_ = false;  // Newmark: acc_ holds the last step's acceleration
 };
 
