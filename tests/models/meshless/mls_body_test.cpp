@@ -32,6 +32,16 @@ TEST(MlsBody, ReproducesAffineFieldsJittered) {
   expect_reproduces(test::box_body(Vec3::Zero(), Vec3(0.06, 0.05, 0.04), 0.01, 0.9));
 }
 
+TEST(MlsBody, ReproducesAffineFieldsOnPoissonDiskPoints) {
+  const auto sd = SignedDistance::build(test::box_surface(Vec3::Zero(), Vec3(0.06, 0.05, 0.04)));
+  ASSERT_TRUE(sd.ok());
+  const auto points = sample_phyxels(*sd, {.spacing = 0.01, .seed = 2, .kind = SamplingKind::poisson});
+  ASSERT_TRUE(points.ok()) << points.message();
+  const auto body = build_mls_body(*points, {.spacing = 0.01, .materials = {test::jelly()}});
+  ASSERT_TRUE(body.ok()) << body.message();
+  expect_reproduces(*body);
+}
+
 TEST(MlsBody, InteriorDensityMatchesMaterial) {
   const MlsBody body = test::box_body(Vec3::Zero(), Vec3::Constant(0.1), 0.01);
   for (Index i = 0; i < body.size(); ++i) {

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace pliant::meshless {
@@ -75,6 +77,87 @@ TEST(Sampling, SphereCountMatchesVolumeAndJitterStaysInside) {
   const auto a = sample_phyxels(*sd, {.spacing = s, .jitter = 0.8, .seed = 3});
   const auto b = sample_phyxels(*sd, {.spacing = s, .jitter = 0.8, .seed = 4});
   EXPECT_NE(a->front(), b->front());  // the seed matters
+}
+
+// Poisson-disk samples of a sphere of radius 5 cm at spacing 8 mm (about 1,000 points).
+struct PoissonSphere {
+  SignedDistance sd =
+      SignedDistance::build(meshing::icosphere({.radius = 0.05, .subdivisions = 3}).value()).value();
+  double s = 0.008;
+  double r = poisson_radius_factor * s;
+  std::vector<Vec3> sample(std::uint64_t seed, double margin = 0.0) const {
+    auto p =
+        sample_phyxels(sd, {.spacing = s, .seed = seed, .kind = SamplingKind::poisson, .margin = margin});
+    EXPECT_TRUE(p.ok()) << p.message();
+    return p.ok() ? *p : std::vector<Vec3>{};
+  }
+};
+
+double nearest(const std::vector<Vec3>& points, const Vec3& p) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const Vec3& q : points) best = std::min(best, (q - p).norm());
+  return best;
+}
+
+TEST(PoissonDisk, PointsAreInsideAndAtLeastRApart) {
+  const PoissonSphere ps;
+  for (double margin : {0.0, 0.004}) {
+    const std::vector<Vec3> points = ps.sample(5, margin);
+    ASSERT_GT(points.size(), 100u);
+    for (const Vec3& p : points) EXPECT_LE(ps.sd(p), -margin);
+    // Every pair, by brute force (independent of the sampler's background grid).
+    double closest = std::numeric_limits<double>::infinity();
+    for (std::size_t a = 0; a < points.size(); ++a) {
+      for (std::size_t b = a + 1; b < points.size(); ++b)
+        closest = std::min(closest, (points[a] - points[b]).norm());
+    }
+    EXPECT_GE(closest, ps.r) << margin;
+    EXPECT_LT(closest, 1.2 * ps.r) << margin;  // and packed: some pairs are close to r
+  }
+}
+
+TEST(PoissonDisk, CountMatchesTheLatticeAndNoGapIsLeft) {
+  const PoissonSphere ps;
+  const auto lattice = sample_phyxels(ps.sd, {.spacing = ps.s});
+  ASSERT_TRUE(lattice.ok());
+  for (double margin : {0.0, 0.004}) {
+    const std::vector<Vec3> points = ps.sample(9, margin);
+    if (margin == 0.0) {
+      // About one point per s³, as the lattice (within 10 %).
+      EXPECT_NEAR(static_cast<double>(points.size()), static_cast<double>(lattice->size()),
+                  0.1 * static_cast<double>(lattice->size()));
+    }
+    // Maximal: every node of a finer lattice at signed distance ≤ -margin has a point within 2r (the
+    // sampler guarantees r at its own lattice's nodes, and Bridson's shells leave no hole of radius 2r).
+    const auto grid = sample_sdf_grid(ps.sd, 0.5 * ps.s, 0);
+    ASSERT_TRUE(grid.ok());
+    int checked = 0;
+    for (Index k = 0; k < grid->dims[2]; ++k) {
+      for (Index j = 0; j < grid->dims[1]; ++j) {
+        for (Index i = 0; i < grid->dims[0]; ++i) {
+          if (grid->value[grid->index(i, j, k)] > -margin) continue;
+          ++checked;
+          EXPECT_LE(nearest(points, grid->node(i, j, k)), 2.0 * ps.r) << grid->node(i, j, k).transpose();
+        }
+      }
+    }
+    EXPECT_GT(checked, 1000);
+  }
+}
+
+TEST(PoissonDisk, SameSeedSamePoints) {
+  const PoissonSphere ps;
+  EXPECT_EQ(ps.sample(3), ps.sample(3));
+  EXPECT_NE(ps.sample(3), ps.sample(4));
+}
+
+TEST(PoissonDisk, RejectsJitterAndBadSettings) {
+  const PoissonSphere ps;
+  EXPECT_FALSE(sample_phyxels(ps.sd, {.spacing = ps.s, .jitter = 0.5, .kind = SamplingKind::poisson}).ok());
+  EXPECT_FALSE(sample_phyxels(ps.sd, {.spacing = ps.s, .kind = SamplingKind::poisson, .candidates = 0}).ok());
+  EXPECT_FALSE(sample_phyxels(ps.sd, {.spacing = ps.s, .kind = SamplingKind::poisson, .margin = -1.0}).ok());
+  // A margin thicker than the sphere leaves nothing.
+  EXPECT_FALSE(sample_phyxels(ps.sd, {.spacing = ps.s, .kind = SamplingKind::poisson, .margin = 0.06}).ok());
 }
 
 }  // namespace
