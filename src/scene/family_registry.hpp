@@ -16,6 +16,7 @@
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/scene/body.hpp"
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -28,13 +29,14 @@ namespace pliant::scene::detail {
 /// The parts of a body entry every family shares, already read and checked.
 struct BodyInputs {
   std::string name;
-  std::optional<TetMesh> volume;    ///< set when the mesh is a volume
-  std::optional<TriMesh> surface;   ///< set when the mesh is a surface or membrane
-  std::vector<Region> fixed;        ///< fixed (clamped) node regions
-  std::filesystem::path directory;  ///< of the scene file, for relative paths
-  double time_step = 1.0 / 60.0;    ///< the scene's step (unit: s), bounds a family's substep count
-  int max_threads = 0;              ///< SceneLimits::max_threads (0: no cap)
-  bool write_files = true;          ///< SceneLimits::write_files
+  std::optional<TetMesh> volume;      ///< set when the mesh is a volume
+  std::optional<TriMesh> surface;     ///< set when the mesh is a surface or membrane
+  std::vector<Region> fixed;          ///< fixed (clamped) node regions
+  std::filesystem::path directory;    ///< of the scene file, for relative paths
+  double time_step = 1.0 / 60.0;      ///< the scene's step (unit: s), bounds a family's substep count
+  int max_threads = 0;                ///< SceneLimits::max_threads (0: no cap)
+  bool write_files = true;            ///< SceneLimits::write_files
+  std::size_t max_mesh_elements = 0;  ///< SceneLimits::max_mesh_elements, for meshes a family reads itself
 };
 
 /// Reads the family-specific keys of `body` (the whole body object; shared keys are already read) and

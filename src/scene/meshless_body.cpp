@@ -2,7 +2,10 @@
 // forwarding to it.
 //
 // Scene keys: "material" (the shared reader: preset, E/nu or Lamé, density) and "meshless":
-// {"spacing": m, "support": h/spacing, "jitter": [0, 1], "seed": integer, "volume_stiffness": Pa,
+// {"spacing": m, "sampling": "lattice" | "poisson" (Bridson 2007), "jitter": [0, 1] (lattice only),
+// "margin": m (Poisson-disk points keep signed distance <= -margin), "seed": integer, "support":
+// h/spacing, "material_regions": [{"mesh": MESH (a closed surface or a volume mesh, as a body's "mesh"),
+// "material": {...}}] (phyxels inside it; later entries win), "volume_stiffness": Pa,
 // "strain": "green" | "linear", "integrator": a dynamics scheme name (default "symplectic_euler"),
 // "tangent": "current" | "rest" (the implicit schemes' stiffness, default "current"), "dt": s (default:
 // dt_safety x the stable step), "dt_safety": (0, 1], "gravity": [m/s²], "mass_damping": 1/s, "floor": z in m
@@ -11,6 +14,7 @@
 // select phyxels at rest.
 #include "family_registry.hpp"
 #include "material_json.hpp"
+#include "mesh_reader.hpp"
 
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
@@ -23,6 +27,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <optional>
 
 namespace pliant::scene::detail {
 namespace {
@@ -125,6 +131,21 @@ dynamics::Scheme read_scheme(const JsonReader& v) {
   v.fail_expected("one of " + names);
 }
 
+// A material region's "mesh": read as a body's mesh (relative to the scene file), a volume giving its
+// boundary, and checked to be a closed surface.
+std::shared_ptr<const meshless::SignedDistance> read_region_surface(const JsonReader& m,
+                                                                    const BodyInputs& body) {
+  BodyInputs region;
+  read_mesh(m, body.directory, region, body.max_mesh_elements);
+  const TriMesh surface = region.volume ? extract_boundary(*region.volume).mesh : *region.surface;
+  Result<meshless::SignedDistance> sd = meshless::SignedDistance::build(surface);
+  if (!sd.ok()) {
+    if (auto f = m.find("file")) f->fail(fmt::format("\"{}\": {}", f->string(), sd.message()));
+    m.fail(sd.message());
+  }
+  return std::make_shared<const meshless::SignedDistance>(std::move(sd).value());
+}
+
 // Most substeps one world step may take.
 constexpr double kMaxSubsteps = 100000;
 
@@ -133,13 +154,29 @@ constexpr double kMaxSubsteps = 100000;
 std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) {
   meshless::MeshlessBodyDef def;
   def.mls.materials = {read_material(body.at("material"))};
+  std::optional<JsonReader> regions_json;
   def.sampling.spacing = 0.0;
   if (auto j = body.find("meshless")) {
-    j->expect_object({"spacing", "support", "jitter", "seed", "volume_stiffness", "strain", "integrator",
-                      "tangent", "dt", "dt_safety", "gravity", "mass_damping", "floor", "plasticity"});
+    j->expect_object({"spacing", "sampling", "jitter", "margin", "seed", "support", "material_regions",
+                      "volume_stiffness", "strain", "integrator", "tangent", "dt", "dt_safety", "gravity",
+                      "mass_damping", "floor", "plasticity"});
     if (auto v = j->find("spacing")) def.sampling.spacing = v->positive();
+    if (auto v = j->find("sampling")) {
+      def.sampling.kind = v->one_of({"lattice", "poisson"}) == "poisson" ? meshless::SamplingKind::poisson
+                                                                         : meshless::SamplingKind::lattice;
+    }
     if (auto v = j->find("support")) def.mls.support_factor = v->number_in(1.0, 10.0, true);
-    if (auto v = j->find("jitter")) def.sampling.jitter = v->number_in(0.0, 1.0);
+    if (auto v = j->find("jitter")) {
+      def.sampling.jitter = v->number_in(0.0, 1.0);
+      if (def.sampling.kind == meshless::SamplingKind::poisson && def.sampling.jitter != 0.0)
+        v->fail("jitter applies to \"sampling\": \"lattice\" only");
+    }
+    if (auto v = j->find("margin")) {
+      def.sampling.margin = v->non_negative();
+      if (def.sampling.kind != meshless::SamplingKind::poisson)
+        v->fail("margin applies to \"sampling\": \"poisson\" only");
+    }
+    if (auto regions = j->find("material_regions")) regions_json = regions;
     if (auto v = j->find("seed")) def.sampling.seed = static_cast<std::uint64_t>(v->integer(0, 1LL << 53));
     if (auto v = j->find("volume_stiffness")) def.mls.volume_stiffness = v->non_negative();
     if (auto v = j->find("strain")) {
@@ -170,9 +207,27 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
     for (const Vec3& p : surface.positions) box.extend(p);
     def.sampling.spacing = std::max(box.extent().minCoeff(), 1e-9) / 10.0;
   }
+  std::vector<JsonReader> region_entries;
+  if (regions_json) {
+    for (const JsonReader& r : regions_json->elements(1)) {
+      r.expect_object({"mesh", "material"});
+      def.mls.materials.push_back(read_material(r.at("material")));
+      def.mls.regions.push_back({.box = {},
+                                 .inside = read_region_surface(r.at("mesh"), in),
+                                 .material = static_cast<Index>(def.mls.materials.size() - 1)});
+      region_entries.push_back(r);
+    }
+  }
   Result<meshless::MeshlessBody> built = meshless::MeshlessBody::build(surface, def);
   if (!built.ok()) body.at("mesh").fail(built.message());
   meshless::MeshlessBody mb = std::move(built).value();
+  for (std::size_t r = 0; r < region_entries.size(); ++r) {
+    const std::vector<Index>& used = mb.phyxels().material;
+    if (std::find(used.begin(), used.end(), static_cast<Index>(r + 1)) == used.end())
+      region_entries[r].at("mesh").fail(
+          "the region holds no phyxel (none lies inside its surface, or a later "
+          "region takes them all)");
+  }
   for (const Region& r : in.fixed) {
     const std::vector<Index> held = select_nodes(mb.phyxels().rest, r);
     if (held.empty())

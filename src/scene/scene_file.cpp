@@ -87,6 +87,7 @@ std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path
   in.time_step = dt;
   in.max_threads = limits.max_threads;
   in.write_files = limits.write_files;
+  in.max_mesh_elements = limits.max_mesh_elements;
   if (mesh) {
     if (mesh->volume.has_value() == mesh->surface.has_value())
       b.fail("the mesh object must hold either a volume or a surface");

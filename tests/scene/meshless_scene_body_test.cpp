@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numbers>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -293,6 +295,85 @@ TEST(MeshlessSceneBody, ThroughCutGrowsTheSurfaceTheSceneSees) {
   for (int s = 0; s < 3; ++s) world.step();
   for (const Vec3& x : body.surface_positions()) EXPECT_TRUE(x.allFinite());
   body.release(id);
+}
+
+}  // namespace
+}  // namespace pliant::scene
+
+namespace pliant::scene {
+namespace {
+
+// Material regions from a second closed surface: a soft cube with a stiffer, denser ball inside.
+std::string region_scene(const std::string& region_mesh, const std::string& sampling = "lattice") {
+  return R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "cube", "family": "meshless",
+      "mesh": {"shape": "box", "origin": [-0.04, -0.04, -0.04], "size": [0.08, 0.08, 0.08], "cells": [1, 1, 1]},
+      "material": {"E": 20000, "nu": 0.3, "density": 1000},
+      "meshless": {"spacing": 0.008, "sampling": ")" +
+         sampling + R"(", "material_regions": [{"mesh": )" + region_mesh + R"(,
+        "material": {"E": 80000, "nu": 0.3, "density": 3000}}]}}]})";
+}
+
+TEST(MeshlessSceneBody, MaterialRegionFromASurfaceMatchesTheBall) {
+  const double radius = 0.03,
+               sag = radius * (1.0 - std::cos(0.2));  // icosphere edges < 0.4 rad at 3 subdivisions
+  for (const char* sampling : {"lattice", "poisson"}) {
+    auto loaded = parse_scene(
+        region_scene(
+            R"({"shape": "icosphere", "center": [0.003, 0, -0.002], "radius": 0.03, "subdivisions": 3})",
+            sampling),
+        "regions.json");
+    ASSERT_TRUE(loaded.ok()) << loaded.message();
+    const meshless::MlsBody& mls = meshless_body(loaded->world->body(0))->phyxels();
+    ASSERT_EQ(mls.materials.size(), 2u);
+    EXPECT_EQ(mls.materials[1].density, 3000.0);
+    int inner = 0, decided = 0;
+    for (Index i = 0; i < mls.size(); ++i) {
+      const auto iu = static_cast<std::size_t>(i);
+      const double r = (mls.rest[iu] - Vec3(0.003, 0, -0.002)).norm();
+      inner += mls.material[iu] == 1;
+      // The inscribed icosphere lies between the spheres of radius R - sag and R.
+      if (r < radius - sag || r > radius) {
+        ++decided;
+        EXPECT_EQ(mls.material[iu], r < radius ? 1 : 0) << sampling << " phyxel " << i << " at r = " << r;
+      }
+      EXPECT_DOUBLE_EQ(mls.mass[iu], mls.materials[static_cast<std::size_t>(mls.material[iu])].density *
+                                         std::pow(0.008, 3));
+    }
+    EXPECT_GT(decided, 0.9 * static_cast<double>(mls.size())) << sampling;
+    // About the ball's volume in phyxels of s³.
+    EXPECT_NEAR(inner * std::pow(0.008, 3), 4.0 / 3.0 * std::numbers::pi * std::pow(radius, 3),
+                0.1 * 4.0 / 3.0 * std::numbers::pi * std::pow(radius, 3))
+        << sampling;
+  }
+}
+
+TEST(MeshlessSceneBody, MaterialRegionErrorsNameTheFileAndKey) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pliant_meshless_region_test";
+  std::filesystem::create_directories(dir);
+  {
+    // A box surface missing its top face: open.
+    std::ofstream obj(dir / "open_box.obj");
+    obj << "v 0 0 0\nv 0.01 0 0\nv 0 0.01 0\nv 0.01 0.01 0\nv 0 0 0.01\nv 0.01 0 0.01\nv 0 0.01 0.01\n"
+           "v 0.01 0.01 0.01\nf 1 5 7\nf 1 7 3\nf 2 4 8\nf 2 8 6\nf 1 2 6\nf 1 6 5\nf 3 7 8\nf 3 8 4\n"
+           "f 1 3 4\nf 1 4 2\n";
+  }
+  const auto error = [&](const std::string& mesh) {
+    auto loaded = parse_scene(region_scene(mesh), dir / "scene.json");
+    return loaded.ok() ? std::string("no error") : loaded.message();
+  };
+  const std::string open = error(R"({"file": "open_box.obj"})");
+  EXPECT_NE(open.find("/bodies/0/meshless/material_regions/0/mesh/file"), std::string::npos) << open;
+  EXPECT_NE(open.find("open_box.obj"), std::string::npos) << open;
+  EXPECT_NE(open.find("closed surface"), std::string::npos) << open;
+  EXPECT_EQ(open.find('\n'), std::string::npos) << open;
+  const std::string missing = error(R"({"file": "no_such_region.obj"})");
+  EXPECT_NE(missing.find("/bodies/0/meshless/material_regions/0/mesh/file"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("no_such_region.obj"), std::string::npos) << missing;
+  const std::string outside = error(R"({"shape": "icosphere", "center": [1, 1, 1], "radius": 0.01})");
+  EXPECT_NE(outside.find("/bodies/0/meshless/material_regions/0/mesh: the region holds no phyxel"),
+            std::string::npos)
+      << outside;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -110,8 +110,16 @@ Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def) 
   body.spacing = def.spacing;
   body.material.assign(nu, 0);
   for (const MaterialRegion& region : def.regions) {
-    for (std::size_t i = 0; i < nu; ++i) {
-      if (region.box.contains(points[i])) body.material[i] = region.material;
+    if (region.inside) {
+      const Aabb bounds = region.inside->bounds();
+      for (std::size_t i = 0; i < nu; ++i) {
+        if (bounds.contains(points[i]) && (*region.inside)(points[i]) <= 0.0)
+          body.material[i] = region.material;
+      }
+    } else {
+      for (std::size_t i = 0; i < nu; ++i) {
+        if (region.box.contains(points[i])) body.material[i] = region.material;
+      }
     }
   }
   const double cell_volume = std::pow(def.spacing, 3);

@@ -314,6 +314,26 @@ put("tool_zero_axis.json", green(interactions=[dict(TOOL, axis=[0, 0, 0])]),
 put("tool_missing_radius.json", green(interactions=[{k: v for k, v in TOOL.items() if k != "radius"}]),
     '/interactions/0: missing required key "radius"')
 
+# ---- meshless ----
+MESHLESS_BODY = {"name": "jelly", "family": "meshless",
+                 "mesh": {"shape": "box", "size": [0.02, 0.02, 0.02], "cells": [1, 1, 1]},
+                 "material": {"E": 20000, "nu": 0.3}, "meshless": {"spacing": 0.005}}
+
+
+def meshless(**settings):
+    return green(bodies=[dict(MESHLESS_BODY, meshless=dict(MESHLESS_BODY["meshless"], **settings))],
+                 interactions=[])
+
+
+put("meshless_sampling_unknown.json", meshless(sampling="poisson_disk"),
+    '/bodies/0/meshless/sampling: expected one of "lattice", "poisson", got "poisson_disk"')
+put("meshless_poisson_jitter.json", meshless(sampling="poisson", jitter=0.5),
+    '/bodies/0/meshless/jitter: jitter applies to "sampling": "lattice" only')
+put("meshless_region_open_surface.json",
+    meshless(material_regions=[{"mesh": {"shape": "rect", "size": [0.01, 0.01], "cells": [2, 2]},
+                                "material": {"E": 50000, "nu": 0.3}}]),
+    "/bodies/0/meshless/material_regions/0/mesh: signed distance: ")
+
 # ---- output ----
 put("output_width_zero.json", green(output={"png": False, "width": 0}),
     "/output/width: expected an integer in [16, 8192], got 0")

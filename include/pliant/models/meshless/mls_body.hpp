@@ -21,9 +21,11 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/materials/material.hpp"
+#include "pliant/models/meshless/signed_distance.hpp"
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -51,10 +53,12 @@ struct Plasticity {
   double max = std::numeric_limits<double>::infinity();    ///< c_max, the largest plastic strain
 };
 
-/// A material assigned to the phyxels inside a box (later regions win).
+/// A material assigned to the phyxels inside a box or, when `inside` is set, to those at signed distance
+/// ≤ 0 from that closed surface (later regions win).
 struct MaterialRegion {
-  Aabb box;            ///< region (unit: m)
-  Index material = 0;  ///< index into MlsDef::materials
+  Aabb box;                                      ///< region (unit: m), used when `inside` is null
+  std::shared_ptr<const SignedDistance> inside;  ///< a closed surface: the region is its inside
+  Index material = 0;                            ///< index into MlsDef::materials
 };
 
 struct MlsDef {
