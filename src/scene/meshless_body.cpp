@@ -213,8 +213,8 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
       r.expect_object({"mesh", "material"});
       def.mls.materials.push_back(read_material(r.at("material")));
       def.mls.regions.push_back({.box = {},
-                                 .inside = read_region_surface(r.at("mesh"), in),
-                                 .material = static_cast<Index>(def.mls.materials.size() - 1)});
+                                 .material = static_cast<Index>(def.mls.materials.size() - 1),
+                                 .inside = read_region_surface(r.at("mesh"), in)});
       region_entries.push_back(r);
     }
   }

@@ -1,5 +1,6 @@
-// The meshless family's panel: material (preset or E, nu, density), phyxel spacing and support, volume
-// stiffness, strain measure, integrator and mass damping.
+// The meshless family's panel: material (preset or E, nu, density), phyxel spacing, sampling and support,
+// volume stiffness, strain measure, integrator and mass damping. The phyxels themselves are drawn by the
+// viewer's "show" option (interior points).
 #include "family_panel.hpp"
 
 #include "pliant/dynamics/integrator.hpp"
@@ -29,6 +30,18 @@ void meshless_panel(const PanelContext& ctx) {
     ctx.edit(ptr("spacing"), v);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("phyxel lattice spacing: finer is slower (more phyxels, smaller step)");
+  const std::vector<std::string> samplings = {"lattice", "poisson"};
+  int sampling = string_at(s, "sampling", "lattice") == "poisson" ? 1 : 0;
+  if (ImGui::Combo("sampling", &sampling, items_of(samplings).c_str())) {
+    json settings = s;
+    settings["sampling"] = samplings[static_cast<std::size_t>(sampling)];
+    if (sampling == 1) settings.erase("jitter");  // jitter is for the lattice only
+    if (sampling == 0) settings.erase("margin");  // margin is for Poisson-disk only
+    ctx.edit(json::json_pointer(at), std::move(settings));
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("lattice: cell centres at the spacing; poisson: Poisson-disk points (Bridson 2007) at "
+                      "least 0.84 spacings apart, about as many. Show the phyxels with show > interior points");
   if (slider("support (x spacing)", at + "/support",
              number_at(s, "support", meshless::MlsDef{}.support_factor), 1.5, 4.0, "%.2f", false, v))
     ctx.edit(ptr("support"), v);

@@ -2,6 +2,8 @@
 #include "pliant/models/meshless/mls_body.hpp"
 #include "shapes.hpp"
 
+#include <memory>
+
 #include <gtest/gtest.h>
 
 namespace pliant::meshless {
@@ -123,6 +125,29 @@ TEST(MlsBody, RegionsAssignMaterials) {
     EXPECT_EQ(body.material[iu], left ? 1 : 0);
     EXPECT_NEAR(body.mass[iu], (left ? 2000.0 : 1000.0) * 1e-6, 1e-15);
   }
+}
+
+TEST(MlsBody, SurfaceRegionsAssignMaterialsInside) {
+  // A box region given as a closed surface overrides a box region (later wins); phyxels at x < 0.05
+  // and y < 0.01 are inside the surface, the rest of x < 0.05 keeps the box's material.
+  MlsDef def;
+  def.materials = {test::jelly(), materials::material_from_young_poisson(1e5, 0.3, 2000.0).value(),
+                   materials::material_from_young_poisson(1e5, 0.3, 3000.0).value()};
+  auto inside = SignedDistance::build(test::box_surface(Vec3(-1, -1, -1), Vec3(0.05, 0.01, 1)));
+  ASSERT_TRUE(inside.ok());
+  def.regions = {{Aabb{Vec3(-1, -1, -1), Vec3(0.05, 1, 1)}, 1},
+                 {{}, 2, std::make_shared<const SignedDistance>(std::move(inside).value())}};
+  const MlsBody body = test::box_body(Vec3::Zero(), Vec3(0.1, 0.02, 0.02), 0.01, 0.0, def);
+  int in_surface = 0;
+  for (Index i = 0; i < body.size(); ++i) {
+    const auto iu = static_cast<std::size_t>(i);
+    const bool left = body.rest[iu].x() < 0.05, low = body.rest[iu].y() < 0.01;
+    const Index expected = left ? (low ? 2 : 1) : 0;
+    in_surface += expected == 2;
+    EXPECT_EQ(body.material[iu], expected) << body.rest[iu].transpose();
+    EXPECT_NEAR(body.mass[iu], def.materials[static_cast<std::size_t>(expected)].density * 1e-6, 1e-15);
+  }
+  EXPECT_EQ(in_surface, 5 * 1 * 2);
 }
 
 }  // namespace

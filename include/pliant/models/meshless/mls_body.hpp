@@ -56,9 +56,9 @@ struct Plasticity {
 /// A material assigned to the phyxels inside a box or, when `inside` is set, to those at signed distance
 /// ≤ 0 from that closed surface (later regions win).
 struct MaterialRegion {
-  Aabb box;                                      ///< region (unit: m), used when `inside` is null
-  std::shared_ptr<const SignedDistance> inside;  ///< a closed surface: the region is its inside
-  Index material = 0;                            ///< index into MlsDef::materials
+  Aabb box;                                                ///< region (unit: m), used when `inside` is null
+  Index material = 0;                                      ///< index into MlsDef::materials
+  std::shared_ptr<const SignedDistance> inside = nullptr;  ///< a closed surface: the region is its inside
 };
 
 struct MlsDef {
