@@ -40,8 +40,9 @@ void meshless_panel(const PanelContext& ctx) {
     ctx.edit(json::json_pointer(at), std::move(settings));
   }
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("lattice: cell centres at the spacing; poisson: Poisson-disk points (Bridson 2007) at "
-                      "least 0.84 spacings apart, about as many. Show the phyxels with show > interior points");
+    ImGui::SetTooltip(
+        "lattice: cell centres at the spacing; poisson: Poisson-disk points (Bridson 2007) at "
+        "least 0.84 spacings apart, about as many. Show the phyxels with show > interior points");
   if (slider("support (x spacing)", at + "/support",
              number_at(s, "support", meshless::MlsDef{}.support_factor), 1.5, 4.0, "%.2f", false, v))
     ctx.edit(ptr("support"), v);
