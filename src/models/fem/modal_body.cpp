@@ -1,5 +1,6 @@
 #include "pliant/models/fem/modal_body.hpp"
 
+#include "models/fem/panel_gemv.hpp"
 #include "pliant/models/fem/modal_warping.hpp"
 
 #include <cmath>
@@ -48,30 +49,24 @@ Result<ModalBody> ModalBody::build(const TetMesh& mesh, const ModalBasis& basis,
     b.output_nodes_ = def.output_nodes;
   }
   const Eigen::Index out = static_cast<Eigen::Index>(b.output_nodes_.size());
-  b.output_shapes_.resize(3 * out, r);
-  for (Eigen::Index k = 0; k < out; ++k)
-    b.output_shapes_.middleRows(3 * k, 3) =
-        b.shapes_.middleRows(3 * static_cast<Eigen::Index>(b.output_nodes_[static_cast<std::size_t>(k)]), 3);
+  Eigen::MatrixXd rows(3 * out, r);
+  auto pack = [&](const RowMatrix& field, std::vector<double>& d, std::vector<float>& f) {
+    for (Eigen::Index k = 0; k < out; ++k)
+      rows.middleRows(3 * k, 3) =
+          field.middleRows(3 * static_cast<Eigen::Index>(b.output_nodes_[static_cast<std::size_t>(k)]), 3);
+    if (def.single_precision_output)
+      f = detail::pack_panels<float>(rows);
+    else
+      d = detail::pack_panels<double>(rows);
+  };
+  pack(b.shapes_, b.output_shapes_, b.output_shapes_f_);
+  b.linear_.resize(3 * out);
   if (b.warping_) {
     b.rotations_ = modal_rotation_field(mesh, basis.shapes.leftCols(r));
-    b.output_rotations_.resize(3 * out, r);
-    for (Eigen::Index k = 0; k < out; ++k)
-      b.output_rotations_.middleRows(3 * k, 3) = b.rotations_.middleRows(
-          3 * static_cast<Eigen::Index>(b.output_nodes_[static_cast<std::size_t>(k)]), 3);
+    pack(b.rotations_, b.output_rotations_, b.output_rotations_f_);
     b.theta_.resize(3 * out);
   }
-  b.linear_.resize(3 * out);
-  if (def.single_precision_output) {
-    b.output_shapes_f_ = b.output_shapes_.cast<float>();
-    b.output_shapes_ = Eigen::MatrixXd();
-    b.linear_f_.resize(3 * out);
-    b.q_f_.resize(r);
-    if (b.warping_) {
-      b.output_rotations_f_ = b.output_rotations_.cast<float>();
-      b.output_rotations_ = Eigen::MatrixXd();
-      b.theta_f_.resize(3 * out);
-    }
-  }
+  if (def.single_precision_output) b.q_f_.resize(r);
   b.q_ = Eigen::VectorXd::Zero(r);
   b.v_ = Eigen::VectorXd::Zero(r);
   b.g_ = Eigen::VectorXd::Zero(r);
@@ -124,29 +119,19 @@ void ModalBody::step() {
 
 void ModalBody::reconstruct(std::span<Vec3> displacements) const {
   if (displacements.size() != output_nodes_.size()) return;
-  Eigen::Map<Eigen::VectorXd> u(displacements.data()->data(),
-                                3 * static_cast<Eigen::Index>(displacements.size()));
-  if (output_shapes_f_.size() > 0) {
+  const auto rows = 3 * static_cast<Eigen::Index>(displacements.size());
+  const Eigen::Index r = q_.size();
+  double* u = displacements.data()->data();
+  double* linear = warping_ ? linear_.data() : u;
+  if (!output_shapes_f_.empty()) {
     q_f_ = q_.cast<float>();
-    linear_f_.noalias() = output_shapes_f_ * q_f_;
-    if (!warping_) {
-      u = linear_f_.cast<double>();
-      return;
-    }
-    theta_f_.noalias() = output_rotations_f_ * q_f_;
-    for (std::size_t k = 0; k < displacements.size(); ++k) {
-      const Eigen::Index row = 3 * static_cast<Eigen::Index>(k);
-      displacements[k] =
-          modal_warp(theta_f_.segment<3>(row).cast<double>(), linear_f_.segment<3>(row).cast<double>());
-    }
-    return;
+    detail::panel_gemv(output_shapes_f_.data(), rows, r, q_f_.data(), linear);
+    if (warping_) detail::panel_gemv(output_rotations_f_.data(), rows, r, q_f_.data(), theta_.data());
+  } else {
+    detail::panel_gemv(output_shapes_.data(), rows, r, q_.data(), linear);
+    if (warping_) detail::panel_gemv(output_rotations_.data(), rows, r, q_.data(), theta_.data());
   }
-  if (!warping_) {
-    u.noalias() = output_shapes_ * q_;
-    return;
-  }
-  linear_.noalias() = output_shapes_ * q_;
-  theta_.noalias() = output_rotations_ * q_;
+  if (!warping_) return;
   for (std::size_t k = 0; k < displacements.size(); ++k) {
     const Eigen::Index row = 3 * static_cast<Eigen::Index>(k);
     displacements[k] = modal_warp(theta_.segment<3>(row), linear_.segment<3>(row));

@@ -34,8 +34,8 @@ struct ModalBodyDef {
   double rayleigh_beta = 0.0;   ///< β (unit: s), ≥ 0
   bool warping = false;         ///< reconstruct with modal warping (Choi & Ko 2005)
   /// Keep the output rows of Φ (and W) in single precision: `reconstruct` reads half the bytes and
-  /// uses twice the SIMD width, for a relative error of about 1e-7 in the displacements. The modal
-  /// state, forces and single-node queries stay in double.
+  /// uses twice the SIMD width, for a relative error of about 1e-7 in the displacements (sums over the
+  /// modes formed in float). The modal state, forces and single-node queries stay in double.
   bool single_precision_output = false;
   /// Nodes whose displacements `reconstruct` writes, in this order (any subset, e.g. the surface);
   /// empty: every node, in node order.
@@ -104,16 +104,18 @@ class ModalBody {
   // Φ and W over all nodes, row-major so that one node's 3×r block is contiguous (point forces,
   // single-node queries: a column-major 3N × r matrix would touch r cache lines per row).
   using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  RowMatrix shapes_;                                      // Φ, 3·#nodes × r
-  RowMatrix rotations_;                                   // W, 3·#nodes × r (warping only)
-  Eigen::MatrixXd output_shapes_;                         // Φ rows of the output nodes, 3·#out × r
-  Eigen::MatrixXd output_rotations_;                      // W rows of the output nodes (warping only)
-  Eigen::MatrixXf output_shapes_f_, output_rotations_f_;  // the same in float (single_precision_output)
+  RowMatrix shapes_;     // Φ, 3·#nodes × r
+  RowMatrix rotations_;  // W, 3·#nodes × r (warping only)
+  // Φ and W rows of the output nodes (3·#out × r; W with warping only), packed in panels of rows for the
+  // reconstruction kernel (one pass in memory order, AVX2 where the CPU has it); double, or float with
+  // single_precision_output (the other pair stays empty).
+  std::vector<double> output_shapes_, output_rotations_;
+  std::vector<float> output_shapes_f_, output_rotations_f_;
   std::vector<Index> output_nodes_;
   Eigen::VectorXd omega_, q_, v_, g_;
   std::vector<ModalStepCoefficients> coefficients_;
-  mutable Eigen::VectorXd linear_, theta_;            // scratch: Φ_out q, W_out q
-  mutable Eigen::VectorXf q_f_, linear_f_, theta_f_;  // float scratch (single_precision_output)
+  mutable Eigen::VectorXd linear_, theta_;  // scratch: Φ_out q, W_out q (warping)
+  mutable Eigen::VectorXf q_f_;             // q in float (single_precision_output)
 };
 
 }  // namespace pliant::fem

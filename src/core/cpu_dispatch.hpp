@@ -1,0 +1,45 @@
+// Private helper: run a hot loop with AVX2 + FMA where the CPU has them, in a binary built for baseline
+// x86-64 (SSE2). A kernel writes its body once as an always-inline template, instantiates it in two
+// functions, one of them marked PLIANT_TARGET_AVX2 (the compiler vectorises the same loops 8 floats or
+// 4 doubles wide there), and picks one per call with cpu::has_avx2_fma():
+//
+//   template <class T> PLIANT_ALWAYS_INLINE void axpy_body(...) { for (...) y[i] += a * x[i]; }
+//   void axpy_baseline(...) { axpy_body(...); }
+//   PLIANT_TARGET_AVX2 void axpy_avx2(...) { axpy_body(...); }
+//   void axpy(...) { cpu::has_avx2_fma() ? axpy_avx2(...) : axpy_baseline(...); }
+//
+// Both versions stay callable so that tests compare them. Off x86 (or with another compiler) the AVX2
+// version is the baseline one and has_avx2_fma() is false.
+#pragma once
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define PLIANT_X86_DISPATCH 1
+#define PLIANT_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define PLIANT_X86_DISPATCH 0
+#define PLIANT_TARGET_AVX2
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PLIANT_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define PLIANT_ALWAYS_INLINE inline
+#endif
+
+namespace pliant::cpu {
+
+/// True when the running CPU supports AVX2 and FMA (and the OS saves the AVX registers), so that a
+/// PLIANT_TARGET_AVX2 function may run; false off x86. Checked once.
+inline bool has_avx2_fma() {
+#if PLIANT_X86_DISPATCH
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  return yes;
+#else
+  return false;
+#endif
+}
+
+}  // namespace pliant::cpu

@@ -1,0 +1,38 @@
+// Private helper: y = A x for a tall, narrow dense matrix (the output rows of a modal basis, 3·#nodes ×
+// r) stored in row panels, with an AVX2 + FMA version picked at run time (core/cpu_dispatch.hpp).
+//
+// Layout: A's rows are cut into panels of P = panel_rows<T> rows (the last one zero-padded); a panel is
+// stored column after column, P contiguous values each, so one pass reads the matrix exactly once, in
+// order, while a panel's P sums stay in vector registers (four 32-byte vectors with AVX2, eight 16-byte
+// ones with SSE2). The sums are formed in T and written to y as double.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <vector>
+
+namespace pliant::fem::detail {
+
+/// Rows per panel: 32 floats or 16 doubles (128 bytes per panel column).
+template <class T>
+inline constexpr Eigen::Index panel_rows = 128 / static_cast<Eigen::Index>(sizeof(T));
+
+/// A packed in panels: ⌈rows/P⌉ · P · cols values (T = float or double).
+template <class T>
+std::vector<T> pack_panels(const Eigen::MatrixXd& a);
+
+/// y[0..rows) = A x, A packed by pack_panels with `rows` rows and `cols` columns; x holds cols values.
+/// Uses the AVX2 version where the CPU has AVX2 and FMA.
+void panel_gemv(const float* panels, Eigen::Index rows, Eigen::Index cols, const float* x, double* y);
+void panel_gemv(const double* panels, Eigen::Index rows, Eigen::Index cols, const double* x, double* y);
+
+/// The two versions, for tests: baseline x86-64 (SSE2), and AVX2 + FMA (call only when
+/// cpu::has_avx2_fma(); off x86 it is the baseline one).
+void panel_gemv_baseline(const float* panels, Eigen::Index rows, Eigen::Index cols, const float* x,
+                         double* y);
+void panel_gemv_baseline(const double* panels, Eigen::Index rows, Eigen::Index cols, const double* x,
+                         double* y);
+void panel_gemv_avx2(const float* panels, Eigen::Index rows, Eigen::Index cols, const float* x, double* y);
+void panel_gemv_avx2(const double* panels, Eigen::Index rows, Eigen::Index cols, const double* x, double* y);
+
+}  // namespace pliant::fem::detail

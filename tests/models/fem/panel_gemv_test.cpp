@@ -1,0 +1,62 @@
+// The modal reconstruction kernel (packed row panels, baseline SSE2 and AVX2 + FMA versions) against a
+// plain double product, on sizes that are and are not multiples of the panel and vector widths.
+#include "models/fem/panel_gemv.hpp"
+#include "core/cpu_dispatch.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace pliant::fem::detail {
+namespace {
+
+// |y_i - (A x)_i| ≤ cols · ε_T · Σ_j |A_ij x_j| (plus the rounding of A and x to T for float) for
+// every row, and nothing written past `rows`.
+template <class T, class Kernel>
+void expect_matches_reference(Eigen::Index rows, Eigen::Index cols, Kernel kernel) {
+  SCOPED_TRACE(testing::Message() << rows << " x " << cols << (sizeof(T) == 4 ? " float" : " double"));
+  const Eigen::MatrixXd a = Eigen::MatrixXd::Random(rows, cols);
+  const Eigen::VectorXd xd = Eigen::VectorXd::Random(cols);
+  Eigen::Matrix<T, Eigen::Dynamic, 1> x = xd.cast<T>();
+  const std::vector<T> panels = pack_panels<T>(a);
+  ASSERT_EQ(panels.size() % static_cast<std::size_t>(panel_rows<T> * cols), 0u);
+  ASSERT_GE(panels.size(), static_cast<std::size_t>(rows * cols));
+  constexpr double sentinel = -12345.0;
+  std::vector<double> y(static_cast<std::size_t>(rows) + 40, sentinel);
+  kernel(panels.data(), rows, cols, x.data(), y.data());
+  const Eigen::VectorXd ref = a * xd, bound = a.cwiseAbs() * xd.cwiseAbs();
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (Eigen::Index i = 0; i < rows; ++i)
+    ASSERT_LE(std::abs(y[static_cast<std::size_t>(i)] - ref[i]), (cols + 2) * eps * bound[i]) << "row " << i;
+  for (std::size_t i = static_cast<std::size_t>(rows); i < y.size(); ++i) ASSERT_EQ(y[i], sentinel);
+}
+
+template <class T>
+void check_all_sizes() {
+  for (Eigen::Index rows : {1, 3, 7, 15, 16, 17, 31, 32, 33, 95, 250})
+    for (Eigen::Index cols : {1, 2, 5, 50}) {
+      expect_matches_reference<T>(rows, cols, [](auto... args) { panel_gemv_baseline(args...); });
+      expect_matches_reference<T>(rows, cols, [](auto... args) { panel_gemv(args...); });
+      if (cpu::has_avx2_fma())
+        expect_matches_reference<T>(rows, cols, [](auto... args) { panel_gemv_avx2(args...); });
+    }
+}
+
+TEST(PanelGemv, FloatVersionsMatchAPlainProduct) { check_all_sizes<float>(); }
+TEST(PanelGemv, DoubleVersionsMatchAPlainProduct) { check_all_sizes<double>(); }
+
+TEST(PanelGemv, PackingPadsTheLastPanelWithZeros) {
+  Eigen::MatrixXd a(3, 2);
+  a << 1, 2, 3, 4, 5, 6;
+  const std::vector<double> p = pack_panels<double>(a);
+  ASSERT_EQ(p.size(), static_cast<std::size_t>(2 * panel_rows<double>));
+  EXPECT_EQ(p[0], 1.0);
+  EXPECT_EQ(p[2], 5.0);
+  EXPECT_EQ(p[3], 0.0);
+  EXPECT_EQ(p[static_cast<std::size_t>(panel_rows<double>)], 2.0);
+}
+
+}  // namespace
+}  // namespace pliant::fem::detail
