@@ -409,6 +409,26 @@ double tet_volume(const std::vector<Vec3>& x, const Tet& t) {
   return (x[t[1]] - x[t[0]]).cross(x[t[2]] - x[t[0]]).dot(x[t[3]] - x[t[0]]) / 6.0;
 }
 
+// J(θ) = ∫₀¹ exp(s[θ]×) ds by composite Simpson over Rodrigues rotations, on both sides of the series'
+// range (|θ| < 0.5 rad) and far from it; modal_warp is J(θ) u.
+TEST(ModalWarping, WarpMatrixIsTheIntegralOfTheRotationsOnEveryBranch) {
+  const Vec3 axis = Vec3(0.3, -0.8, 0.5).normalized();
+  for (double angle : {0.0, 1e-7, 0.01, 0.3, 0.4999, 0.5001, 1.0, 3.0}) {
+    const Vec3 theta = angle * axis;
+    const int intervals = 2000;
+    Mat3 integral = Mat3::Zero();
+    for (int k = 0; k <= intervals; ++k) {
+      const double weight = (k == 0 || k == intervals) ? 1.0 : (k % 2 == 1 ? 4.0 : 2.0);
+      integral += weight * rotation_from_vector((static_cast<double>(k) / intervals) * theta);
+    }
+    integral /= 3.0 * intervals;
+    const Mat3 J = modal_warp_matrix(theta);
+    EXPECT_LT((J - integral).norm(), 1e-12) << "angle " << angle;
+    const Vec3 u(0.2, 0.7, -0.4);
+    EXPECT_LT((modal_warp(theta, u) - J * u).norm(), 1e-15) << "angle " << angle;
+  }
+}
+
 // A free body turned 90° about z by its rigid modes: the linear modal field ω × (x - c) stretches every
 // tet (volume × (1 + θ²)); the warped one is the exact rotation (zero strain, volumes kept).
 TEST(ModalWarping, RigidRotationOfTheModalFieldIsExactAndDoesNotInflate) {
