@@ -1,6 +1,6 @@
 // Cutting: links crossing the swept blade go, constants stay exact on each side, pieces separate.
-#include "pliant/core/ray.hpp"
 #include "pliant/models/meshless/cutting.hpp"
+#include "pliant/core/ray.hpp"
 #include "pliant/models/meshless/meshless_body.hpp"
 #include "shapes.hpp"
 
