@@ -975,8 +975,11 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
   Result<std::unique_ptr<FemSceneBody>> built =
       FemSceneBody::build(in.name, mesh, std::move(materials), std::move(def), scene, &substep_too_large);
   if (!built.ok()) {
-    if (substep_too_large) settings->at("dt").fail(built.message());  // only a given "dt" can be too large
-    (settings ? *settings : body).fail(built.message());
+    // The JSON path names the family: drop the library's own "fem: " prefix after it.
+    std::string_view message = built.message();
+    if (message.starts_with("fem: ")) message.remove_prefix(5);
+    if (substep_too_large) settings->at("dt").fail(message);  // only a given "dt" can be too large
+    (settings ? *settings : body).fail(message);
   }
   const double substep = (*built)->configured_substep();
   if (substep > 0.0 && in.time_step / substep > kMaxSubsteps) {

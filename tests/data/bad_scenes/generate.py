@@ -266,7 +266,7 @@ put("fem_consistent_mass_explicit.json",
     "/bodies/0/fem/mass: a consistent mass needs an implicit integrator (central_difference takes a diagonal")
 put("fem_explicit_dt_unstable.json",
     fem(bodies__0__fem__integrator="symplectic_euler", bodies__0__fem__dt=0.01, bodies__0__fem__solver=DELETE),
-    "/bodies/0/fem/dt: fem: a substep of 0.01 s is above the stable step of symplectic_euler")
+    "/bodies/0/fem/dt: a substep of 0.01 s is above the stable step of symplectic_euler")
 
 # ---- interactions ----
 put("interactions_object.json", green(interactions={"type": "grab"}),
