@@ -4,7 +4,8 @@
 // Scene keys: "material" (the shared reader: preset, E/nu or Lamé, density) and "meshless":
 // {"spacing": m, "sampling": "lattice" | "poisson" (Bridson 2007), "jitter": [0, 1] (lattice only),
 // "margin": m (Poisson-disk points keep signed distance <= -margin), "seed": integer, "support":
-// h/spacing, "material_regions": [{"mesh": MESH (a closed surface or a volume mesh, as a body's "mesh"),
+// h/spacing, "material_regions": [{"mesh": MESH (a closed surface or a volume mesh, as a body's "mesh")
+// or "region": REGION (a region string, as in "fixed"),
 // "material": {...}}] (phyxels inside it; later entries win), "volume_stiffness": Pa,
 // "strain": "green" | "linear", "integrator": a dynamics scheme name (default "symplectic_euler"),
 // "tangent": "current" | "rest" (the implicit schemes' stiffness, default "current"), "dt": s (default:
@@ -210,11 +211,19 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
   std::vector<JsonReader> region_entries;
   if (regions_json) {
     for (const JsonReader& r : regions_json->elements(1)) {
-      r.expect_object({"mesh", "material"});
+      r.expect_object({"mesh", "region", "material"});
+      const std::optional<JsonReader> mesh = r.find("mesh"), where = r.find("region");
+      if (mesh.has_value() == where.has_value())
+        r.fail(
+            "give either \"mesh\" (a closed surface) or \"region\" (a region string), not both or neither");
       def.mls.materials.push_back(read_material(r.at("material")));
-      def.mls.regions.push_back({.box = {},
-                                 .material = static_cast<Index>(def.mls.materials.size() - 1),
-                                 .inside = read_region_surface(r.at("mesh"), in)});
+      meshless::MaterialRegion region;
+      region.material = static_cast<Index>(def.mls.materials.size() - 1);
+      if (mesh)
+        region.inside = read_region_surface(*mesh, in);
+      else
+        region.selection = take(parse_region(where->string()), *where);
+      def.mls.regions.push_back(std::move(region));
       region_entries.push_back(r);
     }
   }
@@ -223,10 +232,11 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
   meshless::MeshlessBody mb = std::move(built).value();
   for (std::size_t r = 0; r < region_entries.size(); ++r) {
     const std::vector<Index>& used = mb.phyxels().material;
-    if (std::find(used.begin(), used.end(), static_cast<Index>(r + 1)) == used.end())
-      region_entries[r].at("mesh").fail(
-          "the region holds no phyxel (none lies inside its surface, or a later "
-          "region takes them all)");
+    if (std::find(used.begin(), used.end(), static_cast<Index>(r + 1)) != used.end()) continue;
+    if (auto where = region_entries[r].find("region"))
+      where->fail("the region holds no phyxel (it selects none, or a later region takes them all)");
+    region_entries[r].at("mesh").fail(
+        "the region holds no phyxel (none lies inside its surface, or a later region takes them all)");
   }
   for (const Region& r : in.fixed) {
     const std::vector<Index> held = select_nodes(mb.phyxels().rest, r);

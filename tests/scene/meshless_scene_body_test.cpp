@@ -376,5 +376,60 @@ TEST(MeshlessSceneBody, MaterialRegionErrorsNameTheFileAndKey) {
   std::filesystem::remove_all(dir);
 }
 
+// Material regions by region string, as the fem family's: a half-space, then a box that a later entry
+// overrides where they overlap.
+std::string string_region_scene(const std::string& regions) {
+  return R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "cube", "family": "meshless",
+      "mesh": {"shape": "box", "origin": [-0.04, -0.04, -0.04], "size": [0.08, 0.08, 0.08], "cells": [1, 1, 1]},
+      "material": {"E": 20000, "nu": 0.3, "density": 1000},
+      "meshless": {"spacing": 0.008, "material_regions": )" +
+         regions + "}}]}";
+}
+
+TEST(MeshlessSceneBody, MaterialRegionFromARegionStringSelectsByRestPosition) {
+  auto loaded = parse_scene(string_region_scene(R"([
+      {"region": "x<0", "material": {"E": 40000, "nu": 0.3, "density": 2000}},
+      {"region": "box:-0.016,-0.016,-0.016,0.016,0.016,0.016", "material": {"E": 80000, "nu": 0.3, "density": 3000}}])"),
+                            "regions.json");
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  const meshless::MlsBody& mls = meshless_body(loaded->world->body(0))->phyxels();
+  ASSERT_EQ(mls.materials.size(), 3u);
+  int counts[3] = {0, 0, 0};
+  for (Index i = 0; i < mls.size(); ++i) {
+    const Vec3& p = mls.rest[static_cast<std::size_t>(i)];
+    const bool in_box = (p.array().abs() <= 0.016).all();
+    const Index expected = in_box ? 2 : (p.x() < 0.0 ? 1 : 0);
+    EXPECT_EQ(mls.material[static_cast<std::size_t>(i)], expected)
+        << "phyxel " << i << " at " << p.transpose();
+    ++counts[expected];
+  }
+  // The lattice (cell centres at ±0.004, ±0.012, ... m) is symmetric about x = 0 and the box holds whole
+  // layers with no phyxel on its faces: all three materials are used, as many on each side.
+  EXPECT_GT(counts[0], 0);
+  EXPECT_EQ(counts[0], counts[1]);
+  EXPECT_GT(counts[2], 0);
+}
+
+TEST(MeshlessSceneBody, MaterialRegionStringErrorsNameTheKey) {
+  const auto error = [&](const std::string& regions) {
+    auto loaded = parse_scene(string_region_scene(regions), "regions.json");
+    return loaded.ok() ? std::string("no error") : loaded.message();
+  };
+  const std::string material = R"("material": {"E": 40000, "nu": 0.3})";
+  const std::string none = error(R"([{"region": "x>1", )" + material + "}]");
+  EXPECT_NE(none.find("/bodies/0/meshless/material_regions/0/region: the region holds no phyxel"),
+            std::string::npos)
+      << none;
+  const std::string both = error(R"([{"region": "x>0", "mesh": {"shape": "icosphere"}, )" + material + "}]");
+  EXPECT_NE(both.find("/bodies/0/meshless/material_regions/0: give either"), std::string::npos) << both;
+  const std::string neither = error("[{" + material + "}]");
+  EXPECT_NE(neither.find("/bodies/0/meshless/material_regions/0: give either"), std::string::npos) << neither;
+  const std::string bad = error(R"([{"region": "box:0,0,1", )" + material + "}]");
+  EXPECT_NE(bad.find("/bodies/0/meshless/material_regions/0/region"), std::string::npos) << bad;
+  const std::string index = error(R"([{"region": "nodes:0,999999", )" + material + "}]");
+  EXPECT_NE(index.find("999999"), std::string::npos) << index;
+  EXPECT_EQ(index.find('\n'), std::string::npos) << index;
+}
+
 }  // namespace
 }  // namespace pliant::scene

@@ -88,6 +88,10 @@ Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def) 
       return Error{
           fmt::format("meshless: region {} names material {}, but there are {}", r, m, def.materials.size())};
     }
+    if (def.regions[r].selection) {
+      if (Status s = check_region(*def.regions[r].selection, points.size()); !s)
+        return Error{fmt::format("meshless: region {}: {}", r, s.message())};
+    }
   }
   if (points.empty()) return Error{"meshless: no phyxels"};
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -110,7 +114,10 @@ Result<MlsBody> build_mls_body(std::span<const Vec3> points, const MlsDef& def) 
   body.spacing = def.spacing;
   body.material.assign(nu, 0);
   for (const MaterialRegion& region : def.regions) {
-    if (region.inside) {
+    if (region.selection) {
+      for (Index i : select_nodes(body.rest, *region.selection))
+        body.material[static_cast<std::size_t>(i)] = region.material;
+    } else if (region.inside) {
       const Aabb bounds = region.inside->bounds();
       for (std::size_t i = 0; i < nu; ++i) {
         if (bounds.contains(points[i]) && (*region.inside)(points[i]) <= 0.0)

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "pliant/core/aabb.hpp"
+#include "pliant/core/region.hpp"
 #include "pliant/core/result.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/materials/material.hpp"
@@ -26,6 +27,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -53,12 +55,15 @@ struct Plasticity {
   double max = std::numeric_limits<double>::infinity();    ///< c_max, the largest plastic strain
 };
 
-/// A material assigned to the phyxels inside a box or, when `inside` is set, to those at signed distance
-/// ≤ 0 from that closed surface (later regions win).
+/// A material assigned to the phyxels a region holds (later regions win). The region is, in this order
+/// of precedence: `selection` when set (a core region, core/region.hpp, applied to the phyxels' rest
+/// positions: half-spaces, bounding-box faces, boxes, balls or phyxel indices); else the inside of the
+/// closed surface `inside` (signed distance ≤ 0) when set; else `box`.
 struct MaterialRegion {
-  Aabb box;                                                ///< region (unit: m), used when `inside` is null
-  Index material = 0;                                      ///< index into MlsDef::materials
+  Aabb box;            ///< region (unit: m), used when the others are unset
+  Index material = 0;  ///< index into MlsDef::materials
   std::shared_ptr<const SignedDistance> inside = nullptr;  ///< a closed surface: the region is its inside
+  std::optional<Region> selection = std::nullopt;          ///< a core region (coordinates in m)
 };
 
 struct MlsDef {
