@@ -333,6 +333,13 @@ put("meshless_region_open_surface.json",
     meshless(material_regions=[{"mesh": {"shape": "rect", "size": [0.01, 0.01], "cells": [2, 2]},
                                 "material": {"E": 50000, "nu": 0.3}}]),
     "/bodies/0/meshless/material_regions/0/mesh: signed distance: ")
+put("meshless_region_mesh_and_region.json",
+    meshless(material_regions=[{"region": "x<0", "mesh": {"shape": "icosphere", "radius": 0.01},
+                                "material": {"E": 50000, "nu": 0.3}}]),
+    '/bodies/0/meshless/material_regions/0: give either "mesh" (a closed surface) or "region"')
+put("meshless_region_selects_none.json",
+    meshless(material_regions=[{"region": "x>5", "material": {"E": 50000, "nu": 0.3}}]),
+    "/bodies/0/meshless/material_regions/0/region: the region holds no phyxel")
 
 # ---- output ----
 put("output_width_zero.json", green(output={"png": False, "width": 0}),
