@@ -8,33 +8,19 @@
 #include "pliant/models/fem/hybrid_solver.hpp"
 #include "pliant/models/fem/implicit_solver.hpp"
 #include "pliant/models/fem/mass.hpp"
+#include "vector_fields.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
 #include <numbers>
-#include <random>
 #include <vector>
 
 namespace pliant::fem {
 namespace {
 
 materials::Material soft() { return materials::material_from_young_poisson(1e5, 0.3, 1000.0).value(); }
-
-Eigen::VectorXd flat(std::span<const Vec3> v) {
-  Eigen::VectorXd out(3 * static_cast<Eigen::Index>(v.size()));
-  for (std::size_t i = 0; i < v.size(); ++i) out.segment<3>(3 * static_cast<Eigen::Index>(i)) = v[i];
-  return out;
-}
-
-std::vector<Vec3> random_field(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<Vec3> out(n);
-  for (Vec3& p : out) p = Vec3(u(rng), u(rng), u(rng));
-  return out;
-}
 
 TEST(ConsistentMass, ProductsDampingGravityAndEnergyMatchTheAssembledMatrix) {
   TetMesh mesh = test::box(Vec3(0.4, 0.1, 0.1), {4, 1, 1});
@@ -49,10 +35,11 @@ TEST(ConsistentMass, ProductsDampingGravityAndEnergyMatchTheAssembledMatrix) {
   const SparseMatrix M = assemble_consistent_mass(mesh, density).value();
   const std::size_t n = mesh.node_count();
 
-  const std::vector<Vec3> p = random_field(n, 1);
+  const std::vector<Vec3> p = pliant::test::random_field(n, 1);
   std::vector<Vec3> y(n, Vec3::Zero());
   model->add_mass_product(p, 2.0, y);
-  EXPECT_LT((flat(y) - 2.0 * (M * flat(p))).norm(), 1e-12 * flat(y).norm());
+  EXPECT_LT((pliant::test::flatten(y) - 2.0 * (M * pliant::test::flatten(p))).norm(),
+            1e-12 * pliant::test::flatten(y).norm());
 
   // Row sums are the lumped masses: M 1 = m, so the total mass and the momentum 1ᵀ M v = Σ m_i v_i agree.
   const Eigen::VectorXd ones = Eigen::VectorXd::Ones(3 * static_cast<Eigen::Index>(n));
@@ -67,14 +54,16 @@ TEST(ConsistentMass, ProductsDampingGravityAndEnergyMatchTheAssembledMatrix) {
   // forces() at rest with velocity v: gravity M g (= m_i g) and damping -α M v.
   std::vector<Vec3> gravity(n, g), f(n);
   model->forces(mesh.positions, p, f);
-  const Eigen::VectorXd expected = M * flat(gravity) - 3.0 * (M * flat(p));
-  EXPECT_LT((flat(f) - expected).norm(), 1e-12 * expected.norm());
+  const Eigen::VectorXd expected = M * pliant::test::flatten(gravity) - 3.0 * (M * pliant::test::flatten(p));
+  EXPECT_LT((pliant::test::flatten(f) - expected).norm(), 1e-12 * expected.norm());
   for (std::size_t i = 0; i < n; ++i)
-    EXPECT_LT(
-        ((M * flat(gravity)).segment<3>(3 * static_cast<Eigen::Index>(i)) - model->mass()[i] * g).norm(),
-        1e-13);
+    EXPECT_LT(((M * pliant::test::flatten(gravity)).segment<3>(3 * static_cast<Eigen::Index>(i)) -
+               model->mass()[i] * g)
+                  .norm(),
+              1e-13);
 
-  EXPECT_NEAR(model->kinetic_energy(p), 0.5 * flat(p).dot(M * flat(p)), 1e-14);
+  EXPECT_NEAR(model->kinetic_energy(p), 0.5 * pliant::test::flatten(p).dot(M * pliant::test::flatten(p)),
+              1e-14);
 }
 
 // The clamped beam's lowest mode of K φ = λ M φ on the free DOFs for the given mass.

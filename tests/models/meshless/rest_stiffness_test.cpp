@@ -2,6 +2,7 @@
 // finite differences of the forces at rest (Green strain and the volume term, whose tangent at rest
 // is the linear one), it is symmetric, and its free-only form is the free rows and columns.
 #include "shapes.hpp"
+#include "vector_fields.hpp"
 
 #include "meshless/rest_factor_euler.hpp"
 #include "pliant/dynamics/integrator.hpp"
@@ -12,7 +13,6 @@
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
-#include <random>
 
 namespace pliant::meshless {
 namespace {
@@ -26,20 +26,6 @@ MlsBody small_body(double jitter) {
   return body;
 }
 
-Eigen::VectorXd flatten(const std::vector<Vec3>& v) {
-  Eigen::VectorXd out(static_cast<Eigen::Index>(3 * v.size()));
-  for (std::size_t i = 0; i < v.size(); ++i) out.segment<3>(static_cast<Eigen::Index>(3 * i)) = v[i];
-  return out;
-}
-
-std::vector<Vec3> random_field(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<Vec3> p(n);
-  for (Vec3& q : p) q = Vec3(u(rng), u(rng), u(rng));
-  return p;
-}
-
 TEST(RestStiffness, ProductsMatchTheMatrixFreeTangentAndFiniteDifferences) {
   for (double jitter : {0.0, 0.4}) {
     const MlsBody body = small_body(jitter);
@@ -47,11 +33,11 @@ TEST(RestStiffness, ProductsMatchTheMatrixFreeTangentAndFiniteDifferences) {
     ASSERT_EQ(K.rows(), 3 * body.size());
     const MlsForceModel model(body);
     for (unsigned seed : {1u, 2u, 3u}) {
-      const std::vector<Vec3> p = random_field(body.rest.size(), seed);
+      const std::vector<Vec3> p = pliant::test::random_field(body.rest.size(), seed);
       std::vector<Vec3> kp(p.size(), Vec3::Zero());
       model.add_stiffness_product(body.rest, p, 1.0, kp);
-      const Eigen::VectorXd assembled = K * flatten(p);
-      EXPECT_LT((assembled - flatten(kp)).norm(), 1e-12 * assembled.norm()) << jitter;
+      const Eigen::VectorXd assembled = K * pliant::test::flatten(p);
+      EXPECT_LT((assembled - pliant::test::flatten(kp)).norm(), 1e-12 * assembled.norm()) << jitter;
 
       // -(f(X + εp) - f(X - εp)) / 2ε, Green strain with the volume term.
       const double eps = 1e-7;  // m
@@ -62,7 +48,7 @@ TEST(RestStiffness, ProductsMatchTheMatrixFreeTangentAndFiniteDifferences) {
       }
       model.elastic_forces(plus, fp);
       model.elastic_forces(minus, fm);
-      const Eigen::VectorXd fd = -(flatten(fp) - flatten(fm)) / (2.0 * eps);
+      const Eigen::VectorXd fd = -(pliant::test::flatten(fp) - pliant::test::flatten(fm)) / (2.0 * eps);
       EXPECT_LT((assembled - fd).norm(), 1e-6 * assembled.norm()) << jitter;
     }
     const Eigen::SparseMatrix<double> Kt = K.transpose();
