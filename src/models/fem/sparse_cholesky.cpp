@@ -1,12 +1,10 @@
 // Factor-once, solve-many sparse Cholesky. CHOLMOD (Chen, Davis, Hager & Rajamanickam, "Algorithm 887:
 // CHOLMOD, supernodal sparse Cholesky factorization and update/downdate", ACM TOMS 35(3), 2008) via
-// Eigen's CholmodSupport, or Eigen's SimplicialLDLT. CHOLMOD headers stay in this file.
+// Eigen's CholmodSupport, or Eigen's SimplicialLDLT. CHOLMOD headers stay in src/ (sparse_cholesky_impl.hpp).
 #include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include "pliant/core/threads.hpp"
-
-#include <Eigen/CholmodSupport>
-#include <Eigen/SparseCholesky>
+#include "sparse_cholesky_impl.hpp"
 
 #include <string>
 
@@ -23,15 +21,6 @@ std::string_view to_string(CholeskyBackend backend) {
   }
   return "unknown";
 }
-
-struct SparseCholesky::Impl {
-  CholeskyBackend backend;
-  Eigen::Index size = 0;
-  long long factor_nonzeros = 0;
-  // CHOLMOD's solve writes to its common workspace, hence mutable; see the header's thread note.
-  mutable Eigen::CholmodSupernodalLLT<SparseMatrix, Eigen::Lower> cholmod;
-  Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt;
-};
 
 SparseCholesky::SparseCholesky(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 SparseCholesky::SparseCholesky(SparseCholesky&&) noexcept = default;

@@ -59,6 +59,7 @@ class SparseCholesky {
   long long factor_nonzeros() const;
 
  private:
+  friend class SinglePrecisionFactor;  // reads the supernodal factor
   struct Impl;
   explicit SparseCholesky(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
