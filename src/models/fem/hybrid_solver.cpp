@@ -4,6 +4,7 @@
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/condensation.hpp"
 #include "pliant/models/fem/deformation_gradient.hpp"
+#include "pliant/models/fem/single_precision_factor.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <Eigen/Cholesky>
@@ -72,6 +73,7 @@ struct HybridSolver::Operational {
   SparseMatrix A;
   std::vector<double> base;  // values of cm M_op + S
   std::optional<SparseCholesky> factor;
+  std::optional<SinglePrecisionFactor> rest;  // rest_factor_pcg: float copy of the first system's factor
   std::vector<Mat12> element;
   std::vector<Vec3> x, v, f;  // per model node
   Eigen::VectorXd b, y, q, r, z, p, lin_b, us;
@@ -508,14 +510,23 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
   const bool pcg = solver_.solver == LinearSolverKind::rest_factor_pcg;
   if (split) {
     if (!factor_interior()) return false;
+  } else if (pcg) {
+    // Factored once with the default supernodes (their faster solves win) and kept in float only: the
+    // preconditioner streams half the bytes (single_precision_factor.hpp).
+    if (!o.rest) {
+      auto f = SparseCholesky::factor(o.A, CholeskyBackend::cholmod_supernodal);
+      if (!f) return false;
+      auto single = SinglePrecisionFactor::build(f.value());
+      if (!single) return false;
+      o.rest.emplace(std::move(single.value()));
+    }
   } else if (!o.factor) {
     // Refactored every iteration with cholmod: the wide supernodes' faster factorisation wins (as in
-    // ImplicitSolver); factored once with rest_factor_pcg: the default supernodes' faster solves win.
-    auto f = SparseCholesky::factor(
-        o.A, pcg ? CholeskyBackend::cholmod_supernodal : CholeskyBackend::cholmod_supernodal_wide);
+    // ImplicitSolver).
+    auto f = SparseCholesky::factor(o.A, CholeskyBackend::cholmod_supernodal_wide);
     if (!f) return false;
     o.factor.emplace(std::move(f.value()));
-  } else if (!pcg && !o.factor->refactor(o.A)) {
+  } else if (!o.factor->refactor(o.A)) {
     o.factor.reset();
     return false;
   }
@@ -539,7 +550,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
     // such constant-factor preconditioning among the fast paths); starts from zero.
     o.y.setZero();
     o.r = o.b;
-    o.z = o.factor->solve(o.r);
+    o.rest->solve(o.r, o.z);
     o.p = o.z;
     double rz = o.r.dot(o.z), rnorm = bnorm;
     const double tol = solver_.pcg_tolerance * bnorm;
@@ -554,7 +565,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
       rnorm = o.r.norm();
       ++it;
       if (rnorm <= tol || it == solver_.pcg_max_iterations) break;
-      o.z = o.factor->solve(o.r);
+      o.rest->solve(o.r, o.z);
       const double rz_new = o.r.dot(o.z);
       o.p = o.z + (rz_new / rz) * o.p;
       rz = rz_new;

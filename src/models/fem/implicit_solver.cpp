@@ -2,6 +2,7 @@
 #include "pliant/models/fem/implicit_solver.hpp"
 
 #include "pliant/core/threads.hpp"
+#include "pliant/models/fem/single_precision_factor.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <algorithm>
@@ -16,7 +17,8 @@ constexpr Index kParallelNodes = 2048;
 }
 
 struct ImplicitSolver::Factor {
-  std::optional<SparseCholesky> cholesky;
+  std::optional<SparseCholesky> cholesky;     // cholmod
+  std::optional<SinglePrecisionFactor> rest;  // rest_factor_pcg: float copy of the rest factor
 };
 
 const char* linear_solver_name(LinearSolverKind kind) {
@@ -266,10 +268,14 @@ void ImplicitSolver::mass_acceleration() {
 bool ImplicitSolver::solve(ImplicitReport& report) {
   const double bnorm = b_.norm();
   if (def_.solver == LinearSolverKind::rest_factor_pcg) {
-    if (!factor_->cholesky) {
+    if (!factor_->rest) {
       auto f = SparseCholesky::factor(A_);  // A_ holds the rest matrix (assemble's first call)
       if (!f) return false;
-      factor_->cholesky.emplace(std::move(f.value()));
+      // The preconditioner in float: half the bytes per solve, still SPD (single_precision_factor.hpp);
+      // the double factor is dropped.
+      auto single = SinglePrecisionFactor::build(f.value());
+      if (!single) return false;
+      factor_->rest.emplace(std::move(single.value()));
     }
     if (bnorm == 0.0) {
       y_.setZero();
@@ -278,7 +284,7 @@ bool ImplicitSolver::solve(ImplicitReport& report) {
     }
     apply_matrix_free(y_, q_);
     r_ = b_ - q_;
-    z_ = factor_->cholesky->solve(r_);
+    factor_->rest->solve(r_, z_);
     p_ = z_;
     double rz = r_.dot(z_);
     const double tol = def_.pcg_tolerance * bnorm;
@@ -294,7 +300,7 @@ bool ImplicitSolver::solve(ImplicitReport& report) {
       rnorm = r_.norm();
       ++it;
       if (rnorm <= tol || it == def_.pcg_max_iterations) break;
-      z_ = factor_->cholesky->solve(r_);
+      factor_->rest->solve(r_, z_);
       const double rz_new = r_.dot(z_);
       p_ = z_ + (rz_new / rz) * p_;
       rz = rz_new;

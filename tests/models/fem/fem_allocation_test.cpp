@@ -1,5 +1,6 @@
 // No heap allocation after warm-up: FemForceModel's forces and products, the dynamics integrators over
-// it, and ImplicitSolver's PCG steps (its CHOLMOD paths allocate inside CHOLMOD, as documented). The
+// it, and ImplicitSolver's PCG and rest-factor PCG steps (rest_factor_pcg factors once, in its first
+// step; its float preconditioner solves in member scratch; the cholmod path allocates inside CHOLMOD). The
 // counter sees operator new (standard containers); Eigen's and CHOLMOD's malloc calls bypass it.
 #include "fem_test_util.hpp"
 #include "pliant/dynamics/integrator.hpp"
@@ -31,6 +32,13 @@ TEST(FemAllocation, StepsDoNotAllocateAfterWarmUp) {
         *model,
         {.dt = 0.01, .solver = LinearSolverKind::pcg, .max_newton_iterations = 3, .newton_tolerance = 1e-12});
     ASSERT_TRUE(solver);
+    auto rest = ImplicitSolver::build(*model, {.dt = 0.01,
+                                               .solver = LinearSolverKind::rest_factor_pcg,
+                                               .max_newton_iterations = 2,
+                                               .newton_tolerance = 1e-12,
+                                               .pcg_tolerance = 1e-10});
+    ASSERT_TRUE(rest);
+    std::vector<Vec3> xr(mesh.positions), vr(mesh.node_count(), Vec3::Zero());
     dynamics::Integrator se({.scheme = dynamics::Scheme::symplectic_euler, .dt = 1e-4});
     dynamics::Integrator be({.scheme = dynamics::Scheme::backward_euler, .dt = 0.01});
     std::vector<Vec3> x(mesh.positions), v(mesh.node_count(), Vec3::Zero());
@@ -38,6 +46,7 @@ TEST(FemAllocation, StepsDoNotAllocateAfterWarmUp) {
       se.step(*model, x, v);
       be.step(*model, x, v);
       (void)solver->step(x, v);
+      (void)rest->step(xr, vr);
     };
     run();  // warm-up: scratch arrays sized
     pliant::test::count_allocations(true);

@@ -57,7 +57,8 @@ class HybridSolver {
   /// element (def.tet_elements is ignored); α, β, gravity and the fixed nodes (global ids) apply to both
   /// parts; `def.mass` must be lumped (a consistent mass is refused). `solver` must be backward_euler or
   /// newmark with the cholmod solver, or with rest_factor_pcg: CG on the operational system preconditioned by
-  /// a CHOLMOD factor of the first operational system assembled (refreshed by replace_operational), no
+  /// a CHOLMOD factor of the first operational system assembled, kept in float (SinglePrecisionFactor;
+  /// refreshed by replace_operational), no
   /// numeric refactorisation per step, an inexact solve to pcg_tolerance (relative) within
   /// pcg_max_iterations; or with interface_pcg: the interface split above, CG on the interface system to
   /// pcg_tolerance (relative to its right-hand side) within pcg_max_iterations (the direct path when nothing

@@ -23,7 +23,8 @@
 // projected ones for hyperelastic elements) by a per-node gather, deterministic for any thread count.
 // It is solved either by CHOLMOD, analysing the pattern once and then only refactoring numerically, or
 // by Jacobi-preconditioned CG warm-started from the previous solution (no allocation after the first
-// step; CHOLMOD allocates inside its factorisation and solves).
+// step; CHOLMOD allocates inside its factorisation and solves). rest_factor_pcg keeps its rest factor in
+// single precision (single_precision_factor.hpp) and allocates nothing after its first step either.
 #pragma once
 
 #include "pliant/core/result.hpp"
@@ -49,7 +50,9 @@ enum class LinearSolverKind {
   cholmod,  ///< sparse Cholesky, symbolic analysis once, numeric refactorisation per Newton iteration
   pcg,      ///< Jacobi-preconditioned conjugate gradients, warm-started
   /// Matrix-free CG on the current system, preconditioned by a CHOLMOD factor of the system matrix at
-  /// the rest shape, computed once: no assembly or factorisation per step. With a small fixed
+  /// the rest shape, computed once and kept as a float copy (SinglePrecisionFactor: half the memory
+  /// traffic per solve; CG's tolerance still holds, the preconditioner only has to be SPD): no assembly
+  /// or factorisation per step. With a small fixed
   /// pcg_max_iterations it is a fast, inexact solve whose accuracy the caller measures (the rotations
   /// enter through the matrix-free products and the forces, the constant factor supplies the rest).
   rest_factor_pcg,
