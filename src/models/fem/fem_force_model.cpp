@@ -185,6 +185,18 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
   return m;
 }
 
+Status FemForceModel::set_held_nodes(std::span<const Index> held) {
+  const std::size_t n = rest_.size();
+  for (Index node : held)
+    if (node < 0 || static_cast<std::size_t>(node) >= n)
+      return Error{"fem body: held node " + std::to_string(node) + " out of range (" + std::to_string(n) +
+                   " nodes)"};
+  for (std::size_t i = 0; i < n; ++i) inverse_mass_[i] = 1.0 / mass_[i];
+  for (Index node : def_.fixed_nodes) inverse_mass_[static_cast<std::size_t>(node)] = 0.0;
+  for (Index node : held) inverse_mass_[static_cast<std::size_t>(node)] = 0.0;
+  return {};
+}
+
 void FemForceModel::clear_point_forces() {
   for (Vec3& f : point_force_) f.setZero();
 }
@@ -332,14 +344,19 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
 }
 
 void FemForceModel::add_surface_loads(std::span<const Vec3> x, std::span<Vec3> f) const {
-  for (const SurfaceLoad& load : def_.surface_loads) {
+  add_surface_load_forces(def_.surface_loads, rest_, x, f);
+}
+
+void add_surface_load_forces(std::span<const SurfaceLoad> loads, std::span<const Vec3> rest,
+                             std::span<const Vec3> x, std::span<Vec3> f) {
+  for (const SurfaceLoad& load : loads) {
     for (const Tri& tri : load.triangles) {
       const auto i0 = static_cast<std::size_t>(tri[0]), i1 = static_cast<std::size_t>(tri[1]),
                  i2 = static_cast<std::size_t>(tri[2]);
       Vec3 corner = Vec3::Zero();
       if (load.pressure != 0.0) corner -= load.pressure / 6.0 * (x[i1] - x[i0]).cross(x[i2] - x[i0]);
       if (!load.traction.isZero(0.0))
-        corner += (0.5 / 3.0) * (rest_[i1] - rest_[i0]).cross(rest_[i2] - rest_[i0]).norm() * load.traction;
+        corner += (0.5 / 3.0) * (rest[i1] - rest[i0]).cross(rest[i2] - rest[i0]).norm() * load.traction;
       f[i0] += corner;
       f[i1] += corner;
       f[i2] += corner;

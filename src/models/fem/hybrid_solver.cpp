@@ -70,6 +70,7 @@ struct HybridSolver::Operational {
   std::vector<int> element_offset;     // per (tet, a, b, c): offset of entry (3 sa, 3 sb + c), -1 if fixed
   std::vector<int> surface_offset;     // per (surface DOF k, l): offset of entry (k, l) in system DOFs
   std::vector<Index> surface_dof;      // per condensation surface DOF: system DOF
+  std::vector<std::uint8_t> held_dof;  // per system DOF: held (identity row and column, zero rhs)
   SparseMatrix A;
   std::vector<double> base;  // values of cm M_op + S
   std::optional<SparseCholesky> factor;
@@ -99,6 +100,35 @@ HybridSolver::HybridSolver() = default;
 HybridSolver::HybridSolver(HybridSolver&&) noexcept = default;
 HybridSolver& HybridSolver::operator=(HybridSolver&&) noexcept = default;
 HybridSolver::~HybridSolver() = default;
+
+Status HybridSolver::set_held_nodes(std::span<const Index> held) {
+  const std::size_t n = rest_.size();
+  for (Index node : held) {
+    if (node < 0 || sz(node) >= n)
+      return Error{"hybrid fem: held node " + std::to_string(node) + " out of range (" + std::to_string(n) +
+                   " nodes)"};
+    if (!fixed_[sz(node)] && lin_index_[sz(node)] >= 0 && !interface_flag_[sz(node)] && condensation_)
+      return Error{"hybrid fem: held node " + std::to_string(node) +
+                   " is in the condensed interior (build with it fixed instead)"};
+  }
+  held_.assign(n, 0);
+  for (Index node : held)
+    if (!fixed_[sz(node)]) held_[sz(node)] = 1;
+  any_held_ = std::any_of(held_.begin(), held_.end(), [](std::uint8_t h) { return h != 0; });
+  for (std::size_t i = 0; i < n; ++i) active_[i] = !fixed_[i] && !held_[i] && mass_[i] > 0.0 ? 1.0 : 0.0;
+  mark_held_dofs();
+  has_acceleration_ = false;
+  op_->xb.setZero();
+  return {};
+}
+
+void HybridSolver::mark_held_dofs() {
+  Operational& o = *op_;
+  o.held_dof.assign(sz(static_cast<Index>(3 * o.system_nodes.size())), 0);
+  for (std::size_t k = 0; k < o.system_nodes.size(); ++k)
+    if (held_[sz(o.system_nodes[k])])
+      for (std::size_t c = 0; c < 3; ++c) o.held_dof[3 * k + c] = 1;
+}
 
 const FemForceModel& HybridSolver::operational_model() const { return *op_->model; }
 
@@ -141,8 +171,17 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
         def.rayleigh_beta >= 0.0))
     return Error{"hybrid fem: Rayleigh alpha and beta must be finite and >= 0"};
   if (!def.gravity.allFinite()) return Error{"hybrid fem: gravity must be finite"};
-  if (!def.surface_loads.empty())
-    return Error{"hybrid fem: pressure and traction loads are not supported on a hybrid body yet"};
+  for (std::size_t l = 0; l < def.surface_loads.size(); ++l) {
+    const SurfaceLoad& load = def.surface_loads[l];
+    if (!std::isfinite(load.pressure) || !load.traction.allFinite())
+      return Error{"hybrid fem: surface load " + std::to_string(l) +
+                   ": pressure and traction must be finite"};
+    for (const Tri& tri : load.triangles)
+      for (Index node : tri)
+        if (node < 0 || sz(node) >= n)
+          return Error{"hybrid fem: surface load " + std::to_string(l) + ": node " + std::to_string(node) +
+                       " out of range (" + std::to_string(n) + " nodes)"};
+  }
   for (std::size_t i = 0; i < materials.size(); ++i)
     if (auto ok = materials::validate(materials[i]); !ok)
       return Error{"hybrid fem: material " + std::to_string(i) + ": " + ok.message()};
@@ -161,6 +200,7 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
   }
   s.rest_ = rest.positions;
   s.fixed_.assign(n, 0);
+  s.held_.assign(n, 0);
   for (Index node : def.fixed_nodes) {
     if (node < 0 || sz(node) >= n)
       return Error{"hybrid fem: fixed node " + std::to_string(node) + " out of range (" + std::to_string(n) +
@@ -409,10 +449,11 @@ Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materi
   mass_ = lin_mass_only_;
   for (std::size_t k = 0; k < nodes.size(); ++k) mass_[sz(nodes[k])] += op_mass[k];
   active_.assign(n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) active_[i] = !fixed_[i] && mass_[i] > 0.0 ? 1.0 : 0.0;
+  for (std::size_t i = 0; i < n; ++i) active_[i] = !fixed_[i] && !held_[i] && mass_[i] > 0.0 ? 1.0 : 0.0;
   op_tets_ = std::move(tets);
   op_nodes_ = std::move(nodes);
   op_ = std::move(o);
+  mark_held_dofs();
   return {};
 }
 
@@ -426,13 +467,13 @@ Status HybridSolver::replace_operational(std::span<const Vec3> appended_rest, st
     if (!p.allFinite()) return Error{"hybrid fem: appended rest positions must be finite"};
   const std::size_t old_n = rest_.size(), n = old_n + appended_rest.size();
   rest_.insert(rest_.end(), appended_rest.begin(), appended_rest.end());
-  for (std::vector<std::uint8_t>* flags : {&fixed_, &interface_flag_}) flags->resize(n, 0);
+  for (std::vector<std::uint8_t>* flags : {&fixed_, &held_, &interface_flag_}) flags->resize(n, 0);
   lin_index_.resize(n, -1);
   lin_mass_only_.resize(n, 0.0);
   std::vector<materials::Material> mats(materials.begin(), materials.end());
   if (auto ok = build_operational(std::vector<Tet>(tets.begin(), tets.end()), std::move(mats)); !ok) {
     rest_.resize(old_n);
-    for (std::vector<std::uint8_t>* flags : {&fixed_, &interface_flag_}) flags->resize(old_n);
+    for (std::vector<std::uint8_t>* flags : {&fixed_, &held_, &interface_flag_}) flags->resize(old_n);
     lin_index_.resize(old_n);
     lin_mass_only_.resize(old_n);
     return ok;
@@ -453,6 +494,8 @@ void HybridSolver::total_forces(std::span<const Vec3> x, std::span<const Vec3> v
   }
   o.model->forces(o.x, o.v, o.f);
   for (std::size_t k = 0; k < op_nodes_.size(); ++k) f[sz(op_nodes_[k])] += o.f[k];
+  // Pressure (on the current triangles) and traction: into whichever part's right-hand side owns the node.
+  add_surface_load_forces(def_.surface_loads, rest_, x, f);
   if (lin_nodes_.empty()) return;
   const double alpha = def_.rayleigh_alpha, beta = def_.rayleigh_beta;
   for (std::size_t j = 0; j < lin_nodes_.size(); ++j) {
@@ -501,6 +544,15 @@ void HybridSolver::assemble_operational(std::span<const Vec3> x) {
           for (int r = 0; r < 3; ++r) values[offset + r] += ck_ * K(3 * a + r, 3 * b + c);
         }
   }
+  if (!any_held_) return;
+  // Held DOFs: identity rows and columns.
+  const int* outer = o.A.outerIndexPtr();
+  const int* inner = o.A.innerIndexPtr();
+  for (Eigen::Index j = 0; j < o.A.outerSize(); ++j) {
+    const bool held_col = o.held_dof[sz(static_cast<Index>(j))] != 0;
+    for (int k = outer[j]; k < outer[j + 1]; ++k)
+      if (held_col || o.held_dof[sz(inner[k])]) values[k] = held_col && inner[k] == j ? 1.0 : 0.0;
+  }
 }
 
 bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& report) {
@@ -542,6 +594,12 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
     for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
       o.b[o.surface_dof[k]] += correction[static_cast<Eigen::Index>(k)];
   }
+  auto project = [&](Eigen::VectorXd& vec) {
+    if (!any_held_) return;
+    for (Eigen::Index d = 0; d < vec.size(); ++d)
+      if (o.held_dof[sz(static_cast<Index>(d))]) vec[d] = 0.0;
+  };
+  project(o.b);
   const double bnorm = o.b.norm();
   if (split) {
     if (!solve_interface(report)) return false;
@@ -551,6 +609,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
     o.y.setZero();
     o.r = o.b;
     o.rest->solve(o.r, o.z);
+    project(o.z);
     o.p = o.z;
     double rz = o.r.dot(o.z), rnorm = bnorm;
     const double tol = solver_.pcg_tolerance * bnorm;
@@ -566,6 +625,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
       ++it;
       if (rnorm <= tol || it == solver_.pcg_max_iterations) break;
       o.rest->solve(o.r, o.z);
+      project(o.z);
       const double rz_new = o.r.dot(o.z);
       o.p = o.z + (rz_new / rz) * o.p;
       rz = rz_new;
@@ -641,6 +701,13 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
     o.ti = o.factor->solve(o.bi);
     o.gb.noalias() -= o.a_ib.transpose() * o.ti;
   }
+  // Held interface DOFs: T projected onto the free ones (P T P, identity on the held), its preconditioner
+  // too (P T_ref⁻¹ P).
+  auto project = [&](Eigen::VectorXd& vec) {
+    if (!any_held_) return;
+    for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+      if (o.held_dof[sz(o.surface_dof[k])]) vec[static_cast<Eigen::Index>(k)] = 0.0;
+  };
   auto apply = [&](const Eigen::VectorXd& p, Eigen::VectorXd& q) {
     q.noalias() = S.selfadjointView<Eigen::Lower>() * p;
     q.noalias() += o.a_bb * p;
@@ -649,7 +716,13 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
       o.ti = o.factor->solve(o.ti);
       q.noalias() -= o.a_ib.transpose() * o.ti;
     }
+    if (any_held_)
+      for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+        if (o.held_dof[sz(o.surface_dof[k])])
+          q[static_cast<Eigen::Index>(k)] = p[static_cast<Eigen::Index>(k)];
   };
+  project(o.gb);
+  project(o.xb);
   if (!pc.ready && !refresh_interface_preconditioner()) return false;
   const double gnorm = o.gb.norm(), tol = solver_.pcg_tolerance * gnorm;
   // Warm start from the last solution when that beats zero (it does from step to step: 10 % fewer
@@ -663,7 +736,10 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
     o.xb.setZero();
   // The explicit inverse, applied as a symmetric product: half the memory traffic of the two triangular
   // solves with the factor.
-  auto precondition = [&]() { o.zb.noalias() = pc.inverse.selfadjointView<Eigen::Lower>() * o.rb; };
+  auto precondition = [&]() {
+    o.zb.noalias() = pc.inverse.selfadjointView<Eigen::Lower>() * o.rb;
+    project(o.zb);
+  };
   precondition();
   o.pb = o.zb;
   double rz = o.rb.dot(o.zb), rnorm = o.rb.norm();

@@ -57,20 +57,22 @@ Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const I
   if (def.solver == LinearSolverKind::interface_pcg)
     return Error{"implicit solver: interface_pcg is for hybrid bodies only"};
   const std::size_t n = model.node_count();
-  const auto w = model.inverse_mass();
   ImplicitSolver s;
   s.model_ = &model;
   s.def_ = def;
+  // The pattern covers the nodes not fixed by the def; the held ones (inverse mass 0) are handled in
+  // values only, so that a grab or release needs no new pattern (refresh_held_nodes).
+  std::vector<char> fixed(n, 0);
+  for (Index node : model.def().fixed_nodes) fixed[static_cast<std::size_t>(node)] = 1;
   s.free_index_.assign(n, -1);
   for (std::size_t i = 0; i < n; ++i) {
-    if (w[i] == 0.0) continue;
+    if (fixed[i]) continue;
     s.free_index_[i] = static_cast<Index>(s.free_nodes_.size());
     s.free_nodes_.push_back(static_cast<Index>(i));
   }
   const auto nf = static_cast<Index>(s.free_nodes_.size());
   if (nf == 0) return Error{"implicit solver: the body has no free nodes"};
-  if (def.scheme == ImplicitScheme::quasi_static && static_cast<std::size_t>(nf) == n)
-    return Error{"implicit solver: quasi-static stepping needs fixed nodes (else K is singular)"};
+  s.held_.assign(static_cast<std::size_t>(nf), 0);
 
   // Neighbour lists of the free nodes (free neighbours only, self included, sorted).
   const std::vector<Tet>& tets = model.tets();
@@ -146,12 +148,38 @@ Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const I
   for (Eigen::VectorXd* vec : {&s.b_, &s.y_, &s.r_, &s.z_, &s.p_, &s.q_, &s.diagonal_}) vec->setZero(size);
   for (std::vector<Vec3>* vec : {&s.f_, &s.rhs_, &s.dv_, &s.xk_, &s.vk_, &s.acc_, &s.pf_, &s.qf_})
     vec->assign(n, Vec3::Zero());
+  if (auto ok = s.refresh_held_nodes(); !ok) return Error{ok.message()};
   return s;
+}
+
+Status ImplicitSolver::refresh_held_nodes() {
+  const auto w = model_->inverse_mass();
+  Index held = 0;
+  for (Index node : free_nodes_) held += w[static_cast<std::size_t>(node)] == 0.0 ? 1 : 0;
+  if (held == static_cast<Index>(free_nodes_.size()))
+    return Error{"implicit solver: the body has no free nodes"};
+  if (def_.scheme == ImplicitScheme::quasi_static && held == 0 && free_nodes_.size() == w.size())
+    return Error{"implicit solver: quasi-static stepping needs fixed nodes (else K is singular)"};
+  for (std::size_t a = 0; a < free_nodes_.size(); ++a)
+    held_[a] = w[static_cast<std::size_t>(free_nodes_[a])] == 0.0 ? 1 : 0;
+  held_count_ = held;
+  has_acceleration_ = false;
+  y_.setZero();
+  return {};
+}
+
+void ImplicitSolver::project(Eigen::VectorXd& vec) const {
+  if (held_count_ == 0) return;
+  for (std::size_t a = 0; a < held_.size(); ++a)
+    if (held_[a]) vec.segment<3>(3 * static_cast<Eigen::Index>(a)).setZero();
 }
 
 void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
                               double stiffness_coefficient) {
   const FemForceModel& model = *model_;
+  // Held nodes become identity rows and columns; not in the rest matrix of rest_factor_pcg, whose factor
+  // serves any set of held nodes (solve() projects it).
+  bool identity_held = held_count_ > 0;
   if (def_.solver == LinearSolverKind::rest_factor_pcg) {
     linearised_at_ = x;
     mass_coefficient_ = mass_coefficient;
@@ -159,7 +187,9 @@ void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
     if (rest_factored_) return;
     rest_factored_ = true;  // the matrix at rest, factored once by solve()
     x = model.rest_positions();
+    identity_held = false;
   }
+  const std::vector<Tet>& tets = model.tets();
   const auto nt = static_cast<Index>(element_.size());
   const int team = nt > kParallelNodes ? solver_threads() : 1;
   model.element_stiffnesses(x, element_);  // reuses the rotations forces() cached at x
@@ -174,6 +204,10 @@ void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
     const Index deg = column_offsets_[as + 1] - column_offsets_[as];
     double* col = values + 9 * static_cast<std::size_t>(column_offsets_[as]);
     std::fill(col, col + 9 * deg, 0.0);
+    if (identity_held && held_[as]) {
+      for (int c = 0; c < 3; ++c) col[3 * deg * c + 3 * diagonal_slot_[as] + c] = 1.0;
+      continue;
+    }
     for (Index k = incident_offsets_[as]; k < incident_offsets_[as + 1]; ++k) {
       const auto ks = static_cast<std::size_t>(k);
       const Mat12& K = element_[static_cast<std::size_t>(incident_tets_[ks])];
@@ -183,6 +217,10 @@ void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
       for (int lb = 0; lb < 4; ++lb) {
         const Index slot = incident_slots_[4 * ks + static_cast<std::size_t>(lb)];
         if (slot < 0) continue;
+        if (identity_held) {
+          const auto node = static_cast<std::size_t>(tets[static_cast<std::size_t>(incident_tets_[ks])][lb]);
+          if (held_[static_cast<std::size_t>(free_index_[node])]) continue;
+        }
         for (int c = 0; c < 3; ++c)
           for (int r = 0; r < 3; ++r)
             col[3 * deg * c + 3 * slot + r] += stiffness_coefficient * K(3 * lb + r, 3 * la + c);
@@ -200,13 +238,19 @@ void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
 void ImplicitSolver::apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd& q) {
   for (std::size_t i = 0; i < pf_.size(); ++i) pf_[i].setZero();
   for (std::size_t a = 0; a < free_nodes_.size(); ++a)
-    pf_[static_cast<std::size_t>(free_nodes_[a])] = p.segment<3>(3 * static_cast<Eigen::Index>(a));
+    if (!held_[a])
+      pf_[static_cast<std::size_t>(free_nodes_[a])] = p.segment<3>(3 * static_cast<Eigen::Index>(a));
   for (std::size_t i = 0; i < qf_.size(); ++i) qf_[i].setZero();
   model_->add_mass_product(pf_, mass_coefficient_, qf_);
   if (stiffness_coefficient_ != 0.0)
     model_->add_stiffness_product(linearised_at_, pf_, stiffness_coefficient_, qf_);
   for (std::size_t a = 0; a < free_nodes_.size(); ++a)
     q.segment<3>(3 * static_cast<Eigen::Index>(a)) = qf_[static_cast<std::size_t>(free_nodes_[a])];
+  // Held DOFs: identity rows and columns (p's held entries enter as themselves, not through M or K).
+  if (held_count_ > 0)
+    for (std::size_t a = 0; a < free_nodes_.size(); ++a)
+      if (held_[a])
+        q.segment<3>(3 * static_cast<Eigen::Index>(a)) = p.segment<3>(3 * static_cast<Eigen::Index>(a));
 }
 
 template <class Apply>
@@ -247,9 +291,10 @@ void ImplicitSolver::mass_acceleration() {
   const auto nf = static_cast<Eigen::Index>(free_nodes_.size());
   for (Eigen::Index a = 0; a < nf; ++a) {
     const auto i = static_cast<std::size_t>(free_nodes_[static_cast<std::size_t>(a)]);
-    b_.segment<3>(3 * a) = f_[i];
-    y_.segment<3>(3 * a) = acc_[i];
-    diagonal_.segment<3>(3 * a).setConstant(m[i]);
+    const bool held = held_[static_cast<std::size_t>(a)] != 0;
+    b_.segment<3>(3 * a) = held ? Vec3::Zero() : f_[i];
+    y_.segment<3>(3 * a) = acc_[i];  // 0 on held nodes (their inverse mass is 0)
+    diagonal_.segment<3>(3 * a).setConstant(held ? 1.0 : m[i]);
   }
   const double bnorm = b_.norm();
   if (bnorm == 0.0) return;
@@ -285,6 +330,7 @@ bool ImplicitSolver::solve(ImplicitReport& report) {
     apply_matrix_free(y_, q_);
     r_ = b_ - q_;
     factor_->rest->solve(r_, z_);
+    project(z_);
     p_ = z_;
     double rz = r_.dot(z_);
     const double tol = def_.pcg_tolerance * bnorm;
@@ -301,6 +347,7 @@ bool ImplicitSolver::solve(ImplicitReport& report) {
       ++it;
       if (rnorm <= tol || it == def_.pcg_max_iterations) break;
       factor_->rest->solve(r_, z_);
+      project(z_);
       const double rz_new = r_.dot(z_);
       p_ = z_ + (rz_new / rz) * p_;
       rz = rz_new;
@@ -348,7 +395,7 @@ void ImplicitSolver::newton(std::span<const Vec3> x, std::span<const Vec3> v, co
   const auto nf = static_cast<Index>(free_nodes_.size());
   for (int k = first_iteration; k < def_.max_newton_iterations; ++k) {
     for (std::size_t i = 0; i < n; ++i) {
-      const bool kinematic = w[i] == 0.0;
+      const bool kinematic = w[i] == 0.0;  // fixed or held
       xk_[i] = kinematic ? x[i] : Vec3(x[i] + form.position_scale * (dv_[i] + form.velocity_share * v[i]));
       vk_[i] = kinematic ? v[i] : Vec3(v[i] + form.velocity_scale * dv_[i]);
     }
@@ -356,7 +403,9 @@ void ImplicitSolver::newton(std::span<const Vec3> x, std::span<const Vec3> v, co
     for (std::size_t i = 0; i < n; ++i) rhs_[i] = form.force_scale * f_[i];
     model.add_mass_product(dv_, -1.0, rhs_);
     double norm = 0.0;
-    for (Index node : free_nodes_) norm += rhs_[static_cast<std::size_t>(node)].squaredNorm();
+    for (Index node : free_nodes_)
+      if (w[static_cast<std::size_t>(node)] != 0.0)
+        norm += rhs_[static_cast<std::size_t>(node)].squaredNorm();
     norm = std::sqrt(norm);
     if (reference <= 0.0) {
       reference = norm > 0.0 ? norm : 1.0;
@@ -366,6 +415,7 @@ void ImplicitSolver::newton(std::span<const Vec3> x, std::span<const Vec3> v, co
     }
     assemble(xk_, form.mass_coefficient, form.stiffness_coefficient);
     for (Index a = 0; a < nf; ++a) b_.segment<3>(3 * a) = rhs_[static_cast<std::size_t>(free_nodes_[a])];
+    project(b_);
     y_.setZero();
     if (!solve(report)) report.converged = false;
     ++report.newton_iterations;
@@ -382,10 +432,12 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
   const auto nf = static_cast<Index>(free_nodes_.size());
   auto gather_free = [&](const std::vector<Vec3>& full) {
     for (Index a = 0; a < nf; ++a) b_.segment<3>(3 * a) = full[static_cast<std::size_t>(free_nodes_[a])];
+    project(b_);
   };
   auto free_norm = [&](const std::vector<Vec3>& full) {
     double s = 0.0;
-    for (Index node : free_nodes_) s += full[static_cast<std::size_t>(node)].squaredNorm();
+    for (Index node : free_nodes_)
+      if (stepped(static_cast<std::size_t>(node))) s += full[static_cast<std::size_t>(node)].squaredNorm();
     return std::sqrt(s);
   };
 
@@ -394,7 +446,7 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
     double load = 0.0;
     for (Index node : free_nodes_) {
       const auto i = static_cast<std::size_t>(node);
-      load += (m[i] * model.def().gravity + model.point_forces()[i]).squaredNorm();
+      if (stepped(i)) load += (m[i] * model.def().gravity + model.point_forces()[i]).squaredNorm();
     }
     load = std::sqrt(load);
     for (std::size_t i = 0; i < n; ++i) vk_[i].setZero();
@@ -409,9 +461,12 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
       if (!solve(report)) report.converged = false;
       ++report.newton_iterations;
       if (!report.converged) break;
-      for (Index a = 0; a < nf; ++a) x[static_cast<std::size_t>(free_nodes_[a])] += y_.segment<3>(3 * a);
+      for (Index a = 0; a < nf; ++a)
+        if (!held_[static_cast<std::size_t>(a)])
+          x[static_cast<std::size_t>(free_nodes_[a])] += y_.segment<3>(3 * a);
     }
-    for (Index node : free_nodes_) v[static_cast<std::size_t>(node)].setZero();
+    for (Index node : free_nodes_)
+      if (stepped(static_cast<std::size_t>(node))) v[static_cast<std::size_t>(node)].setZero();
     return report;
   }
 
@@ -426,6 +481,8 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
     // Predictors (kept in x and v of the free nodes until the end) and a⁺ = 0 to start.
     for (Index node : free_nodes_) {
       const auto i = static_cast<std::size_t>(node);
+      dv_[i].setZero();
+      if (!stepped(i)) continue;
       x[i] += h * v[i] + h * h * (0.5 - nb) * acc_[i];
       v[i] += h * (1.0 - ng) * acc_[i];
       dv_[i].setZero();
@@ -439,6 +496,7 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
     newton(x, v, form, 0, 0.0, report);
     for (Index node : free_nodes_) {
       const auto i = static_cast<std::size_t>(node);
+      if (!stepped(i)) continue;
       acc_[i] = dv_[i];
       x[i] += nb * h * h * dv_[i];
       v[i] += ng * h * dv_[i];
@@ -468,6 +526,7 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
   if (report.converged) newton(x, v, form, 1, rhs_norm > 0.0 ? rhs_norm : 1.0, report);
   for (Index node : free_nodes_) {
     const auto i = static_cast<std::size_t>(node);
+    if (!stepped(i)) continue;
     v[i] += dv_[i];
     x[i] += h * v[i];
   }

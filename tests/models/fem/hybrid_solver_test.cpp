@@ -5,6 +5,7 @@
 #include "pliant/models/fem/hybrid_solver.hpp"
 
 #include "fem_test_util.hpp"
+#include "pliant/core/topology.hpp"
 #include "pliant/models/fem/condensation.hpp"
 #include "pliant/models/fem/tet_cut.hpp"
 
@@ -251,6 +252,124 @@ TEST(HybridSolver, FixedNodesInTheOperationalPartAndOnTheInterface) {
   EXPECT_LT(fixed_interface, hybrid->interface_nodes().size());
   compare(b, {.dt = 0.01}, 5);
   compare(b, {.dt = 0.01, .solver = LinearSolverKind::interface_pcg, .pcg_tolerance = 1e-12}, 5);
+}
+
+// A grab without a rebuild: nodes of the operational region and of the interface held by
+// set_held_nodes step as a hybrid body built (condensed again) with them fixed, and after the release as
+// one built without them; the condensation is not rebuilt. A node of the condensed interior is refused.
+TEST(HybridSolver, HeldOperationalAndInterfaceNodesEqualARebuiltSolver) {
+  const Body b = bar(ElementKind::corotational, 0.2);
+  const materials::Material mat = soft();
+  for (LinearSolverKind kind :
+       {LinearSolverKind::cholmod, LinearSolverKind::rest_factor_pcg, LinearSolverKind::interface_pcg}) {
+    SCOPED_TRACE(linear_solver_name(kind));
+    const ImplicitSolverDef sd{.dt = 0.01, .solver = kind, .pcg_tolerance = 1e-13};
+    auto hybrid = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, sd);
+    ASSERT_TRUE(hybrid) << hybrid.message();
+    // Held: the tip face (operational) and two free interface nodes.
+    std::vector<Index> held = test::nodes_at(b.mesh, 0, 0.4);
+    std::size_t interface_held = 0;
+    for (Index i : hybrid->interface_nodes())
+      if (interface_held < 2 && std::count(b.def.fixed_nodes.begin(), b.def.fixed_nodes.end(), i) == 0) {
+        held.push_back(i);
+        ++interface_held;
+      }
+    ASSERT_EQ(interface_held, 2u);
+    std::vector<Vec3> x, v;
+    start_state(b.mesh, x, v);
+    for (int s = 0; s < 3; ++s) ASSERT_TRUE(hybrid->step(x, v).converged);
+    ASSERT_TRUE(hybrid->set_held_nodes(held));
+    FemBodyDef held_def = b.def;
+    held_def.fixed_nodes.insert(held_def.fixed_nodes.end(), held.begin(), held.end());
+    auto rebuilt = HybridSolver::build(b.mesh, std::span(&mat, 1), held_def, b.operational, sd);
+    ASSERT_TRUE(rebuilt) << rebuilt.message();
+    std::vector<Vec3> xr(x), vr(v);
+    for (Index i : held) {
+      v[static_cast<std::size_t>(i)].setZero();
+      vr[static_cast<std::size_t>(i)].setZero();
+    }
+    const std::vector<Vec3> grabbed(x);
+    for (int s = 0; s < 6; ++s) {
+      for (Index i : held) {
+        x[static_cast<std::size_t>(i)] += Vec3(0, 0.01, 0.005);
+        xr[static_cast<std::size_t>(i)] = x[static_cast<std::size_t>(i)];
+      }
+      const Vec3 before = x[static_cast<std::size_t>(held.back())];
+      ASSERT_TRUE(hybrid->step(x, v).converged);
+      ASSERT_TRUE(rebuilt->step(xr, vr).converged);
+      EXPECT_EQ(x[static_cast<std::size_t>(held.back())], before);
+    }
+    const double moved = max_difference(x, grabbed);
+    EXPECT_GT(moved, 0.02);
+    EXPECT_LT(max_difference(x, xr), 1e-9 * moved);
+    EXPECT_LT(max_difference(v, vr), 1e-8 * moved / 0.01);
+    EXPECT_EQ(hybrid->condensation_builds(), 1);
+
+    ASSERT_TRUE(hybrid->set_held_nodes({}));
+    auto fresh = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, sd);
+    ASSERT_TRUE(fresh);
+    xr = x;
+    vr = v;
+    const std::vector<Vec3> released(x);
+    for (int s = 0; s < 6; ++s) {
+      ASSERT_TRUE(hybrid->step(x, v).converged);
+      ASSERT_TRUE(fresh->step(xr, vr).converged);
+    }
+    const double swing = max_difference(x, released);
+    EXPECT_GT(swing, 0.01);
+    EXPECT_LT(max_difference(x, xr), 1e-9 * swing);
+    EXPECT_LT(max_difference(v, vr), 1e-8 * swing / 0.01);
+
+    // The condensed interior (nodes at x = 0.1 m touch non-operational tets only) needs a rebuild.
+    const std::vector<Index> interior = test::nodes_at(b.mesh, 0, 0.1);
+    const Status refused = hybrid->set_held_nodes(interior);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.message().find('\n'), std::string::npos);
+    EXPECT_NE(refused.message().find("condensed interior"), std::string::npos);
+  }
+}
+
+// Surface loads on a hybrid body: a pressure on the operational tip face and a traction on the top face
+// (over both parts, so the condensed part's right-hand side carries load too) step as the full body.
+TEST(HybridSolver, PressureAndTractionEqualTheFullBody) {
+  Body b = bar(ElementKind::corotational, 0.2);
+  const BoundarySurface boundary = extract_boundary(b.mesh);
+  SurfaceLoad push{.triangles = {}, .pressure = 40.0},
+      pull{.triangles = {}, .traction = Vec3(5.0, 20.0, -3.0)};
+  for (const Tri& t : boundary.mesh.triangles) {
+    Tri v;
+    for (int c = 0; c < 3; ++c) v[c] = boundary.volume_node[static_cast<std::size_t>(t[c])];
+    const auto all = [&](auto test) {
+      return std::all_of(v.begin(), v.end(),
+                         [&](Index i) { return test(b.mesh.positions[static_cast<std::size_t>(i)]); });
+    };
+    if (all([](const Vec3& p) { return p.x() > 0.4 - 1e-9; })) push.triangles.push_back(v);
+    if (all([](const Vec3& p) { return p.y() > 0.1 - 1e-9; })) pull.triangles.push_back(v);
+  }
+  ASSERT_FALSE(push.triangles.empty());
+  ASSERT_FALSE(pull.triangles.empty());
+  b.def.surface_loads = {push, pull};
+  compare(b, {.dt = 0.01}, 6);
+  compare(b, {.dt = 0.01, .solver = LinearSolverKind::interface_pcg, .pcg_tolerance = 1e-12}, 6);
+  // The loads act: without them the body moves otherwise.
+  const materials::Material mat = soft();
+  Body unloaded = bar(ElementKind::corotational, 0.2);
+  auto with = HybridSolver::build(b.mesh, std::span(&mat, 1), b.def, b.operational, {.dt = 0.01});
+  auto without = HybridSolver::build(unloaded.mesh, std::span(&mat, 1), unloaded.def, unloaded.operational,
+                                     {.dt = 0.01});
+  ASSERT_TRUE(with && without);
+  std::vector<Vec3> x, v, xu, vu;
+  start_state(b.mesh, x, v);
+  start_state(b.mesh, xu, vu);
+  for (int s = 0; s < 6; ++s) {
+    with->step(x, v);
+    without->step(xu, vu);
+  }
+  EXPECT_GT(max_difference(x, xu), 1e-4);
+  // A load on a node out of range is refused.
+  Body bad = b;
+  bad.def.surface_loads[0].triangles.push_back({0, 1, static_cast<Index>(b.mesh.node_count())});
+  EXPECT_FALSE(HybridSolver::build(bad.mesh, std::span(&mat, 1), bad.def, bad.operational, {.dt = 0.01}));
 }
 
 TEST(HybridSolver, ChangedOperationalTopologyKeepsTheCondensation) {

@@ -195,6 +195,101 @@ TEST(ImplicitSolver, QuasiStaticMatchesTheLinearStaticSolution) {
     EXPECT_EQ(x[static_cast<std::size_t>(node)], mesh.positions[static_cast<std::size_t>(node)]);
 }
 
+// A grab without a rebuild: nodes held through FemForceModel::set_held_nodes and refresh_held_nodes step
+// as a solver built on a model with those nodes fixed (the rebuild a grab used to cost), and after the
+// release as a solver built without them, for every linear solver and both dynamic schemes.
+TEST(ImplicitSolver, HeldNodesWithoutRebuildEqualARebuiltSolver) {
+  const TetMesh mesh = test::box(Vec3(4, 1, 1), {8, 2, 2});
+  const materials::Material mat = soft();
+  const FemBodyDef def{.element = ElementKind::corotational,
+                       .rayleigh_alpha = 0.2,
+                       .rayleigh_beta = 0.01,
+                       .gravity = Vec3(0, -9.81, 0),
+                       .fixed_nodes = test::nodes_at(mesh, 0, 0.0)};
+  // Held: the tip face and the nodes of the top edge at x = 2 m.
+  std::vector<Index> held = test::nodes_at(mesh, 0, 4.0);
+  for (Index i : test::nodes_at(mesh, 0, 2.0))
+    if (mesh.positions[static_cast<std::size_t>(i)].y() == 1.0) held.push_back(i);
+  FemBodyDef held_def = def;
+  held_def.fixed_nodes.insert(held_def.fixed_nodes.end(), held.begin(), held.end());
+  for (const bool newmark : {false, true})
+    for (LinearSolverKind kind :
+         {LinearSolverKind::cholmod, LinearSolverKind::pcg, LinearSolverKind::rest_factor_pcg}) {
+      SCOPED_TRACE(std::string(linear_solver_name(kind)) + (newmark ? " newmark" : " backward Euler"));
+      const ImplicitSolverDef sd{.scheme = newmark ? ImplicitScheme::newmark : ImplicitScheme::backward_euler,
+                                 .dt = 0.02,
+                                 .solver = kind,
+                                 .max_newton_iterations = 2,
+                                 .newton_tolerance = 0.0,
+                                 .pcg_tolerance = 1e-13};
+      auto model = FemForceModel::build(mesh, std::span(&mat, 1), def);
+      ASSERT_TRUE(model);
+      auto solver = ImplicitSolver::build(*model, sd);
+      ASSERT_TRUE(solver) << solver.message();
+      std::vector<Vec3> x(mesh.positions), v(mesh.node_count(), Vec3::Zero());
+      for (int s = 0; s < 5; ++s) ASSERT_TRUE(solver->step(x, v).converged);  // sag: factors, warm starts
+
+      // Grab: the held nodes stop (v = 0) and are dragged up, each step.
+      ASSERT_TRUE(model->set_held_nodes(held));
+      ASSERT_TRUE(solver->refresh_held_nodes());
+      EXPECT_EQ(solver->held_node_count(), static_cast<Index>(held.size()));
+      auto rebuilt_model = FemForceModel::build(mesh, std::span(&mat, 1), held_def);
+      ASSERT_TRUE(rebuilt_model);
+      auto rebuilt = ImplicitSolver::build(*rebuilt_model, sd);
+      ASSERT_TRUE(rebuilt);
+      std::vector<Vec3> xr(x), vr(v);
+      double moved = 0.0;
+      for (int s = 0; s < 8; ++s) {
+        for (Index i : held) {
+          const auto is = static_cast<std::size_t>(i);
+          x[is] += Vec3(0, 0.03, 0.01);
+          v[is].setZero();
+          xr[is] = x[is];
+          vr[is].setZero();
+        }
+        const Vec3 before = x[static_cast<std::size_t>(held.front())];
+        ASSERT_TRUE(solver->step(x, v).converged);
+        ASSERT_TRUE(rebuilt->step(xr, vr).converged);
+        EXPECT_EQ(x[static_cast<std::size_t>(held.front())], before);  // held nodes stay as given
+        moved = std::max(moved, max_difference(x, mesh.positions));
+      }
+      EXPECT_GT(moved, 0.1);
+      EXPECT_LT(max_difference(x, xr), 1e-9 * moved);
+      EXPECT_LT(max_difference(v, vr), 1e-8 * moved / 0.02);
+
+      // Release: the body steps as one built without held nodes.
+      ASSERT_TRUE(model->set_held_nodes({}));
+      ASSERT_TRUE(solver->refresh_held_nodes());
+      EXPECT_EQ(solver->held_node_count(), 0);
+      auto free_model = FemForceModel::build(mesh, std::span(&mat, 1), def);
+      ASSERT_TRUE(free_model);
+      auto fresh = ImplicitSolver::build(*free_model, sd);
+      ASSERT_TRUE(fresh);
+      xr = x;
+      vr = v;
+      const std::vector<Vec3> released(x);
+      for (int s = 0; s < 8; ++s) {
+        ASSERT_TRUE(solver->step(x, v).converged);
+        ASSERT_TRUE(fresh->step(xr, vr).converged);
+      }
+      const double swing = max_difference(x, released);
+      EXPECT_GT(swing, 0.05);  // the released tip falls back
+      EXPECT_LT(max_difference(x, xr), 1e-9 * swing);
+      EXPECT_LT(max_difference(v, vr), 1e-8 * swing / 0.02);
+    }
+  // Holding every free node is refused and changes nothing.
+  auto model = FemForceModel::build(mesh, std::span(&mat, 1), def);
+  ASSERT_TRUE(model);
+  auto solver = ImplicitSolver::build(*model, {.dt = 0.02});
+  ASSERT_TRUE(solver);
+  std::vector<Index> all(mesh.node_count());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<Index>(i);
+  ASSERT_TRUE(model->set_held_nodes(all));
+  EXPECT_FALSE(solver->refresh_held_nodes());
+  EXPECT_EQ(solver->held_node_count(), 0);
+  EXPECT_FALSE(model->set_held_nodes(std::vector<Index>{static_cast<Index>(mesh.node_count())}));
+}
+
 TEST(ImplicitSolver, BuildRejectsBadSettings) {
   const TetMesh mesh = test::box(Vec3(4, 1, 1), {4, 1, 1});
   const materials::Material mat = soft();

@@ -62,6 +62,12 @@ struct SurfaceLoad {
   Vec3 traction = Vec3::Zero();
 };
 
+/// f += the consistent node forces of `loads` at positions x (pressure on the current triangles, traction
+/// per rest area of `rest`; unit: N): what FemForceModel::forces adds, for other solvers of the same body
+/// (hybrid_solver.hpp). Node ids must be in range of rest, x and f.
+void add_surface_load_forces(std::span<const SurfaceLoad> loads, std::span<const Vec3> rest,
+                             std::span<const Vec3> x, std::span<Vec3> f);
+
 /// The mass matrix of a dynamic FEM body (mass.hpp).
 enum class MassKind {
   lumped,      ///< diagonal, ρV/4 per tet node: every scheme
@@ -149,6 +155,10 @@ class FemForceModel final : public dynamics::ForceModel {
   std::span<const Vec3> point_forces() const { return point_force_; }
   /// Changes gravity (unit: m/s²).
   void set_gravity(const Vec3& gravity) { def_.gravity = gravity; }
+  /// Makes `held` (node ids, any order) kinematic on top of def().fixed_nodes (inverse mass 0) and frees
+  /// the nodes held before: a grab without a rebuild (ImplicitSolver::refresh_held_nodes follows it).
+  /// def() keeps the build-time fixed nodes. Fails with one line, changing nothing, on a node out of range.
+  Status set_held_nodes(std::span<const Index> held);
 
   const FemBodyDef& def() const { return def_; }
   const std::vector<Vec3>& rest_positions() const { return rest_; }

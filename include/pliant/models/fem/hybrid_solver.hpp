@@ -54,17 +54,19 @@ class HybridSolver {
  public:
   /// Splits `rest` by `operational` (#tets flags, non-zero = operational) and condenses the
   /// non-operational part. `materials`: 1 or #tets (per tet of `rest`). `def.element` is the operational
-  /// element (def.tet_elements is ignored); α, β, gravity and the fixed nodes (global ids) apply to both
-  /// parts; `def.mass` must be lumped (a consistent mass is refused). `solver` must be backward_euler or
-  /// newmark with the cholmod solver, or with rest_factor_pcg: CG on the operational system preconditioned by
-  /// a CHOLMOD factor of the first operational system assembled, kept in float (SinglePrecisionFactor;
-  /// refreshed by replace_operational), no
-  /// numeric refactorisation per step, an inexact solve to pcg_tolerance (relative) within
-  /// pcg_max_iterations; or with interface_pcg: the interface split above, CG on the interface system to
-  /// pcg_tolerance (relative to its right-hand side) within pcg_max_iterations (the direct path when nothing
-  /// is condensed). Fails with one line on a bad mesh, material or def, a flag count other than #tets, no
-  /// operational tet, an operational part whose nodes are all fixed, a non-operational part that touches the
-  /// operational one at fixed nodes only while having free nodes of its own, or a condensation that fails.
+  /// element (def.tet_elements is ignored); α, β, gravity, the fixed nodes (global ids) and the surface
+  /// loads (pressure and traction, their node forces added where the node belongs, as FemForceModel adds
+  /// them; the pressure's load stiffness is left out of the tangent as there) apply to both parts; `def.mass`
+  /// must be lumped (a consistent mass is refused). `solver` must be backward_euler or newmark with the
+  /// cholmod solver, or with rest_factor_pcg: CG on the operational system preconditioned by a CHOLMOD factor
+  /// of the first operational system assembled, kept in float (SinglePrecisionFactor; refreshed by
+  /// replace_operational), no numeric refactorisation per step, an inexact solve to pcg_tolerance (relative)
+  /// within pcg_max_iterations; or with interface_pcg: the interface split above, CG on the interface system
+  /// to pcg_tolerance (relative to its right-hand side) within pcg_max_iterations (the direct path when
+  /// nothing is condensed). Fails with one line on a bad mesh, material or def, a flag count other than
+  /// #tets, no operational tet, an operational part whose nodes are all fixed, a non-operational part that
+  /// touches the operational one at fixed nodes only while having free nodes of its own, or a condensation
+  /// that fails.
   static Result<HybridSolver> build(const TetMesh& rest, std::span<const materials::Material> materials,
                                     const FemBodyDef& def, std::span<const std::uint8_t> operational,
                                     const ImplicitSolverDef& solver);
@@ -94,6 +96,16 @@ class HybridSolver {
   void clear_point_forces();
   /// Changes gravity (unit: m/s²) for both parts.
   void set_gravity(const Vec3& gravity);
+  /// Makes `held` (global node ids) kinematic, on top of the fixed nodes, and frees the nodes held before,
+  /// without rebuilding anything: a held node's DOFs become identity rows and columns of the operational
+  /// system (values only: the CHOLMOD analysis and the condensation stay; holding an interface DOF of the
+  /// condensed S amounts to deleting its row and column, which is the Schur complement the condensation
+  /// would give with that node fixed), with a zero right-hand side; CG (rest_factor_pcg, interface_pcg)
+  /// runs on the free subspace with its preconditioner projected onto it. Fixed nodes in `held` are
+  /// ignored. Fails with one line, changing nothing, on a node out of range or a node of the condensed
+  /// interior (non-operational tets only): holding one of those changes A_NN, so build with it fixed
+  /// instead. Forgets Newmark's acceleration and the warm start.
+  Status set_held_nodes(std::span<const Index> held);
 
   std::size_t node_count() const { return rest_.size(); }
   const std::vector<Vec3>& rest_positions() const { return rest_; }
@@ -136,6 +148,8 @@ class HybridSolver {
   void total_forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f);
   void add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
                              std::span<Vec3> y);
+  // Marks the operational system's held DOFs (op_->held_dof) from held_.
+  void mark_held_dofs();
   // Fills the values of the operational matrix A at x (after forces at x cached the rotations).
   void assemble_operational(std::span<const Vec3> x);
   // Assembles A at x and solves A y = rhs_ on the free nodes; dv_ += y. False when CHOLMOD fails.
@@ -151,8 +165,10 @@ class HybridSolver {
   double cm_ = 1.0, ck_ = 0.0;  // A = cm M + ck K
   std::vector<Vec3> rest_;
   std::vector<std::uint8_t> fixed_;  // per node
-  std::vector<double> mass_;         // per node, both shares
-  std::vector<double> active_;       // per node: 1 when stepped (free, with mass), else 0
+  std::vector<std::uint8_t> held_;   // per node: held by set_held_nodes (never a fixed one)
+  bool any_held_ = false;
+  std::vector<double> mass_;    // per node, both shares
+  std::vector<double> active_;  // per node: 1 when stepped (free, with mass), else 0
   std::vector<Index> interface_;
   std::vector<std::uint8_t> interface_flag_;  // per node
   std::vector<Index> lin_index_;              // per node: its index among lin_nodes_, -1 if none

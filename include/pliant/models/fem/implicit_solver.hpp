@@ -90,10 +90,21 @@ struct ImplicitReport {
 
 class ImplicitSolver {
  public:
-  /// Builds the pattern over the model's free nodes. Holds a reference to the model: valid while it is,
-  /// and the model's fixed nodes must not change. Fails with one line on a bad def or a model without
-  /// free nodes (or, for quasi_static, without fixed nodes).
+  /// Builds the pattern over the nodes not in the model's def().fixed_nodes; those of them that the model
+  /// holds (FemForceModel::set_held_nodes: inverse mass 0) are held (see refresh_held_nodes). Holds a
+  /// reference to the model: valid while it is, and def().fixed_nodes must not change. Fails with one line
+  /// on a bad def or a model without free nodes (or, for quasi_static, without fixed nodes).
   static Result<ImplicitSolver> build(const FemForceModel& model, const ImplicitSolverDef& def);
+  /// Re-reads which pattern nodes the model holds (inverse mass 0) after FemForceModel::set_held_nodes,
+  /// without a new pattern, symbolic analysis or rest factor: a held node's DOFs become identity rows and
+  /// columns of the assembled matrix (values only, so CHOLMOD refactors on the same analysis) with a zero
+  /// right-hand side, and CG (pcg, rest_factor_pcg) runs on the free subspace (the rest factor applied as
+  /// P L⁻ᵀL⁻¹ P, P the projection onto the free DOFs: still SPD there). Forgets Newmark's acceleration and
+  /// the warm start, as a rebuilt solver would. Held nodes stay as given by step. Fails with one line when
+  /// the model would leave no node free (or, for quasi_static, none kinematic), changing nothing.
+  Status refresh_held_nodes();
+  /// The number of held nodes (pattern nodes with inverse mass 0).
+  Index held_node_count() const { return held_count_; }
   ImplicitSolver(ImplicitSolver&&) noexcept;
   ImplicitSolver& operator=(ImplicitSolver&&) noexcept;
   ~ImplicitSolver();
@@ -104,7 +115,8 @@ class ImplicitSolver {
   ImplicitReport step(std::span<Vec3> x, std::span<Vec3> v);
 
   const ImplicitSolverDef& def() const { return def_; }
-  /// The system matrix of the last Newton iteration over the free DOFs (unit: kg), for inspection.
+  /// The system matrix of the last Newton iteration over the pattern's DOFs (unit: kg; identity rows and
+  /// columns on held nodes; rest_factor_pcg: the rest matrix, held nodes included), for inspection.
   const SparseMatrix& matrix() const { return A_; }
 
  private:
@@ -154,6 +166,15 @@ class ImplicitSolver {
   template <class Apply>
   int jacobi_pcg(const Apply& apply, double tolerance, int max_iterations, double* residual);
   bool has_acceleration_ = false;  // Newmark: acc_ holds the last step's acceleration
+  std::vector<char> held_;         // per free index: held (kinematic through the model's inverse mass)
+  Index held_count_ = 0;
+  // Zeroes the held DOFs of a vector over the free DOFs.
+  void project(Eigen::VectorXd& vec) const;
+  // Whether node i is stepped: in the pattern and not held.
+  bool stepped(std::size_t i) const {
+    const Index a = free_index_[i];
+    return a >= 0 && !held_[static_cast<std::size_t>(a)];
+  }
 };
 
 }  // namespace pliant::fem
