@@ -18,6 +18,8 @@
 // condensed once (fem::HybridSolver, Wu & Heng 2005); its "cut": "split" (default) | "remove" says how a
 // blade cuts the operational tets (fem::cut_tets). Only hybrid bodies are cuttable. A hybrid body takes the
 // "cholmod" or the "interface_pcg" solver (its interface system by CG to "tolerance"; hybrid_solver.hpp).
+// A grab holds its patch nodes kinematic without rebuilding the model or the solver (apply_held), except on
+// a hybrid body when it holds nodes of the condensed interior.
 #include "family_registry.hpp"
 #include "fem_modal_body.hpp"
 #include "material_json.hpp"
@@ -257,11 +259,11 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
       s.offsets.push_back(x_[static_cast<std::size_t>(vn)] - point);
       held_[static_cast<std::size_t>(vn)] = 1;
     }
-    if (Status st = rebuild(); !st.ok()) {
+    if (Status st = apply_held(); !st.ok()) {
       // No node left free (or a solver that cannot be built): refuse the grab.
       for (Index vn : s.volume_nodes) held_[static_cast<std::size_t>(vn)] = 0;
       s.active = false;
-      (void)rebuild();
+      (void)apply_held();
       return {};
     }
     return {static_cast<std::int32_t>(slot), s.generation};
@@ -279,8 +281,8 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
     Slot& s = slots_[static_cast<std::size_t>(id.slot)];
     s.active = false;
     for (Index vn : s.volume_nodes) held_[static_cast<std::size_t>(vn)] = 0;
-    // Held nodes keep the velocity zero they had; the rebuilt model frees them.
-    (void)rebuild();
+    // Held nodes keep the velocity zero they had; the model and the solver free them.
+    (void)apply_held();
     incoming_.push(GrabReleased{id, s.nodes.front(), s.target});
   }
   Vec3 grab_reaction(GrabId id) const override {
@@ -622,45 +624,86 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
     return count > 0 ? 2.0 * sum / count : 0.0;
   }
 
-  // Rebuilds the force model with the fixed and held nodes kinematic, and the implicit solver over it.
-  // The def with the held nodes fixed too.
-  fem::FemBodyDef held_def() const {
-    fem::FemBodyDef def = def_;
-    for (std::size_t i = 0; i < held_.size(); ++i) {
-      if (held_[i]) def.fixed_nodes.push_back(static_cast<Index>(i));
-    }
-    std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
-    return def;
+  // The held nodes (volume ids, ascending).
+  std::vector<Index> held_nodes() const {
+    std::vector<Index> held;
+    for (std::size_t i = 0; i < held_.size(); ++i)
+      if (held_[i]) held.push_back(static_cast<Index>(i));
+    return held;
   }
 
-  // The full-body force model with the held nodes fixed and the pending point forces.
+  // A grab or release: the model, the implicit solver and the hybrid solver take the new held nodes
+  // without a rebuild (values only: no new pattern, symbolic analysis, rest factor or condensation). A
+  // hybrid body whose held nodes reach its condensed interior is rebuilt instead (hybrid_solver.hpp).
+  Status apply_held() {
+    const std::vector<Index> held = held_nodes();
+    if (Status st = model_->set_held_nodes(held); !st.ok()) return st;
+    if (solver_) {
+      if (Status st = solver_->refresh_held_nodes(); !st.ok()) return st;
+    }
+    if (hybrid_) {
+      std::vector<Index> interior, operational;
+      split_hybrid_held(held, interior, operational);
+      if (interior != hybrid_interior_held_ || !hybrid_->set_held_nodes(operational).ok()) return rebuild();
+    }
+    integrator_.reset_history();
+    return {};
+  }
+
+  // Splits held nodes into those of the hybrid body's condensed interior (nodes of non-operational tets
+  // only) and the others (operational or interface nodes).
+  void split_hybrid_held(const std::vector<Index>& held, std::vector<Index>& interior,
+                         std::vector<Index>& operational) const {
+    std::vector<char> in_op(rest_.positions.size(), 0), in_lin(rest_.positions.size(), 0);
+    for (std::size_t t = 0; t < rest_.tets.size(); ++t)
+      for (Index a : rest_.tets[t]) (scene_.operational[t] ? in_op : in_lin)[static_cast<std::size_t>(a)] = 1;
+    for (Index i : held) {
+      const auto is = static_cast<std::size_t>(i);
+      (in_lin[is] && !in_op[is] ? interior : operational).push_back(i);
+    }
+  }
+
+  // The full-body force model with the held nodes kinematic and the pending point forces.
   Result<std::unique_ptr<fem::FemForceModel>> build_model() const {
-    Result<fem::FemForceModel> model = fem::FemForceModel::build(rest_, materials_, held_def());
+    Result<fem::FemForceModel> model = fem::FemForceModel::build(rest_, materials_, def_);
     if (!model.ok()) return Error{model.message()};
     auto next = std::make_unique<fem::FemForceModel>(std::move(model).value());
+    if (Status st = next->set_held_nodes(held_nodes()); !st.ok()) return Error{st.message()};
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       if (pending_[i] != Vec3::Zero()) next->set_point_force(static_cast<Index>(i), pending_[i]);
     }
     return next;
   }
 
+  // Rebuilds the force model and the implicit or hybrid solver over it (a new step length, a hybrid
+  // grab reaching the condensed interior).
   Status rebuild() {
-    const fem::FemBodyDef def = held_def();
+    const fem::FemBodyDef def = def_;
+    const std::vector<Index> held = held_nodes();
     Result<std::unique_ptr<fem::FemForceModel>> built_model = build_model();
     if (!built_model.ok()) return Error{built_model.message()};
     std::unique_ptr<fem::FemForceModel> next = std::move(built_model).value();
     std::optional<fem::ImplicitSolver> solver;
     std::optional<fem::HybridSolver> hybrid;
+    std::vector<Index> interior_held;
     if (uses_implicit_solver(scene_.integrator)) {
       fem::ImplicitSolverDef sd = scene_.solver;
       sd.scheme = implicit_scheme(scene_.integrator);
       sd.dt = h_ > 0.0 ? h_ : (scene_.substep > 0.0 ? scene_.substep : sd.dt);
       if (!scene_.operational.empty()) {
-        // Held nodes are fixed nodes of the hybrid body too: a grab condenses its linear part again.
+        // Held nodes in the condensed interior are fixed nodes of the condensation: a grab there
+        // condenses the linear part again; elsewhere they are held in values only.
+        fem::FemBodyDef hybrid_def = def;
+        std::vector<Index> operational_held;
+        split_hybrid_held(held, interior_held, operational_held);
+        hybrid_def.fixed_nodes.insert(hybrid_def.fixed_nodes.end(), interior_held.begin(),
+                                      interior_held.end());
+        std::sort(hybrid_def.fixed_nodes.begin(), hybrid_def.fixed_nodes.end());
         Result<fem::HybridSolver> built =
-            fem::HybridSolver::build(rest_, materials_, def, scene_.operational, sd);
+            fem::HybridSolver::build(rest_, materials_, hybrid_def, scene_.operational, sd);
         if (!built.ok()) return Error{built.message()};
         hybrid.emplace(std::move(built).value());
+        if (Status st = hybrid->set_held_nodes(operational_held); !st.ok()) return st;
         for (std::size_t i = 0; i < pending_.size(); ++i)
           if (pending_[i] != Vec3::Zero()) hybrid->set_point_force(static_cast<Index>(i), pending_[i]);
       } else {
@@ -671,6 +714,7 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
     }
     solver_.reset();
     hybrid_ = std::move(hybrid);
+    hybrid_interior_held_ = std::move(interior_held);
     integrator_.reset_history();
     model_ = std::move(next);
     solver_ = std::move(solver);
@@ -753,6 +797,7 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
   std::unique_ptr<fem::FemForceModel> model_;
   std::optional<fem::ImplicitSolver> solver_;
   std::optional<fem::HybridSolver> hybrid_;  // instead of solver_ for a hybrid body
+  std::vector<Index> hybrid_interior_held_;  // held nodes hybrid_ was condensed with as fixed ones
   dynamics::Integrator integrator_;
   double h_ = 0.0;  // the substep in use (unit: s), 0 before the first step
   std::vector<Vec3> x_, v_, f_, pending_, start_;
@@ -933,11 +978,6 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
   for (const Region& r : in.fixed) {
     const auto nodes = select_nodes(mesh.positions, r);
     def.fixed_nodes.insert(def.fixed_nodes.end(), nodes.begin(), nodes.end());
-  }
-  if (settings && !def.surface_loads.empty() && (settings->has("modal") || settings->has("hybrid"))) {
-    settings->at(settings->has("pressure") ? "pressure" : "traction")
-        .fail(fmt::format("pressure and traction loads are not supported on a {} body yet",
-                          settings->has("modal") ? "modal" : "hybrid"));
   }
   if (def.mass == fem::MassKind::consistent && !settings->has("modal")) {
     if (is_explicit(scene.integrator))

@@ -5,6 +5,7 @@
 #include "pliant/core/hash.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/vtu.hpp"
+#include "pliant/models/fem/fem_force_model.hpp"
 #include "pliant/models/fem/modal_analysis.hpp"
 #include "pliant/models/fem/modal_body.hpp"
 #include "pliant/scene/capabilities.hpp"
@@ -82,6 +83,15 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
     b.fixed_.assign(rest.node_count(), 0);
     for (Index i : def.fixed_nodes) b.fixed_[static_cast<std::size_t>(i)] = 1;
     b.pending_.assign(rest.node_count(), Vec3::Zero());
+    b.loads_ = def.surface_loads;
+    std::vector<char> loaded(rest.node_count(), 0);
+    for (const fem::SurfaceLoad& load : b.loads_)
+      for (const Tri& tri : load.triangles)
+        for (Index i : tri) loaded[static_cast<std::size_t>(i)] = 1;
+    for (std::size_t i = 0; i < loaded.size(); ++i)
+      if (loaded[i]) b.load_nodes_.push_back(static_cast<Index>(i));
+    b.load_x_.assign(rest.node_count(), Vec3::Zero());
+    b.load_f_.assign(rest.node_count(), Vec3::Zero());
     b.touched_.reserve(rest.node_count());
     b.all_x_.assign(rest.node_count(), Vec3::Zero());
     b.adjacency_ = vertex_adjacency(static_cast<Index>(b.xs_.size()), unique_edges(b.surface_.triangles));
@@ -308,6 +318,17 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
       pending_[static_cast<std::size_t>(i)].setZero();
     }
     touched_.clear();
+    if (!loads_.empty()) {
+      // Pressure on the current (reconstructed, warped when the body warps) triangles and traction per
+      // rest area, as node forces held over the step, projected onto the modes like point forces.
+      for (Index i : load_nodes_) {
+        const auto is = static_cast<std::size_t>(i);
+        load_x_[is] = rest_.positions[is] + b.node_displacement(i);
+        load_f_[is].setZero();
+      }
+      fem::add_surface_load_forces(loads_, rest_.positions, load_x_, load_f_);
+      for (Index i : load_nodes_) b.add_point_force(i, load_f_[static_cast<std::size_t>(i)]);
+    }
     if (std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.active; })) {
       b.step();
       return;
@@ -349,6 +370,9 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
   TriMesh surface_;
   std::vector<Index> surface_node_;
   std::vector<Vec3> xs_, us_, pending_;
+  std::vector<fem::SurfaceLoad> loads_;  // pressure and traction (fem_force_model.hpp)
+  std::vector<Index> load_nodes_;        // the nodes they load, ascending
+  std::vector<Vec3> load_x_, load_f_;    // per node: current position and load force (loaded nodes only)
   mutable std::vector<Vec3> all_x_;
   std::vector<Index> touched_;
   std::vector<char> fixed_;

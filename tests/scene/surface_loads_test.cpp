@@ -123,10 +123,6 @@ TEST(FemLoads, BadLoadsNameTheirJsonPath) {
       {R"("traction": [{"region": "xmax", "value": [1, 2]}])", "/bodies/0/fem/traction/0/value: "},
       {R"("pressure": [{"region": "xmax", "value": 5, "area": 1}])",
        "/bodies/0/fem/pressure/0/area: unknown key"},
-      {R"("pressure": [{"region": "xmax", "value": 5}], "hybrid": {"operational": "x>0.5"})",
-       "/bodies/0/fem/pressure: pressure and traction loads are not supported on a hybrid body yet"},
-      {R"("traction": [{"region": "xmax", "value": [0, 0, 1]}], "modal": {"modes": 4})",
-       "/bodies/0/fem/traction: pressure and traction loads are not supported on a modal body yet"},
   };
   for (const auto& [keys, expected] : cases) {
     Result<Scene> s = fem(keys);

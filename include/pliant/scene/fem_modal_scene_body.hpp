@@ -35,18 +35,19 @@ inline constexpr double kModalGrabStiffnessFactor = 100.0;
 /// here, and stepped by the exact damped modal step of a world step `dt` (unit: s, > 0; another dt at
 /// step time rebuilds the step coefficients once). Forces: gravity is projected once on the modes at
 /// rest (Φᵀ M g, not rotated by warping); apply_force projects the force of the next step on the modes
-/// (Φᵀ f, rotated into the node's frame with warping). Only the surface nodes are reconstructed per
-/// step. A modal body has no kinematic nodes, so a grab is a stiff spring from each patch node's
-/// linear position to its target, of stiffness k = κ ω_r² m_P (κ = kModalGrabStiffnessFactor, ω_r
-/// the highest kept angular frequency (at least 1/dt), m_P = 3P / tr(Φ_Pᵀ Φ_P) the patch's mass as the P
-/// patch nodes' rows Φ_P of the basis see it): the spring is ten times faster than any kept mode, so the
-/// patch follows its target to about 1 % of the pull. While a grab is held the spring couples the modes and
-/// the body steps by backward Euler on the r modal equations (one r×r Cholesky per step,
-/// unconditionally stable); the reaction is the spring force on the tool, k Σ (xᵢ - tᵢ). Fields:
-/// "displacement" (m), "speed" (m/s, of the linear reconstruction). Stages: "fem.modal_step",
-/// "fem.reconstruct" (unit: ms). It offers InteriorOutput: the full reconstruction, computed only
-/// when asked. Steps never throw and allocate nothing after the first. Fails with one line on a bad
-/// mesh, material, damping, dt or mode count, or an eigen-solve that does not converge.
+/// (Φᵀ f, rotated into the node's frame with warping); def.surface_loads (pressure, traction) are
+/// projected so each step, the pressure on the current reconstructed triangles. Only the surface nodes are
+/// reconstructed per step. A modal body has no kinematic nodes, so a grab is a stiff spring from each patch
+/// node's linear position to its target, of stiffness k = κ ω_r² m_P (κ = kModalGrabStiffnessFactor, ω_r the
+/// highest kept angular frequency (at least 1/dt), m_P = 3P / tr(Φ_Pᵀ Φ_P) the patch's mass as the P patch
+/// nodes' rows Φ_P of the basis see it): the spring is ten times faster than any kept mode, so the patch
+/// follows its target to about 1 % of the pull. While a grab is held the spring couples the modes and the
+/// body steps by backward Euler on the r modal equations (one r×r Cholesky per step, unconditionally stable);
+/// the reaction is the spring force on the tool, k Σ (xᵢ - tᵢ). Fields: "displacement" (m), "speed" (m/s, of
+/// the linear reconstruction). Stages: "fem.modal_step", "fem.reconstruct" (unit: ms). It offers
+/// InteriorOutput: the full reconstruction, computed only when asked. Steps never throw and allocate nothing
+/// after the first. Fails with one line on a bad mesh, material, damping, dt or mode count, or an eigen-solve
+/// that does not converge.
 Result<std::unique_ptr<Body>> make_fem_modal_scene_body(std::string name, const TetMesh& rest,
                                                         std::vector<materials::Material> materials,
                                                         fem::FemBodyDef def, FemModalDef modal, double dt);
