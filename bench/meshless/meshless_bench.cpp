@@ -94,10 +94,10 @@ nlohmann::json run_meshless(const Context& ctx) {
       std::vector<Vec3> x = body->phyxels().rest;
       for (Vec3& p : x) p.x() *= 1.01;
       std::vector<Vec3> pos(body->surface().vertex_count()), nrm(pos.size());
-      body->surface().update(body->phyxels(), x, pos, nrm);
+      body->surface().update(x, pos, nrm);
       const int n = ctx.quick ? 3 : 200;
       Stopwatch watch;
-      for (int s = 0; s < n; ++s) body->surface().update(body->phyxels(), x, pos, nrm);
+      for (int s = 0; s < n; ++s) body->surface().update(x, pos, nrm);
       const double ms = watch.ms() / n;
       fmt::print("surface: {} triangles, {} vertices on {} phyxels: {:.3f} ms per update\n",
                  sphere->triangles.size(), pos.size(), body->phyxels().size(), ms);

@@ -1,5 +1,6 @@
 #include "pliant/models/meshless/driven_surface.hpp"
 
+#include "core/cpu_dispatch.hpp"
 #include "pliant/core/threads.hpp"
 #include "point_grid.hpp"
 
@@ -19,6 +20,9 @@ using detail::PointGrid;
 using Mat4 = Eigen::Matrix4d;
 using Vec4 = Eigen::Vector4d;
 
+// The default fit radius as a fraction of the nominal support h (see the header and docs/meshless.md).
+constexpr double default_radius_factor = 0.8;
+
 Mat4 moment_at(const MlsBody& body, const Vec3& X, double R, std::span<const Index> near) {
   Mat4 M = Mat4::Zero();
   for (Index j : near) {
@@ -33,14 +37,6 @@ Mat4 moment_at(const MlsBody& body, const Vec3& X, double R, std::span<const Ind
 bool conditioned(const Mat4& M, double max_condition) {
   const Eigen::SelfAdjointEigenSolver<Mat4> eig(M, Eigen::EigenvaluesOnly);
   return eig.eigenvalues()[0] > 0.0 && eig.eigenvalues()[3] / eig.eigenvalues()[0] <= max_condition;
-}
-
-Mat3 cofactor(const Mat3& J) {
-  Mat3 c;
-  c.row(0) = J.row(1).cross(J.row(2));
-  c.row(1) = J.row(2).cross(J.row(0));
-  c.row(2) = J.row(0).cross(J.row(1));
-  return c;
 }
 
 }  // namespace
@@ -66,8 +62,9 @@ Vec3 first_order_normal(const Mat3& H, const Vec3& n) {
 Result<DrivenSurface> DrivenSurface::bind(const MlsBody& body, const TriMesh& surface,
                                           const SurfaceBindingDef& def) {
   if (body.size() == 0) return Error{"driven surface: the body has no phyxels"};
-  const double r0 =
-      def.radius > 0.0 ? def.radius : *std::min_element(body.support.begin(), body.support.end());
+  const double r0 = def.radius > 0.0
+                        ? def.radius
+                        : default_radius_factor * *std::min_element(body.support.begin(), body.support.end());
   if (!(r0 > 0.0) || !std::isfinite(r0))
     return Error{fmt::format("driven surface: radius {} m is not positive", r0)};
   if (!(def.enlargement > 1.0) || !(def.max_condition > 1.0)) {
@@ -109,6 +106,7 @@ Result<DrivenSurface> DrivenSurface::bind(const MlsBody& body, const TriMesh& su
     ds.append_fit(body, X, R, M, near);
     ds.begin_[v + 1] = static_cast<Index>(ds.phyxel_.size());
   }
+  ds.compute_frames(body);
   return ds;
 }
 
@@ -122,8 +120,7 @@ void DrivenSurface::append_fit(const MlsBody& body, const Vec3& X, double R, con
     const double q = 1.0 - dx.squaredNorm() / (R * R);
     const Vec4 c = q * q * q * (Minv * p);
     phyxel_.push_back(j);
-    weight_.push_back(c[0]);
-    gradient_.push_back((c.tail<3>() / R).cast<float>());
+    term_.push_back({c[0], {c[1] / R, c[2] / R, c[3] / R}});
   }
 }
 
@@ -143,8 +140,7 @@ void DrivenSurface::append_fit_or_shepard(const MlsBody& body, const Vec3& X, do
   for (Index j : near) {
     const double q = 1.0 - (body.rest[static_cast<std::size_t>(j)] - X).squaredNorm() / (R * R);
     phyxel_.push_back(j);
-    weight_.push_back(q * q * q / sum);
-    gradient_.push_back(Eigen::Vector3f::Zero());
+    term_.push_back({q * q * q / sum, {0.0, 0.0, 0.0}});
   }
 }
 
@@ -193,13 +189,13 @@ void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, st
   }
   triangles_ = split.triangles;
   normal_ = area_weighted_normals(rest_, triangles_);
+  compute_frames(body);
   ++topology_version_;
 }
 
 Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop) {
   std::vector<Index> begin(1, 0), phyxel;
-  std::vector<double> weight;
-  std::vector<Eigen::Vector3f> gradient;
+  std::vector<FitTerm> term;
   std::vector<Index> kept;
   Index refitted = 0;
   for (std::size_t v = 0; v < rest_.size(); ++v) {
@@ -212,25 +208,22 @@ Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool
     if (static_cast<Index>(kept.size()) == begin_[v + 1] - begin_[v]) {
       for (Index k = begin_[v]; k < begin_[v + 1]; ++k) {
         phyxel.push_back(phyxel_[static_cast<std::size_t>(k)]);
-        weight.push_back(weight_[static_cast<std::size_t>(k)]);
-        gradient.push_back(gradient_[static_cast<std::size_t>(k)]);
+        term.push_back(term_[static_cast<std::size_t>(k)]);
       }
     } else {
       ++refitted;
       std::swap(phyxel, phyxel_);
-      std::swap(weight, weight_);
-      std::swap(gradient, gradient_);
+      std::swap(term, term_);
       append_fit_or_shepard(body, rest_[v], radius_[v], kept);
       std::swap(phyxel, phyxel_);
-      std::swap(weight, weight_);
-      std::swap(gradient, gradient_);
+      std::swap(term, term_);
     }
     begin.push_back(static_cast<Index>(phyxel.size()));
   }
   begin_ = std::move(begin);
   phyxel_ = std::move(phyxel);
-  weight_ = std::move(weight);
-  gradient_ = std::move(gradient);
+  term_ = std::move(term);
+  if (refitted > 0) compute_frames(body);
   return refitted;
 }
 
@@ -238,82 +231,186 @@ std::span<const Index> DrivenSurface::phyxels(Index v) const {
   const auto vu = static_cast<std::size_t>(v);
   return {phyxel_.data() + begin_[vu], static_cast<std::size_t>(begin_[vu + 1] - begin_[vu])};
 }
-std::span<const double> DrivenSurface::weights(Index v) const {
+std::span<const FitTerm> DrivenSurface::terms(Index v) const {
   const auto vu = static_cast<std::size_t>(v);
-  return {weight_.data() + begin_[vu], static_cast<std::size_t>(begin_[vu + 1] - begin_[vu])};
+  return {term_.data() + begin_[vu], static_cast<std::size_t>(begin_[vu + 1] - begin_[vu])};
 }
-std::span<const Eigen::Vector3f> DrivenSurface::gradients(Index v) const {
-  const auto vu = static_cast<std::size_t>(v);
-  return {gradient_.data() + begin_[vu], static_cast<std::size_t>(begin_[vu + 1] - begin_[vu])};
+
+void DrivenSurface::compute_frames(const MlsBody& body) {
+  frame_.resize(rest_.size());
+  for (std::size_t v = 0; v < rest_.size(); ++v) {
+    Frame& fr = frame_[v];
+    const auto near = phyxels(static_cast<Index>(v));
+    const auto fit = terms(static_cast<Index>(v));
+    Vec3 a = Vec3::Zero();
+    Mat3 G = Mat3::Identity();
+    if (!near.empty()) {
+      const Vec3& X0 = body.rest[static_cast<std::size_t>(near[0])];
+      a = rest_[v] - X0;
+      for (std::size_t k = 0; k < near.size(); ++k) {
+        const Vec3 d = body.rest[static_cast<std::size_t>(near[k])] - X0;
+        a -= fit[k].phi * d;
+        G -= d * Vec3(fit[k].grad[0], fit[k].grad[1], fit[k].grad[2]).transpose();
+      }
+    }
+    for (int i = 0; i < 3; ++i) fr.offset[i] = a[i];
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) fr.g[3 * c + r] = G(r, c);
+  }
 }
 
 namespace {
 
-// u = Σ φ_j u_j and F = I + Σ (u_j - u_0) g_jᵀ over one vertex's fit (see the header), with the phyxel
-// displacements u_j = displacement(j). Plain scalar sums: this loop is the whole cost of an update.
-template <class Displacement>
-void accumulate_fit(std::span<const Index> phyxel, std::span<const double> weight,
-                    std::span<const Eigen::Vector3f> gradient, const Displacement& displacement,
-                    Vec3& u_vertex, Mat3& F) {
-  double s[3] = {0.0, 0.0, 0.0};
-  double f[9] = {1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0};  // row-major F
-  if (!phyxel.empty()) {
-    const Vec3 u0 = displacement(phyxel[0]);
-    for (std::size_t k = 0; k < phyxel.size(); ++k) {
-      const Vec3& uj = displacement(phyxel[k]);
-      const double w = weight[k];
-      const float* g = gradient[k].data();
-      for (int a = 0; a < 3; ++a) {
-        s[a] += w * uj[a];
-        const double d = uj[a] - u0[a];
-        f[3 * a] += d * g[0];
-        f[3 * a + 1] += d * g[1];
-        f[3 * a + 2] += d * g[2];
-      }
+template <int Bytes>
+struct VectorOf {
+  typedef double type __attribute__((vector_size(Bytes)));
+};
+
+// A point [x y z 0] in vector registers: one 32-byte vector (AVX2) or two 16-byte ones (SSE2). Plain
+// 32-byte vectors under SSE2 would go through the stack.
+template <int Bytes>
+struct Point {
+  using V = typename VectorOf<Bytes>::type;
+  static constexpr int parts = 32 / Bytes;
+  V part[parts];
+
+  PLIANT_ALWAYS_INLINE void load(const Vec3& p) {
+    if constexpr (parts == 1) {
+      part[0] = V{p[0], p[1], p[2], 0.0};
+    } else {
+      part[0] = V{p[0], p[1]};
+      part[1] = V{p[2], 0.0};
     }
   }
-  u_vertex = Vec3(s[0], s[1], s[2]);
-  F << f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8];
+  PLIANT_ALWAYS_INLINE void sub(const Point& o) {
+    for (int i = 0; i < parts; ++i) part[i] -= o.part[i];
+  }
+  PLIANT_ALWAYS_INLINE void add(const Point& o) {
+    for (int i = 0; i < parts; ++i) part[i] += o.part[i];
+  }
+  PLIANT_ALWAYS_INLINE void fma(double a, const Point& d) {
+    for (int i = 0; i < parts; ++i) part[i] += a * d.part[i];
+  }
+  PLIANT_ALWAYS_INLINE double operator[](int i) const { return part[i / (4 / parts)][i % (4 / parts)]; }
+};
+
+struct KernelArgs {
+  const Index* begin;
+  const Index* phyxel;
+  const FitTerm* term;
+  const double* frame;  // 12 doubles per vertex: a, then G column-major (DrivenSurface::Frame)
+  const Vec3* rest;
+  const Vec3* normal;
+  const Vec3* x;
+  Vec3* positions;
+  Vec3* normals;
+};
+
+// Positions and normals of vertices [first, last): the header's x = x_0 + a + Σ φ_j (x_j - x_0) and
+// F = G + Σ (x_j - x_0) g_jᵀ (column b: Σ g_jb (x_j - x_0)), then n' = cof(F) n normalised. With AVX2 two
+// terms go per iteration into separate sums, so that the multiply-add chains overlap.
+template <int Bytes>
+PLIANT_ALWAYS_INLINE void surface_body(const KernelArgs& k, Index first, Index last) {
+  constexpr int unroll = Bytes == 32 ? 2 : 1;
+  const Index* const begin = k.begin;
+  const Index* const phyxel = k.phyxel;
+  const FitTerm* const term = k.term;
+  const Vec3* const x = k.x;
+  for (Index v = first; v < last; ++v) {
+    const auto vu = static_cast<std::size_t>(v);
+    const Index b = begin[vu], e = begin[vu + 1];
+    if (b == e) {  // no phyxel left: the vertex stays at rest
+      k.positions[vu] = k.rest[vu];
+      k.normals[vu] = k.normal[vu];
+      continue;
+    }
+    const Index* id = phyxel + b;
+    const FitTerm* t = term + b;
+    const Index n = e - b;
+    Point<Bytes> x0{}, d[unroll]{}, sum[unroll][4]{};  // sum: Σ φ d, then F's columns
+    x0.load(x[static_cast<std::size_t>(id[0])]);
+    Index j = 1;  // the first term's x_j - x_0 is zero
+    for (; j + unroll <= n; j += unroll) {
+      for (int u = 0; u < unroll; ++u) {
+        d[u].load(x[static_cast<std::size_t>(id[j + u])]);
+        d[u].sub(x0);
+        sum[u][0].fma(t[j + u].phi, d[u]);
+        sum[u][1].fma(t[j + u].grad[0], d[u]);
+        sum[u][2].fma(t[j + u].grad[1], d[u]);
+        sum[u][3].fma(t[j + u].grad[2], d[u]);
+      }
+    }
+    for (; j < n; ++j) {
+      d[0].load(x[static_cast<std::size_t>(id[j])]);
+      d[0].sub(x0);
+      sum[0][0].fma(t[j].phi, d[0]);
+      sum[0][1].fma(t[j].grad[0], d[0]);
+      sum[0][2].fma(t[j].grad[1], d[0]);
+      sum[0][3].fma(t[j].grad[2], d[0]);
+    }
+    for (int u = 1; u < unroll; ++u)
+      for (int c = 0; c < 4; ++c) sum[0][c].add(sum[u][c]);
+    const double* fr = k.frame + 12 * vu;
+    k.positions[vu] =
+        Vec3(x0[0] + fr[0] + sum[0][0][0], x0[1] + fr[1] + sum[0][0][1], x0[2] + fr[2] + sum[0][0][2]);
+    // F(r, c) = G(r, c) + sum[c + 1][r]; cof(F) n = (F row 1 × row 2, row 2 × row 0, row 0 × row 1) · n.
+    double F[3][3];
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) F[r][c] = fr[3 + 3 * c + r] + sum[0][c + 1][r];
+    const Vec3& n0 = k.normal[vu];
+    double m[3];
+    for (int r = 0; r < 3; ++r) {
+      const double* p = F[(r + 1) % 3];
+      const double* q = F[(r + 2) % 3];
+      m[r] = (p[1] * q[2] - p[2] * q[1]) * n0[0] + (p[2] * q[0] - p[0] * q[2]) * n0[1] +
+             (p[0] * q[1] - p[1] * q[0]) * n0[2];
+    }
+    const double len = std::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
+    k.normals[vu] = len > 0.0 ? Vec3(m[0] / len, m[1] / len, m[2] / len) : n0;
+  }
+}
+
+void surface_baseline(const KernelArgs& k, Index first, Index last) { surface_body<16>(k, first, last); }
+PLIANT_TARGET_AVX2 void surface_avx2(const KernelArgs& k, Index first, Index last) {
+  surface_body<32>(k, first, last);
 }
 
 }  // namespace
 
-Mat3 DrivenSurface::deformation_gradient(const MlsBody& body, std::span<const Vec3> x, Index v) const {
-  Vec3 u;
+bool cpu_has_avx2_fma() { return cpu::has_avx2_fma(); }
+
+Mat3 DrivenSurface::deformation_gradient(std::span<const Vec3> x, Index v) const {
+  const auto near = phyxels(v);
+  const auto fit = terms(v);
+  const double* g = frame_[static_cast<std::size_t>(v)].g;
   Mat3 F;
-  accumulate_fit(
-      phyxels(v), weights(v), gradients(v),
-      [&](Index j) { return Vec3(x[static_cast<std::size_t>(j)] - body.rest[static_cast<std::size_t>(j)]); },
-      u, F);
+  F << g[0], g[3], g[6], g[1], g[4], g[7], g[2], g[5], g[8];
+  if (near.empty()) return F;
+  const Vec3& x0 = x[static_cast<std::size_t>(near[0])];
+  for (std::size_t k = 1; k < near.size(); ++k) {
+    F += (x[static_cast<std::size_t>(near[k])] - x0) *
+         Vec3(fit[k].grad[0], fit[k].grad[1], fit[k].grad[2]).transpose();
+  }
   return F;
 }
 
-void DrivenSurface::update(const MlsBody& body, std::span<const Vec3> x, std::span<Vec3> positions,
-                           std::span<Vec3> normals) const {
+void DrivenSurface::update(std::span<const Vec3> x, std::span<Vec3> positions, std::span<Vec3> normals,
+                           SurfaceKernel kernel) const {
+  static_assert(sizeof(Frame) == 12 * sizeof(double));
   const auto n = static_cast<Index>(rest_.size());
-  const auto phyxel_count = static_cast<Index>(x.size());
-  displacement_.resize(x.size());
-  const auto displacement = [&](Index j) -> const Vec3& {
-    return displacement_[static_cast<std::size_t>(j)];
-  };
-#pragma omp parallel num_threads(n >= 4096 ? solver_threads() : 1)
-  {
-#pragma omp for schedule(static)
-    for (Index j = 0; j < phyxel_count; ++j) {
-      const auto ju = static_cast<std::size_t>(j);
-      displacement_[ju] = x[ju] - body.rest[ju];
-    }
-#pragma omp for schedule(static)
-    for (Index v = 0; v < n; ++v) {
-      const auto vu = static_cast<std::size_t>(v);
-      Vec3 u;
-      Mat3 F;
-      accumulate_fit(phyxels(v), weights(v), gradients(v), displacement, u, F);
-      positions[vu] = rest_[vu] + u;
-      const Vec3 nn = cofactor(F) * normal_[vu];
-      const double len = nn.norm();
-      normals[vu] = len > 0.0 ? Vec3(nn / len) : normal_[vu];
-    }
+  const KernelArgs args{begin_.data(),  phyxel_.data(), term_.data(),     frame_.data()->offset, rest_.data(),
+                        normal_.data(), x.data(),       positions.data(), normals.data()};
+  const bool avx2 =
+      kernel == SurfaceKernel::avx2 || (kernel == SurfaceKernel::automatic && cpu::has_avx2_fma());
+  constexpr Index block = 512;  // vertices per dispatch
+  const Index blocks = (n + block - 1) / block;
+#pragma omp parallel for schedule(static) num_threads(n >= 4096 ? solver_threads() : 1)
+  for (Index c = 0; c < blocks; ++c) {
+    const Index first = c * block, last = std::min(n, first + block);
+    if (avx2)
+      surface_avx2(args, first, last);
+    else
+      surface_baseline(args, first, last);
   }
 }
 
@@ -321,7 +418,7 @@ void DrivenSurface::scatter_force(Index v, const Vec3& f, std::span<Vec3> phyxel
   const auto vu = static_cast<std::size_t>(v);
   for (Index k = begin_[vu]; k < begin_[vu + 1]; ++k) {
     phyxel_force[static_cast<std::size_t>(phyxel_[static_cast<std::size_t>(k)])] +=
-        weight_[static_cast<std::size_t>(k)] * f;
+        term_[static_cast<std::size_t>(k)].phi * f;
   }
 }
 

@@ -45,7 +45,7 @@ Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessB
   b.integrator_.set_def({.scheme = def.scheme, .dt = b.substep_});
   b.x_surface_.resize(b.surface_.vertex_count());
   b.n_surface_.resize(b.surface_.vertex_count());
-  b.surface_.update(*b.body_, b.body_->position, b.x_surface_, b.n_surface_);
+  b.surface_.update(b.body_->position, b.x_surface_, b.n_surface_);
   b.released_.reserve(8);
   b.pending_released_.reserve(8);
   return b;
@@ -171,7 +171,7 @@ void MeshlessBody::step(double dt, Profile& profile) {
         surface_.apply_split(*body_, body_->position, x_surface_, blade, *split);
         x_surface_.resize(surface_.vertex_count());
         n_surface_.resize(surface_.vertex_count());
-        surface_.update(*body_, body_->position, x_surface_, n_surface_);
+        surface_.update(body_->position, x_surface_, n_surface_);
         surface_crossings_.clear();
       }
     }
@@ -229,15 +229,14 @@ void MeshlessBody::step(double dt, Profile& profile) {
   std::fill(external_.begin(), external_.end(), Vec3::Zero());
   profile.record("meshless.solve", watch.ms());
   watch.reset();
-  surface_.update(*body_, body_->position, x_surface_, n_surface_);
+  surface_.update(body_->position, x_surface_, n_surface_);
   profile.record("meshless.surface", watch.ms());
 }
 
 void MeshlessBody::volume_change(std::span<double> out) const {
   if (out.size() != surface_.vertex_count()) return;
   for (std::size_t v = 0; v < out.size(); ++v) {
-    out[v] =
-        surface_.deformation_gradient(*body_, body_->position, static_cast<Index>(v)).determinant() - 1.0;
+    out[v] = surface_.deformation_gradient(body_->position, static_cast<Index>(v)).determinant() - 1.0;
   }
 }
 

@@ -94,7 +94,7 @@ double mls_end_deflection(double spacing, const FemBeam& fem) {
   const auto surface = DrivenSurface::bind(body, fem.boundary.mesh);
   EXPECT_TRUE(surface.ok()) << surface.message();
   std::vector<Vec3> positions(surface->vertex_count()), normals(surface->vertex_count());
-  surface->update(body, x, positions, normals);
+  surface->update(x, positions, normals);
   return end_deflection(surface->rest_positions(), positions);
 }
 

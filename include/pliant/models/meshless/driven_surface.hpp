@@ -14,12 +14,20 @@
 // Forces applied to the surface (grabs, contacts) go to the phyxels by the same weights: f_j += φ_j f,
 // which keeps the total force (Σ φ_j = 1) and, for a linear motion, does the same virtual work.
 //
-// Storage: φ_j is kept in double (positions reproduce linear fields to round-off) and g_j in single
-// precision (24 instead of 36 bytes a fit term; on an idle machine a synthetic copy of the update's loop
-// measured within 20 % of the all-double one: it is bound by arithmetic, not memory traffic). F is summed
-// over displacements relative to the vertex's first phyxel, F = I + Σ (u_j - u_0) g_jᵀ, equal to the above
-// because Σ g_j = 0, so a translation of the body adds no single-precision error to F however far it moves; F
-// and the normals are exact to about 1e-7.
+// Storage and kernel: a fit term is {φ_j, g_j} in double (32 bytes) beside its phyxel index. The update
+// gathers the phyxel positions x_j directly (no per-phyxel displacement pass, no scratch) and sums
+// relative to the vertex's first phyxel x_0:
+//   x = x_0 + a + Σ φ_j (x_j - x_0),   F = G + Σ (x_j - x_0) g_jᵀ,
+// with the per-vertex constants a = X - X_0 - Σ φ_j (X_j - X_0) and G = I - Σ (X_j - X_0) g_jᵀ computed at
+// bind. In exact arithmetic these are the formulas above (Σ φ_j = 1, Σ g_j = 0); a translation of the
+// body cancels in x_j - x_0, so it adds no error to F however far it moves. One term is four multiply-adds
+// on 4-wide vectors [x y z 0] (x, F's three columns): AVX2 + FMA where the CPU has them, chosen at run
+// time (core/cpu_dispatch.hpp), else baseline SSE2; both are tested against a plain scalar sum.
+//
+// Fit radius: by default R = 0.8 h (h the body's nominal support): about half the terms of R = h (11
+// instead of 21 a vertex at 1 cm spacing) for a normal error against the deformed surface 1.3-1.4 times
+// that of R = h under a strong smooth deformation (docs/meshless.md); a vertex whose moment matrix is
+// poorly conditioned at that radius still gets it enlarged.
 #pragma once
 
 #include "pliant/core/result.hpp"
@@ -37,11 +45,24 @@
 namespace pliant::meshless {
 
 struct SurfaceBindingDef {
-  double radius = 0.0;         ///< fit radius R (unit: m); 0: the body's nominal support h
+  double radius = 0.0;         ///< fit radius R (unit: m); 0: 0.8 times the body's nominal support h
   double max_condition = 1e6;  ///< largest accepted condition number of the 4×4 moment matrix (dimensionless)
   double enlargement = 1.25;   ///< radius growth per try for a poorly conditioned vertex (dimensionless), > 1
   int max_enlargements = 8;    ///< tries before the bind fails
 };
+
+/// One term of a vertex's fit: the MLS shape function φ_j (dimensionless) and gradient g_j (unit: 1/m).
+struct FitTerm {
+  double phi = 0.0;
+  double grad[3] = {0.0, 0.0, 0.0};
+};
+
+/// Which implementation of the update's loop runs: the one chosen for the CPU, the baseline x86-64 one,
+/// or the AVX2 + FMA one (only where cpu_has_avx2_fma(); the others are for tests and benchmarks).
+enum class SurfaceKernel { automatic, baseline, avx2 };
+
+/// True when the running CPU can take SurfaceKernel::avx2.
+bool cpu_has_avx2_fma();
 
 class DrivenSurface {
  public:
@@ -55,16 +76,16 @@ class DrivenSurface {
   const std::vector<Vec3>& rest_normals() const { return normal_; }
   const std::vector<Tri>& triangles() const { return triangles_; }
 
-  /// Positions (unit: m) and unit normals of the vertices for phyxel positions `x` ("#phyxels"
-  /// entries, unit: m). Both outputs have vertex_count() entries. No allocation after the first call
-  /// (it sizes a per-phyxel displacement buffer); not to be called concurrently on one surface.
-  void update(const MlsBody& body, std::span<const Vec3> x, std::span<Vec3> positions,
-              std::span<Vec3> normals) const;
+  /// Positions (unit: m) and unit normals of the vertices for phyxel positions `x` (unit: m; the
+  /// phyxels of the body bound, in its order). Both outputs have vertex_count() entries. Allocates
+  /// nothing and writes nothing of the surface, so concurrent calls on one surface are safe.
+  void update(std::span<const Vec3> x, std::span<Vec3> positions, std::span<Vec3> normals,
+              SurfaceKernel kernel = SurfaceKernel::automatic) const;
 
   /// Adds force f (unit: N) applied at vertex v to the phyxel forces (unit: N, "#phyxels" entries).
   void scatter_force(Index v, const Vec3& f, std::span<Vec3> phyxel_force) const;
   /// Deformation gradient F at vertex v for phyxel positions x (dimensionless).
-  Mat3 deformation_gradient(const MlsBody& body, std::span<const Vec3> x, Index v) const;
+  Mat3 deformation_gradient(std::span<const Vec3> x, Index v) const;
 
   /// Removes from each vertex's fit the phyxels for which drop(vertex, phyxel) is true (a cut between
   /// them) and refits those vertices on the phyxels left: with the linear basis when the moment matrix
@@ -84,20 +105,22 @@ class DrivenSurface {
   /// Incremented by every apply_split (0 for a surface never split).
   std::uint64_t topology_version() const { return topology_version_; }
 
-  /// Phyxels weighing on vertex v, with their weights φ_j.
+  /// Phyxels weighing on vertex v, and their fit terms (φ_j, g_j), in the same order.
   std::span<const Index> phyxels(Index v) const;
-  std::span<const double> weights(Index v) const;
-  /// Their MLS gradient terms g_j (unit: 1/m), single precision.
-  std::span<const Eigen::Vector3f> gradients(Index v) const;
+  std::span<const FitTerm> terms(Index v) const;
 
  private:
   std::vector<Vec3> rest_, normal_;
   std::vector<Tri> triangles_;
   std::vector<Index> begin_, phyxel_;
-  std::vector<double> weight_;
-  std::vector<Eigen::Vector3f> gradient_;   // g_j per fit entry (unit: 1/m), single precision
-  mutable std::vector<Vec3> displacement_;  // update's scratch: x - rest per phyxel (unit: m)
-  std::vector<double> radius_;              // fit radius R per vertex (unit: m)
+  std::vector<FitTerm> term_;  // φ_j, g_j per fit entry
+  // Per vertex: a (unit: m) and G (dimensionless, column-major) of the header's update formula.
+  struct Frame {
+    double offset[3];
+    double g[9];
+  };
+  std::vector<Frame> frame_;
+  std::vector<double> radius_;  // fit radius R per vertex (unit: m)
   double max_condition_ = 1e6;
   std::uint64_t topology_version_ = 0;
 
@@ -105,6 +128,8 @@ class DrivenSurface {
                   std::span<const Index> near);
   // The linear fit on `near` when its moment matrix is well conditioned, else Shepard weights.
   void append_fit_or_shepard(const MlsBody& body, const Vec3& X, double R, std::span<const Index> near);
+  // Recomputes frame_ for every vertex from its terms and the phyxels' rest positions.
+  void compute_frames(const MlsBody& body);
 };
 
 /// The first-order normal (I - Hᵀ) n, normalised, for the displacement gradient H_ab = ∂u_a/∂X_b.
