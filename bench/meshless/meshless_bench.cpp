@@ -99,11 +99,20 @@ nlohmann::json run_meshless(const Context& ctx) {
       Stopwatch watch;
       for (int s = 0; s < n; ++s) body->surface().update(x, pos, nrm);
       const double ms = watch.ms() / n;
-      fmt::print("surface: {} triangles, {} vertices on {} phyxels: {:.3f} ms per update\n",
-                 sphere->triangles.size(), pos.size(), body->phyxels().size(), ms);
+      std::size_t terms = 0;
+      for (std::size_t v = 0; v < pos.size(); ++v)
+        terms += body->surface().phyxels(static_cast<Index>(v)).size();
+      const double per_vertex = static_cast<double>(terms) / static_cast<double>(pos.size());
+      const char* kernel = cpu_has_avx2_fma() ? "avx2" : "baseline";
+      fmt::print(
+          "surface: {} triangles, {} vertices on {} phyxels, {:.1f} fit terms a vertex, {} kernel: {:.3f} ms "
+          "per update\n",
+          sphere->triangles.size(), pos.size(), body->phyxels().size(), per_vertex, kernel, ms);
       surface = {{"triangles", sphere->triangles.size()},
                  {"vertices", pos.size()},
                  {"phyxels", body->phyxels().size()},
+                 {"fit_terms_per_vertex", per_vertex},
+                 {"kernel", kernel},
                  {"ms_per_update", ms}};
     }
   }
