@@ -9,10 +9,10 @@
 // "material": {...}}] (phyxels inside it; later entries win), "volume_stiffness": Pa,
 // "strain": "green" | "linear", "integrator": a dynamics scheme name (default "symplectic_euler"),
 // "tangent": "current" | "rest" (the implicit schemes' stiffness, default "current"), "dt": s (default:
-// dt_safety x the stable step), "dt_safety": (0, 1], "gravity": [m/s²], "mass_damping": 1/s, "floor": z in m
-// (a frictionless inelastic floor), "plasticity": {"yield": 1, "creep": 1/s, "max": 1} (Müller et al. 2004)}.
-// The body's "mesh" is the surface sampled and driven (a volume mesh gives its boundary); "fixed" regions
-// select phyxels at rest.
+// dt_safety x the stable step, shortened under stretch), "dt_safety": (0, 1] (default 1), "gravity": [m/s²],
+// "mass_damping": 1/s, "floor": z in m (a frictionless inelastic floor), "plasticity": {"yield": 1, "creep":
+// 1/s, "max": 1} (Müller et al. 2004)}. The body's "mesh" is the surface sampled and driven (a volume mesh
+// gives its boundary); "fixed" regions select phyxels at rest.
 #include "family_registry.hpp"
 #include "material_json.hpp"
 #include "mesh_reader.hpp"

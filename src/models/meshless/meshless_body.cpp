@@ -42,6 +42,7 @@ Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessB
   b.stable_step_ = symplectic_euler_stable_step(*b.body_, 1.0);
   b.substep_ = def.dt > 0.0 ? def.dt : def.dt_safety * b.stable_step_;
   if (!std::isfinite(b.substep_)) b.substep_ = 1e-3;
+  b.control_ = ExplicitStepControl(b.substep_);
   b.integrator_.set_def({.scheme = def.scheme, .dt = b.substep_});
   b.x_surface_.resize(b.surface_.vertex_count());
   b.n_surface_.resize(b.surface_.vertex_count());
@@ -49,6 +50,20 @@ Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessB
   b.released_.reserve(8);
   b.pending_released_.reserve(8);
   return b;
+}
+
+bool MeshlessBody::set_state(std::span<const Vec3> x, std::span<const Vec3> v) {
+  const std::size_t n = body_->rest.size();
+  if (x.size() != n || v.size() != n) return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (!x[i].allFinite() || !v[i].allFinite()) return false;
+  std::copy(x.begin(), x.end(), body_->position.begin());
+  std::copy(v.begin(), v.end(), body_->velocity.begin());
+  // The substep for the new state, before the first one is taken (ExplicitStepControl).
+  model_->elastic_forces(body_->position, scratch_);
+  if (def_.dt == 0.0 && !dynamics::is_implicit(def_.scheme)) control_.observe(model_->stiffening());
+  surface_.update(*body_, body_->position, x_surface_, n_surface_);
+  return true;
 }
 
 void MeshlessBody::set_fixed(Index phyxel, bool fixed) {
@@ -180,18 +195,30 @@ void MeshlessBody::step(double dt, Profile& profile) {
     watch.reset();
   }
   if (dt > 0.0 && std::isfinite(dt)) {
-    const double count = std::max(1.0, std::ceil(dt / substep_ * (1.0 - 1e-12)));
-    const int substeps = count > 1e7 ? 10'000'000 : static_cast<int>(count);
-    const double h = dt / substeps;
-    if (integrator_.def().dt != h) {
-      dynamics::IntegratorDef d = integrator_.def();
-      d.dt = h;
-      integrator_.set_def(d);
-    }
     bool any_grab = false;
     for (const Grab& g : grabs_) any_grab = any_grab || g.live;
-    for (int s = 1; s <= substeps; ++s) {
+    // Equal substeps no longer than the control's substep (the fixed dt when one is given). When the
+    // body stiffens during the step (it stretches: ExplicitStepControl), what is left of dt is split
+    // again into shorter equal substeps.
+    const auto split = [&](double left) {
+      const double limit = def_.dt > 0.0 ? def_.dt : control_.substep();
+      const double count = std::max(1.0, std::ceil(left / limit * (1.0 - 1e-12)));
+      return count > 1e7 ? 10'000'000 : static_cast<int>(count);
+    };
+    int substeps = split(dt), taken = 0;
+    double done = 0.0;  // time advanced (unit: s)
+    double h = dt / substeps;
+    last_substeps_ = 0;
+    while (taken < substeps) {
+      if (integrator_.def().dt != h) {
+        dynamics::IntegratorDef d = integrator_.def();
+        d.dt = h;
+        integrator_.set_def(d);
+      }
       integrator_.step(*model_, body_->position, body_->velocity);
+      ++taken;
+      ++last_substeps_;
+      done = taken == substeps ? dt : done + h;
       update_plasticity(*body_, body_->position, h);
       if (def_.floor) {
         const double z = *def_.floor + 0.5 * body_->spacing;
@@ -201,19 +228,27 @@ void MeshlessBody::step(double dt, Profile& profile) {
           body_->velocity[j].z() = std::max(body_->velocity[j].z(), 0.0);
         }
       }
-      if (!any_grab) continue;
-      const double t = static_cast<double>(s) / substeps;
-      for (const Grab& g : grabs_) {
-        if (!g.live) continue;
-        const Vec3 handle = (1.0 - t) * g.from + t * g.target;
-        for (std::size_t k = 0; k < g.phyxels.size(); ++k) {
-          const auto j = static_cast<std::size_t>(g.phyxels[k]);
-          const Vec3 next = handle + g.offset[k];
-          body_->velocity[j] = (next - body_->position[j]) / h;
-          body_->position[j] = next;
+      if (any_grab) {
+        const double t = done / dt;
+        for (const Grab& g : grabs_) {
+          if (!g.live) continue;
+          const Vec3 handle = (1.0 - t) * g.from + t * g.target;
+          for (std::size_t k = 0; k < g.phyxels.size(); ++k) {
+            const auto j = static_cast<std::size_t>(g.phyxels[k]);
+            const Vec3 next = handle + g.offset[k];
+            body_->velocity[j] = (next - body_->position[j]) / h;
+            body_->position[j] = next;
+          }
         }
       }
+      if (def_.dt == 0.0 && !dynamics::is_implicit(def_.scheme) && control_.observe(model_->stiffening()) &&
+          taken < substeps) {
+        const double left = dt - done;
+        substeps = taken + split(left);
+        h = left / (substeps - taken);
+      }
     }
+    substep_ = h;
     for (Grab& g : grabs_) {
       if (g.live) g.from = g.target;
     }

@@ -2,6 +2,8 @@
 
 #include "pliant/core/threads.hpp"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -47,6 +49,18 @@ Mat3 piola(const Mat3& J, const materials::Material& m, StrainMeasure strain, do
   return P;
 }
 
+// The largest eigenvalue of a symmetric 3 × 3 matrix in closed form (Smith 1961: the eigenvalues are
+// q + 2p cos(φ + 2πk/3) with q = tr/3, p² = |A - qI|²/6 and cos 3φ = det((A - qI)/p)/2).
+double largest_eigenvalue(const Mat3& A) {
+  const double q = A.trace() / 3.0;
+  const Mat3 B = A - q * Mat3::Identity();
+  const double p2 = B.squaredNorm() / 6.0;
+  if (!(p2 > 1e-30 * q * q)) return std::isnan(p2) ? p2 : q;  // a multiple of I, or a NaN
+  const double p = std::sqrt(p2);
+  const double r = std::clamp((B / p).determinant() / 2.0, -1.0, 1.0);
+  return q + 2.0 * p * std::cos(std::acos(r) / 3.0);
+}
+
 }  // namespace
 
 Mat3 MlsForceModel::plastic(std::size_t i) const {
@@ -90,13 +104,23 @@ void MlsForceModel::gather(std::span<const Mat3> g, double scale, std::span<Vec3
 void MlsForceModel::elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) const {
   const Index n = body_.size();
   const double kv = body_.volume_stiffness;
-#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
+  double stretch = 1.0, stiff = 1.0;
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n)) \
+    reduction(max                                                                      \
+              : stretch, stiff)
   for (Index i = 0; i < n; ++i) {
     const auto iu = static_cast<std::size_t>(i);
     const Mat3 J = deformation_gradient(body_, x, i);
-    stress_[iu] = body_.volume[iu] * piola(J, body_.materials[static_cast<std::size_t>(body_.material[iu])],
-                                           body_.strain, kv, plastic(iu), nullptr);
+    const auto& m = body_.materials[static_cast<std::size_t>(body_.material[iu])];
+    stress_[iu] = body_.volume[iu] * piola(J, m, body_.strain, kv, plastic(iu), nullptr);
+    const double c = largest_eigenvalue(J.transpose() * J);
+    const double g = stretch_stiffening(c, J.determinant(), body_.strain, m.lambda, m.mu, kv);
+    // A NaN becomes +∞ (std::max would keep a NaN only as its first argument).
+    stretch = std::isnan(c) ? std::numeric_limits<double>::infinity() : std::max(stretch, c);
+    stiff = std::isnan(g) ? std::numeric_limits<double>::infinity() : std::max(stiff, g);
   }
+  max_stretch2_ = stretch;
+  stiffening_ = stiff;
   std::fill(f.begin(), f.end(), Vec3::Zero());
   gather(stress_, 1.0, f);
 }
@@ -185,11 +209,12 @@ void update_plasticity(MlsBody& body, std::span<const Vec3> x, double h) {
   }
 }
 
-double symplectic_euler_stable_step(const MlsBody& body, double safety) {
+RestFrequency rest_max_frequency2(const MlsBody& body, int max_steps, double tolerance) {
   const std::size_t n = body.rest.size();
   MlsForceModel model(body);
-  std::vector<Vec3> q(n), kq(n);
-  // A fixed, irregular start vector with a component along every mode.
+  // Lanczos on M⁻¹K over the free phyxels, orthonormal in the mass inner product <a, b> = Σ m_i a_i·b_i
+  // (where M⁻¹K is self-adjoint). A fixed, irregular start vector with a component along every mode.
+  std::vector<Vec3> q(n, Vec3::Zero()), previous(n, Vec3::Zero()), w(n);
   std::uint64_t state = 0x2545f4914f6cdd1dULL;
   bool any_free = false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -201,29 +226,84 @@ double symplectic_euler_stable_step(const MlsBody& body, double safety) {
     }
     any_free = any_free || body.inv_mass[i] > 0.0;
   }
-  if (!any_free) return std::numeric_limits<double>::infinity();
-  double omega2 = 0.0;
-  for (int it = 0; it < 60; ++it) {
-    std::fill(kq.begin(), kq.end(), Vec3::Zero());
-    model.add_stiffness_product(body.rest, q, 1.0, kq);
-    double qkq = 0.0, qmq = 0.0, norm = 0.0;
+  RestFrequency out;
+  if (!any_free) return out;
+  const auto mass_dot = [&](std::span<const Vec3> a, std::span<const Vec3> b) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (body.inv_mass[i] > 0.0) sum += body.mass[i] * a[i].dot(b[i]);
+    return sum;
+  };
+  double norm = std::sqrt(mass_dot(q, q));
+  for (Vec3& qi : q) qi /= norm;
+  std::vector<double> alpha, beta;  // the tridiagonal Lanczos matrix T: diagonal and off-diagonal
+  double beta_last = 0.0;
+  const int steps = std::max(1, std::min<int>(max_steps, static_cast<int>(3 * n)));
+  for (int k = 0; k < steps; ++k) {
+    std::fill(w.begin(), w.end(), Vec3::Zero());
+    model.add_stiffness_product(body.rest, q, 1.0, w);  // K q
+    double a = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      if (body.inv_mass[i] == 0.0) continue;
-      qkq += q[i].dot(kq[i]);
-      qmq += body.mass[i] * q[i].squaredNorm();
+      a += body.inv_mass[i] > 0.0 ? q[i].dot(w[i]) : 0.0;  // qᵀKq = <M⁻¹Kq, q>
+      w[i] *= body.inv_mass[i];
     }
-    if (!(qmq > 0.0)) break;
-    omega2 = std::max(omega2, qkq / qmq);
-    for (std::size_t i = 0; i < n; ++i) {
-      q[i] = body.inv_mass[i] * kq[i];
-      norm += body.mass[i] * q[i].squaredNorm();
+    alpha.push_back(a);
+    for (std::size_t i = 0; i < n; ++i) w[i] -= a * q[i] + beta_last * previous[i];
+    beta_last = std::sqrt(std::max(0.0, mass_dot(w, w)));
+    out.steps = k + 1;
+    const bool last = k + 1 == steps || !(beta_last > 1e-14 * std::abs(a));
+    if (last || (k + 1) % 8 == 0) {
+      // Largest Ritz value θ and its residual |β_k s_k|: an eigenvalue of M⁻¹K lies within it of θ.
+      const auto m = static_cast<Eigen::Index>(alpha.size());
+      Eigen::VectorXd diagonal = Eigen::Map<const Eigen::VectorXd>(alpha.data(), m);
+      Eigen::VectorXd off =
+          m > 1 ? Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(beta.data(), m - 1)) : Eigen::VectorXd();
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> tri;
+      tri.computeFromTridiagonal(diagonal, off, Eigen::ComputeEigenvectors);
+      out.omega2 = tri.eigenvalues()(m - 1);
+      out.residual = beta_last * std::abs(tri.eigenvectors()(m - 1, m - 1));
+      if (last || out.residual <= tolerance * out.omega2) break;
     }
-    if (!(norm > 0.0)) break;
-    const double inv = 1.0 / std::sqrt(norm);
-    for (Vec3& qi : q) qi *= inv;
+    beta.push_back(beta_last);
+    previous.swap(q);
+    for (std::size_t i = 0; i < n; ++i) q[i] = w[i] / beta_last;
   }
+  return out;
+}
+
+double symplectic_euler_stable_step(const MlsBody& body, double safety) {
+  const RestFrequency f = rest_max_frequency2(body);
+  const double omega2 = f.omega2 + f.residual;
   if (!(omega2 > 0.0)) return std::numeric_limits<double>::infinity();
   return safety * 2.0 / std::sqrt(omega2);
+}
+
+double stretch_stiffening(double c, double det, StrainMeasure strain, double lambda, double mu, double kv) {
+  if (!std::isfinite(c) || !std::isfinite(det)) return std::numeric_limits<double>::infinity();  // NaN too
+  const double s2 = std::max(c, 1.0);
+  const double material = strain == StrainMeasure::green ? 0.5 * (3.0 * s2 - 1.0) : 1.0;
+  const double volume = s2 * s2 + 2.0 * std::abs(det - 1.0) * std::sqrt(s2);
+  const double weight = lambda + 2.0 * mu + kv;
+  return weight > 0.0 ? std::max(1.0, ((lambda + 2.0 * mu) * material + kv * volume) / weight) : 1.0;
+}
+
+}  // namespace pliant::meshless
+
+namespace pliant::meshless {
+
+ExplicitStepControl::ExplicitStepControl(double rest_substep) : rest_(rest_substep), used_(kMargin) {}
+
+double ExplicitStepControl::substep() const { return rest_ / std::sqrt(used_); }
+
+bool ExplicitStepControl::observe(double stiffening) {
+  const double g =
+      std::isfinite(stiffening) ? std::clamp(kMargin * stiffening, kMargin, kMaxStiffening) : kMaxStiffening;
+  if (g > used_) {
+    used_ = g;
+    return true;
+  }
+  if (kMargin * g < used_) used_ = g;
+  return false;
 }
 
 }  // namespace pliant::meshless

@@ -1,6 +1,8 @@
 // MeshlessBody: the meshless family's run time. A closed surface is sampled into phyxels (sampling.hpp),
 // given MLS rest constants (mls_body.hpp), integrated by pliant::dynamics over MlsForceModel with
-// substeps no longer than the stable explicit step, and drives its own surface (driven_surface.hpp).
+// substeps no longer than dt_safety of the stable explicit step at rest, shortened while the body
+// stretches (ExplicitStepControl, docs/meshless.md "Stable step"), and drives its own surface
+// (driven_surface.hpp).
 //
 // Grabs hold a surface vertex through the phyxels its MLS fit uses (every phyxel with a weight on it):
 // they become kinematic and translate with the grab's target, so the vertex, whose weights sum to 1,
@@ -35,8 +37,13 @@ struct MeshlessBodyDef {
   dynamics::Scheme scheme = dynamics::Scheme::symplectic_euler;
   /// The stiffness the implicit schemes solve with (mls_force_model.hpp); explicit schemes use none.
   MlsTangent tangent = MlsTangent::current;
-  double dt = 0.0;              ///< largest substep (unit: s); 0: symplectic_euler_stable_step · dt_safety
-  double dt_safety = 0.5;       ///< fraction of the stable step taken when dt is 0, in (0, 1]
+  /// Largest substep (unit: s), used as is; 0: dt_safety · symplectic_euler_stable_step, shortened by
+  /// ExplicitStepControl while the body stretches (explicit schemes).
+  double dt = 0.0;
+  /// Fraction of the rest stable step taken when dt is 0, in (0, 1]: the substep is
+  /// dt_safety · stable / √(1.1 g) with g ≥ 1 the stretch stiffening. 1: the state-aware step is
+  /// stable on every hard case of docs/meshless.md at 1.
+  double dt_safety = 1.0;
   Vec3 gravity = Vec3::Zero();  ///< (unit: m/s²)
   double mass_damping = 0.0;    ///< Rayleigh α (unit: 1/s)
   /// A frictionless, inelastic floor z = floor (unit: m), or none: after each substep a free phyxel
@@ -70,8 +77,17 @@ class MeshlessBody {
   std::span<const Vec3> surface_positions() const { return x_surface_; }
   std::span<const Vec3> surface_normals() const { return n_surface_; }
   /// The substep (unit: s) and the stable explicit step it was derived from or checked against.
+  /// substep() is the last step's (the rest substep before any step), substeps() how many it took.
   double substep() const { return substep_; }
   double stable_step() const { return stable_step_; }
+  int substeps() const { return last_substeps_; }
+  /// The stiffening the substep is shortened for (ExplicitStepControl: 1.1 × the stretch stiffening,
+  /// ≥ 1.1; 1.1 with a given dt or an implicit scheme, where it is not used).
+  double stiffening() const { return control_.stiffening(); }
+
+  /// Replaces the phyxels' positions (unit: m) and velocities (unit: m/s), one each per phyxel (a
+  /// pre-deformed start); false, changing nothing, for a size mismatch or a non-finite entry.
+  bool set_state(std::span<const Vec3> x, std::span<const Vec3> v);
 
   /// Fixes phyxel i in place (a support) or frees it.
   void set_fixed(Index phyxel, bool fixed);
@@ -107,7 +123,8 @@ class MeshlessBody {
   /// Adds force f (unit: N) at surface vertex v for the next step.
   void add_surface_force(Index vertex, const Vec3& f);
 
-  /// Advances by dt (unit: s) in ceil(dt / substep) equal substeps; never throws. Stages recorded:
+  /// Advances by dt (unit: s) in ceil(dt / substep) equal substeps, split again into shorter ones
+  /// when the body stiffens during the step (at most 8× the rest count); never throws. Stages recorded:
   /// "meshless.solve", "meshless.surface" (unit: ms).
   void step(double dt, Profile& profile);
 
@@ -134,6 +151,8 @@ class MeshlessBody {
   DrivenSurface surface_;
   dynamics::Integrator integrator_;
   double substep_ = 0.0, stable_step_ = 0.0;
+  ExplicitStepControl control_;
+  int last_substeps_ = 0;
   std::vector<Vec3> x_surface_, n_surface_;
   std::vector<Vec3> external_, scratch_;
   std::vector<std::uint8_t> fixed_;  // supports (set_fixed), kept through grabs

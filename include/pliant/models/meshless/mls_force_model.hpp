@@ -66,6 +66,12 @@ class MlsForceModel final : public dynamics::ForceModel {
 
   /// The elastic and volume forces alone (no loads) at positions x (unit: N), size() entries.
   void elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) const;
+  /// At the last elastic_forces() (and so forces()): the largest eigenvalue of JᵀJ over all phyxels
+  /// (the squared largest principal stretch, closed form; 1 at rest and for a rigid motion; +∞ after
+  /// a NaN), and the largest stretch_stiffening of a phyxel (dimensionless, ≥ 1): both 1 before the
+  /// first call.
+  double max_stretch2() const { return max_stretch2_; }
+  double stiffening() const { return stiffening_; }
   /// Elastic plus volume energy Σ v_i Ψ(J_i) at positions x (unit: J).
   double elastic_energy(std::span<const Vec3> x) const;
 
@@ -81,6 +87,8 @@ class MlsForceModel final : public dynamics::ForceModel {
   std::vector<double> jacobi_;         // rest tangent diagonal estimate per phyxel (unit: N/m)
   mutable std::vector<Mat3> stress_;   // v_i P_i of the last forces() (unit: N·m)
   mutable std::vector<Mat3> product_;  // v_i σ_i of the last stiffness product
+  mutable double max_stretch2_ = 1.0;  // see max_stretch2()
+  mutable double stiffening_ = 1.0;    // see stiffening()
 };
 
 /// Müller et al.'s (2004) plasticity, one step of length h (unit: s) at positions x: per phyxel the
@@ -89,11 +97,54 @@ class MlsForceModel final : public dynamics::ForceModel {
 /// Allocates only the first time (the plastic strain array).
 void update_plasticity(MlsBody& body, std::span<const Vec3> x, double h);
 
+/// The largest eigenvalue ω_max² of M⁻¹K at rest (free phyxels only, rest tangent; unit: 1/s²) by
+/// Lanczos in the mass inner product (no reorthogonalisation: it may repeat a Ritz value, never
+/// exceed the spectrum), stopped when the largest Ritz value's residual bound is below `tolerance`
+/// times it or after `max_steps` products. `residual` bounds the distance to an eigenvalue.
+struct RestFrequency {
+  double omega2 = 0.0;    ///< the largest Ritz value (unit: 1/s²); 0 when no phyxel is free
+  double residual = 0.0;  ///< |β_k s_k|: an eigenvalue lies within it of omega2 (unit: 1/s²)
+  int steps = 0;          ///< stiffness products taken
+};
+RestFrequency rest_max_frequency2(const MlsBody& body, int max_steps = 300, double tolerance = 1e-3);
+
 /// The largest step for which symplectic Euler stays stable on the body at rest (ω_max h < 2, unit: s),
-/// times `safety` (in (0, 1]). ω_max² is the largest eigenvalue of M⁻¹K at rest (free phyxels only),
-/// estimated by 60 power iterations with Rayleigh quotients (which approach it from below, hence the
-/// safety factor). Green strain stiffens under stretch: keep safety ≤ 0.5 for large deformations.
-/// Returns +∞ when no phyxel is free or nothing is stiff.
-double symplectic_euler_stable_step(const MlsBody& body, double safety = 0.5);
+/// times `safety` (> 0), with ω_max² = omega2 + residual of rest_max_frequency2 (at or above the
+/// exact value, within 10⁻³ of it). Stretch stiffens Green strain and the volume term beyond this rest
+/// value: MeshlessBody's step shortens the substep by 1/√g (ExplicitStepControl, MlsForceModel's
+/// stiffening()). Returns +∞ when no phyxel is free or nothing is stiff.
+double symplectic_euler_stable_step(const MlsBody& body, double safety);
+
+/// How much stiffer than at rest (a bound on the ratio of ω_max², dimensionless, ≥ 1) a phyxel is
+/// whose JᵀJ has largest eigenvalue c (the squared largest principal stretch, taken as ≥ 1) and whose
+/// det J is `det`: for Green strain the 1-D tangent of Saint-Venant–Kirchhoff along the stretch,
+/// (λ+2μ)(3c - 1)/2 against λ+2μ at rest (the linear strain does not stiffen); for the volume term
+/// k_v(c² + 2|det J - 1|√c), the first from (cof J : dJ)², bounded by c², the second from
+/// (det J - 1) ∂cof J, which stiffens under compression too; weighted by λ + 2μ and k_v. +∞ for a
+/// non-finite input.
+double stretch_stiffening(double c, double det, StrainMeasure strain, double lambda, double mu, double kv);
+
+/// The explicit substep of a body that stretches: rest_substep / √g_used. g_used is 1.1 g (a margin
+/// for the bound, ≥ 1.1, so a body at rest takes 0.95 of rest_substep) for the stiffening g it has
+/// been told of: it follows an increase at once and a decrease only once 1.1 g is below g_used / 1.1
+/// (hysteresis: the substep does not jitter with the oscillation of a swinging body). g_used is
+/// capped at 64: the substep never falls below rest_substep / 8.
+class ExplicitStepControl {
+ public:
+  static constexpr double kMargin = 1.1;
+  static constexpr double kMaxStiffening = 64.0;
+
+  explicit ExplicitStepControl(double rest_substep = 0.0);
+  /// The substep to take now (unit: s).
+  double substep() const;
+  /// g_used (dimensionless, in [1.1, 64]).
+  double stiffening() const { return used_; }
+  /// Takes in the model's stiffening() after a substep; true when the substep shrank.
+  bool observe(double stiffening);
+
+ private:
+  double rest_ = 0.0;
+  double used_ = kMargin;
+};
 
 }  // namespace pliant::meshless
