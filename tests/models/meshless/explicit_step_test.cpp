@@ -8,15 +8,15 @@
 #include "pliant/models/meshless/mls_force_model.hpp"
 #include "shapes.hpp"
 
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
 #include <functional>
-#include <stdexcept>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -173,8 +173,8 @@ std::vector<Case> cases() {
 
 struct Outcome {
   bool stable = true;
-  double at = 0.0;         // s: when it went unstable
-  double substeps = 0.0;   // mean substeps per frame
+  double at = 0.0;          // s: when it went unstable
+  double substeps = 0.0;    // mean substeps per frame
   double stiffening = 1.0;  // largest stiffening the control used
 };
 
@@ -340,13 +340,16 @@ TEST(MeshlessStep, LanczosEstimateMatchesAConvergedEigensolve) {
     e[j / 3][static_cast<int>(j % 3)] = 1.0;
     std::fill(col.begin(), col.end(), Vec3::Zero());
     model.add_stiffness_product(body.rest, e, 1.0, col);
-    for (std::size_t i = 0; i < 3 * n; ++i) K(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = col[i / 3][static_cast<int>(i % 3)];
+    for (std::size_t i = 0; i < 3 * n; ++i)
+      K(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = col[i / 3][static_cast<int>(i % 3)];
     e[j / 3][static_cast<int>(j % 3)] = 0.0;
   }
   Eigen::VectorXd inv_sqrt_m(3 * n);
-  for (std::size_t i = 0; i < 3 * n; ++i) inv_sqrt_m(static_cast<Eigen::Index>(i)) = 1.0 / std::sqrt(body.mass[i / 3]);
+  for (std::size_t i = 0; i < 3 * n; ++i)
+    inv_sqrt_m(static_cast<Eigen::Index>(i)) = 1.0 / std::sqrt(body.mass[i / 3]);
   const Eigen::MatrixXd A = inv_sqrt_m.asDiagonal() * (0.5 * (K + K.transpose())) * inv_sqrt_m.asDiagonal();
-  const double exact = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(A, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+  const double exact =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(A, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
   const RestFrequency f = rest_max_frequency2(body);
   EXPECT_GE(f.omega2 + f.residual, exact * (1.0 - 1e-9));
   EXPECT_LE(f.omega2 + f.residual, 1.005 * exact);
@@ -354,8 +357,10 @@ TEST(MeshlessStep, LanczosEstimateMatchesAConvergedEigensolve) {
   // The old 60-iteration power estimate is below it (Rayleigh quotients): by how much is reported.
   const double power = power_omega2(body, 60);
   EXPECT_LE(power, exact * (1.0 + 1e-9));
-  fmt::print("omega_max^2: exact {:.6e}, Lanczos {:.6e} + {:.2e} ({} products), 60 power iterations {:.6e} ({:.2f} % low)\n",
-             exact, f.omega2, f.residual, f.steps, power, 100.0 * (1.0 - power / exact));
+  fmt::print(
+      "omega_max^2: exact {:.6e}, Lanczos {:.6e} + {:.2e} ({} products), 60 power iterations {:.6e} ({:.2f} "
+      "% low)\n",
+      exact, f.omega2, f.residual, f.steps, power, 100.0 * (1.0 - power / exact));
 }
 
 TEST(MeshlessStepStudy, DISABLED_Table) {
