@@ -62,7 +62,7 @@ bool MeshlessBody::set_state(std::span<const Vec3> x, std::span<const Vec3> v) {
   // The substep for the new state, before the first one is taken (ExplicitStepControl).
   model_->elastic_forces(body_->position, scratch_);
   if (def_.dt == 0.0 && !dynamics::is_implicit(def_.scheme)) control_.observe(model_->stiffening());
-  surface_.update(*body_, body_->position, x_surface_, n_surface_);
+  surface_.update(body_->position, x_surface_, n_surface_);
   return true;
 }
 
