@@ -61,6 +61,13 @@ double largest_eigenvalue(const Mat3& A) {
   return q + 2.0 * p * std::cos(std::acos(r) / 3.0);
 }
 
+// An upper bound of that eigenvalue without the trigonometry: q + 2p (cos ≤ 1 above), exact when the two
+// smaller eigenvalues are equal (a uniaxial stretch, or rest). A sixth of largest_eigenvalue's cost.
+double largest_eigenvalue_bound(const Mat3& A) {
+  const double q = A.trace() / 3.0;
+  return q + 2.0 * std::sqrt((A - q * Mat3::Identity()).squaredNorm() / 6.0);
+}
+
 }  // namespace
 
 Mat3 MlsForceModel::plastic(std::size_t i) const {
@@ -113,11 +120,17 @@ void MlsForceModel::elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) c
     const Mat3 J = deformation_gradient(body_, x, i);
     const auto& m = body_.materials[static_cast<std::size_t>(body_.material[iu])];
     stress_[iu] = body_.volume[iu] * piola(J, m, body_.strain, kv, plastic(iu), nullptr);
-    const double c = largest_eigenvalue(J.transpose() * J);
-    const double g = stretch_stiffening(c, J.determinant(), body_.strain, m.lambda, m.mu, kv);
-    // A NaN becomes +∞ (std::max would keep a NaN only as its first argument).
-    stretch = std::isnan(c) ? std::numeric_limits<double>::infinity() : std::max(stretch, c);
-    stiff = std::isnan(g) ? std::numeric_limits<double>::infinity() : std::max(stiff, g);
+    // The maxima over the phyxels of λ_max(JᵀJ) and of the stiffening (nondecreasing in it): the exact
+    // eigenvalue only where its cheap upper bound could raise one of them (NaN-safe comparisons).
+    const Mat3 C = J.transpose() * J;
+    const double det = J.determinant(), upper = largest_eigenvalue_bound(C);
+    if (!(upper <= stretch) || !(stretch_stiffening(upper, det, body_.strain, m.lambda, m.mu, kv) <= stiff)) {
+      const double c = largest_eigenvalue(C);
+      const double g = stretch_stiffening(c, det, body_.strain, m.lambda, m.mu, kv);
+      // A NaN becomes +∞ (std::max would keep a NaN only as its first argument).
+      stretch = std::isnan(c) ? std::numeric_limits<double>::infinity() : std::max(stretch, c);
+      stiff = std::isnan(g) ? std::numeric_limits<double>::infinity() : std::max(stiff, g);
+    }
   }
   max_stretch2_ = stretch;
   stiffening_ = stiff;
