@@ -1,6 +1,9 @@
 #include "models/fem/panel_gemv.hpp"
 
 #include "core/cpu_dispatch.hpp"
+#include "pliant/core/threads.hpp"
+
+#include <omp.h>
 
 #include <algorithm>
 #include <cstring>
@@ -80,17 +83,41 @@ PLIANT_TARGET_AVX2 void panel_gemv_avx2(const double* panels, Eigen::Index rows,
   panel_gemv_body<double, 32>(panels, rows, cols, x, y);
 }
 
+namespace {
+
+// Panels from which the product is split over the solver threads: below it a team costs more than it
+// saves. The split is by contiguous panel ranges, so each output row is summed by one thread in the same
+// order whatever the team: results are identical for any thread count.
+constexpr Eigen::Index kParallelPanels = 64;
+
+template <class T>
+void dispatch(const T* panels, Eigen::Index rows, Eigen::Index cols, const T* x, double* y) {
+  using Kernel = void (*)(const T*, Eigen::Index, Eigen::Index, const T*, double*);
+  const Kernel kernel =
+      cpu::has_avx2_fma() ? static_cast<Kernel>(&panel_gemv_avx2) : static_cast<Kernel>(&panel_gemv_baseline);
+  constexpr Eigen::Index p = panel_rows<T>;
+  const Eigen::Index count = (rows + p - 1) / p;
+  const int team = count >= kParallelPanels ? solver_threads() : 1;
+  if (team <= 1) {
+    kernel(panels, rows, cols, x, y);
+    return;
+  }
+#pragma omp parallel num_threads(team)
+  {
+    const Eigen::Index t = omp_get_thread_num(), n = omp_get_num_threads();
+    const Eigen::Index begin = count * t / n, end = count * (t + 1) / n;
+    if (end > begin)
+      kernel(panels + begin * p * cols, std::min(rows, end * p) - begin * p, cols, x, y + begin * p);
+  }
+}
+
+}  // namespace
+
 void panel_gemv(const float* panels, Eigen::Index rows, Eigen::Index cols, const float* x, double* y) {
-  if (cpu::has_avx2_fma())
-    panel_gemv_avx2(panels, rows, cols, x, y);
-  else
-    panel_gemv_baseline(panels, rows, cols, x, y);
+  dispatch(panels, rows, cols, x, y);
 }
 void panel_gemv(const double* panels, Eigen::Index rows, Eigen::Index cols, const double* x, double* y) {
-  if (cpu::has_avx2_fma())
-    panel_gemv_avx2(panels, rows, cols, x, y);
-  else
-    panel_gemv_baseline(panels, rows, cols, x, y);
+  dispatch(panels, rows, cols, x, y);
 }
 
 }  // namespace pliant::fem::detail

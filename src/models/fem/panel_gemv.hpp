@@ -22,7 +22,8 @@ template <class T>
 std::vector<T> pack_panels(const Eigen::MatrixXd& a);
 
 /// y[0..rows) = A x, A packed by pack_panels with `rows` rows and `cols` columns; x holds cols values.
-/// Uses the AVX2 version where the CPU has AVX2 and FMA.
+/// Uses the AVX2 version where the CPU has AVX2 and FMA, and from 64 panels on the solver threads
+/// (contiguous panel ranges: the same result for any thread count).
 void panel_gemv(const float* panels, Eigen::Index rows, Eigen::Index cols, const float* x, double* y);
 void panel_gemv(const double* panels, Eigen::Index rows, Eigen::Index cols, const double* x, double* y);
 
