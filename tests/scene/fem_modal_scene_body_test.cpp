@@ -19,6 +19,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <utility>
 
 namespace pliant::scene {
 namespace {
@@ -150,31 +151,41 @@ TEST(FemModalSceneBody, DampedToRestItSitsOnTheStaticSolution) {
   EXPECT_LE(err, 1e-8 * size) << "err " << err << " size " << size;
 }
 
-TEST(FemModalSceneBody, NearlyAllModesFollowTheFullLinearFamily) {
-  // The same damped beam falling under gravity from rest, as a modal body with 59 of its 60 modes
-  // (exact in time) and as the full linear fem family stepped by Newmark (second order, small steps):
-  // the same mass, stiffness, Rayleigh damping and gravity conventions, so the same motion.
-  const std::string fem = R"("gravity": [0, 0, -9.81], "damping": {"alpha": 0.5, "beta": 0.002})";
-  Result<Scene> modal =
-      fem_scene(std::string(kBeam) + R"(, "fem": {)" + fem + R"(, "modal": {"modes": 59}})", 2e-4);
-  Result<Scene> full =
-      fem_scene(std::string(kBeam) + R"(, "fem": {)" + fem +
-                    R"(, "element": "linear", "integrator": "newmark", "solver": {"kind": "cholmod"}})",
-                2e-4);
-  ASSERT_TRUE(modal.ok()) << modal.message();
-  ASSERT_TRUE(full.ok()) << full.message();
-  double worst = 0.0, swing = 0.0;
-  for (int k = 0; k < 250; ++k) {
-    modal->world->step();
-    full->world->step();
-    const Body& a = modal->world->body(0);
-    const Body& b = full->world->body(0);
+// The same beam as a modal body with 59 of its 60 modes (exact in time) and as the full linear fem family
+// stepped by Newmark (second order, small steps), both with the fem settings `fem` (JSON members).
+std::pair<Result<Scene>, Result<Scene>> modal_and_full(const std::string& fem) {
+  return {fem_scene(std::string(kBeam) + R"(, "fem": {)" + fem + R"(, "modal": {"modes": 59}})", 2e-4),
+          fem_scene(std::string(kBeam) + R"(, "fem": {)" + fem +
+                        R"(, "element": "linear", "integrator": "newmark", "solver": {"kind": "cholmod"}})",
+                    2e-4)};
+}
+
+// Steps both scenes `steps` times: the largest surface-position difference between them and the full
+// body's largest surface displacement (its swing), both in m, over all steps.
+void modal_against_full(Scene& modal, Scene& full, int steps, double& worst, double& swing) {
+  for (int k = 0; k < steps; ++k) {
+    modal.world->step();
+    full.world->step();
+    const Body& a = modal.world->body(0);
+    const Body& b = full.world->body(0);
     ASSERT_EQ(a.surface_positions().size(), b.surface_positions().size());
     for (std::size_t i = 0; i < a.surface_positions().size(); ++i) {
       worst = std::max(worst, (a.surface_positions()[i] - b.surface_positions()[i]).norm());
       swing = std::max(swing, (b.surface_positions()[i] - b.surface_rest_positions()[i]).norm());
     }
   }
+}
+
+TEST(FemModalSceneBody, NearlyAllModesFollowTheFullLinearFamily) {
+  // The same damped beam falling under gravity from rest, as a modal body with 59 of its 60 modes
+  // (exact in time) and as the full linear fem family stepped by Newmark (second order, small steps):
+  // the same mass, stiffness, Rayleigh damping and gravity conventions, so the same motion.
+  const std::string fem = R"("gravity": [0, 0, -9.81], "damping": {"alpha": 0.5, "beta": 0.002})";
+  auto [modal, full] = modal_and_full(fem);
+  ASSERT_TRUE(modal.ok()) << modal.message();
+  ASSERT_TRUE(full.ok()) << full.message();
+  double worst = 0.0, swing = 0.0;
+  modal_against_full(*modal, *full, 250, worst, swing);
   EXPECT_GT(swing, 1e-3);
   // Measured: 4.5e-6 of the swing, a quarter of that at half the step: Newmark's own O(h²) error.
   EXPECT_LE(worst, 1e-5 * swing) << "worst " << worst << " swing " << swing;
@@ -190,26 +201,11 @@ TEST(FemModalSceneBody, SurfaceLoadsFollowTheFullLinearFamily) {
   // the linear one, the full family's.
   const std::string fem = R"("traction": [{"region": "zmax", "value": [0, 30, -60]}],
       "pressure": [{"region": "ymax", "value": 15}], "damping": {"alpha": 0.5, "beta": 0.002})";
-  Result<Scene> modal =
-      fem_scene(std::string(kBeam) + R"(, "fem": {)" + fem + R"(, "modal": {"modes": 59}})", 2e-4);
-  Result<Scene> full =
-      fem_scene(std::string(kBeam) + R"(, "fem": {)" + fem +
-                    R"(, "element": "linear", "integrator": "newmark", "solver": {"kind": "cholmod"}})",
-                2e-4);
+  auto [modal, full] = modal_and_full(fem);
   ASSERT_TRUE(modal.ok()) << modal.message();
   ASSERT_TRUE(full.ok()) << full.message();
   double worst = 0.0, swing = 0.0;
-  for (int k = 0; k < 250; ++k) {
-    modal->world->step();
-    full->world->step();
-    const Body& a = modal->world->body(0);
-    const Body& b = full->world->body(0);
-    ASSERT_EQ(a.surface_positions().size(), b.surface_positions().size());
-    for (std::size_t i = 0; i < a.surface_positions().size(); ++i) {
-      worst = std::max(worst, (a.surface_positions()[i] - b.surface_positions()[i]).norm());
-      swing = std::max(swing, (b.surface_positions()[i] - b.surface_rest_positions()[i]).norm());
-    }
-  }
+  modal_against_full(*modal, *full, 250, worst, swing);
   EXPECT_GT(swing, 1e-3);  // the loads alone move the body
   EXPECT_LE(worst, 2e-3 * swing) << "worst " << worst << " swing " << swing;
 }
