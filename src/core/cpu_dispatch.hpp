@@ -28,6 +28,13 @@
 
 namespace pliant::cpu {
 
+/// Bytes/8 doubles in one GCC/Clang vector (16 bytes: SSE2, 32 bytes: AVX2): the lane type of the
+/// kernels above. Arithmetic on it is element-wise; a scalar operand is broadcast.
+template <int Bytes>
+struct DoubleVector {
+  typedef double type __attribute__((vector_size(Bytes)));
+};
+
 /// True when the running CPU supports AVX2 and FMA (and the OS saves the AVX registers), so that a
 /// PLIANT_TARGET_AVX2 function may run; false off x86. Checked once.
 inline bool has_avx2_fma() {

@@ -2,11 +2,14 @@
 // gather in incidence order (deterministic for any thread count).
 #include "pliant/models/fem/fem_force_model.hpp"
 
+#include "core/cpu_dispatch.hpp"
+#include "corotational_lanes.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/hyperelastic_tet.hpp"
 #include "pliant/models/fem/polar_decomposition.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -148,6 +151,9 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
     m.any_corotational_ = m.any_corotational_ || kind == ElementKind::corotational;
     m.any_hyperelastic_ = m.any_hyperelastic_ || is_hyperelastic(kind);
   }
+  m.corotational_group_.assign((nt + detail::kTetLanes - 1) / detail::kTetLanes, 1);
+  for (std::size_t t = 0; t < nt; ++t)
+    if (m.kind_[t] != ElementKind::corotational) m.corotational_group_[t / detail::kTetLanes] = 0;
 
   m.mass_.assign(n, 0.0);
   m.rest_diagonal_.assign(n, 0.0);
@@ -208,17 +214,28 @@ void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const 
       x.size() == cached_x_.size() && std::memcmp(x.data(), cached_x_.data(), x.size() * sizeof(Vec3)) == 0;
   if (same && (!need_rotation || rotation_valid_) && (!need_dpdf || dpdf_valid_)) return;
   const auto nt = static_cast<Index>(tets_.size());
+  const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
+  const bool avx2 = cpu::has_avx2_fma();
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
-  for (Index t = 0; t < nt; ++t) {
-    const auto ts = static_cast<std::size_t>(t);
-    const ElementKind kind = kind_[ts];
-    if (kind == ElementKind::linear || (is_hyperelastic(kind) && !need_dpdf)) continue;
-    const Mat3 F = field_gradient(x, tets_[ts], shape_.dm_inverse[ts]);
-    if (is_hyperelastic(kind))
-      dpdf_[ts] = first_piola_derivative(hyperelastic_of(kind), F, material_[ts], Definiteness::projected);
-    else
-      rotated_gradients_[ts] = rotated_gradients(extract_rotation(F), shape_.dm_inverse[ts]);
+  for (Index g = 0; g < groups; ++g) {
+    const Index first = g * detail::kTetLanes;
+    const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
+    if (corotational_group_[static_cast<std::size_t>(g)]) {
+      detail::corotational_forces(lane_data(), x.data(), nullptr, 0.0, first, count,
+                                  rotated_gradients_.data(), nullptr, avx2);
+      continue;
+    }
+    for (Index t = first; t < first + count; ++t) {
+      const auto ts = static_cast<std::size_t>(t);
+      const ElementKind kind = kind_[ts];
+      if (kind == ElementKind::linear || (is_hyperelastic(kind) && !need_dpdf)) continue;
+      const Mat3 F = field_gradient(x, tets_[ts], shape_.dm_inverse[ts]);
+      if (is_hyperelastic(kind))
+        dpdf_[ts] = first_piola_derivative(hyperelastic_of(kind), F, material_[ts], Definiteness::projected);
+      else
+        rotated_gradients_[ts] = rotated_gradients(extract_rotation(F), shape_.dm_inverse[ts]);
+    }
   }
   std::copy(x.begin(), x.end(), cached_x_.begin());
   rotation_valid_ = need_rotation;
@@ -239,9 +256,23 @@ void FemForceModel::gather(double scale, std::span<Vec3> y) const {
 
 void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
   const auto nt = static_cast<Index>(tets_.size());
+  const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
+  const bool avx2 = cpu::has_avx2_fma();
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
-  for (Index t = 0; t < nt; ++t) {
+  for (Index g = 0; g < groups; ++g) {
+    const Index first = g * detail::kTetLanes;
+    const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
+    if (corotational_group_[static_cast<std::size_t>(g)])
+      detail::corotational_products(lane_data(), rotated_gradients_.data(), p.data(), first, count,
+                                    slot_.data(), avx2);
+    else
+      for (Index t = first; t < first + count; ++t) tet_stiffness_product(p, t);
+  }
+}
+
+void FemForceModel::tet_stiffness_product(std::span<const Vec3> p, Index t) const {
+  {
     const auto ts = static_cast<std::size_t>(t);
     const materials::Material& mat = material_[ts];
     const ElementKind kind = kind_[ts];
@@ -266,7 +297,7 @@ void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
       slot[2] = W.col(1);
       slot[3] = W.col(2);
       slot[0] = -(slot[1] + slot[2] + slot[3]);
-      continue;
+      return;
     }
     const Mat3& dminv = shape_.dm_inverse[ts];
     const Mat3 dF = field_gradient(p, tets_[ts], dminv);
@@ -279,55 +310,79 @@ void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
   }
 }
 
+detail::TetLaneData FemForceModel::lane_data() const {
+  return {tets_.data(), shape_.dm_inverse.data(), shape_.volume.data(), material_.data()};
+}
+
+void FemForceModel::tet_force(std::span<const Vec3> x, std::span<const Vec3> v, double beta, Index t) const {
+  const auto ts = static_cast<std::size_t>(t);
+  const Tet& tet = tets_[ts];
+  const Mat3& dminv = shape_.dm_inverse[ts];
+  const materials::Material& mat = material_[ts];
+  const Mat3 F = field_gradient(x, tet, dminv);
+  const ElementKind kind = kind_[ts];
+  Mat3 P;
+  switch (kind) {
+    case ElementKind::linear: {
+      P = linear_stress(sym(F) - Mat3::Identity(), mat.lambda, mat.mu);
+      if (beta != 0.0) P += beta * linear_stress(sym(field_gradient(v, tet, dminv)), mat.lambda, mat.mu);
+      break;
+    }
+    case ElementKind::corotational: {
+      const Mat3 R = extract_rotation(F);
+      rotated_gradients_[ts] = rotated_gradients(R, dminv);
+      Mat3 strain = sym(R.transpose() * F) - Mat3::Identity();
+      if (beta != 0.0) strain += beta * sym(R.transpose() * field_gradient(v, tet, dminv));
+      P = R * linear_stress(strain, mat.lambda, mat.mu);
+      break;
+    }
+    case ElementKind::stvk:
+    case ElementKind::stable_neo_hookean: {
+      P = first_piola(hyperelastic_of(kind), F, mat);
+      if (beta != 0.0) {
+        dpdf_[ts] = first_piola_derivative(hyperelastic_of(kind), F, mat, Definiteness::projected);
+        const Mat3 dF = field_gradient(v, tet, dminv);
+        Mat3 dP;
+        Eigen::Map<Vec9>(dP.data()) = dpdf_[ts] * Eigen::Map<const Vec9>(dF.data());
+        P += beta * dP;
+      }
+      break;
+    }
+  }
+  write_slots(P, dminv, shape_.volume[ts], &slot_[4 * ts]);
+}
+
 void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const {
-  const double beta = def_.rayleigh_beta;
+  forces(x, v, f, 0.0);
+}
+
+void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f,
+                           double extra_beta) const {
+  const double beta = def_.rayleigh_beta + extra_beta;
   const bool consistent_damping = def_.mass == MassKind::consistent && def_.rayleigh_alpha != 0.0;
   const auto nt = static_cast<Index>(tets_.size());
+  const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
+  const bool avx2 = cpu::has_avx2_fma();
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
-  for (Index t = 0; t < nt; ++t) {
-    const auto ts = static_cast<std::size_t>(t);
-    const Tet& tet = tets_[ts];
-    const Mat3& dminv = shape_.dm_inverse[ts];
-    const materials::Material& mat = material_[ts];
-    const Mat3 F = field_gradient(x, tet, dminv);
-    const ElementKind kind = kind_[ts];
-    Mat3 P;
-    switch (kind) {
-      case ElementKind::linear: {
-        P = linear_stress(sym(F) - Mat3::Identity(), mat.lambda, mat.mu);
-        if (beta != 0.0) P += beta * linear_stress(sym(field_gradient(v, tet, dminv)), mat.lambda, mat.mu);
-        break;
+  for (Index g = 0; g < groups; ++g) {
+    const Index first = g * detail::kTetLanes;
+    const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
+    if (corotational_group_[static_cast<std::size_t>(g)])
+      detail::corotational_forces(lane_data(), x.data(), v.data(), beta, first, count,
+                                  rotated_gradients_.data(), slot_.data(), avx2);
+    for (Index t = first; t < first + count; ++t) {
+      const auto ts = static_cast<std::size_t>(t);
+      if (!corotational_group_[static_cast<std::size_t>(g)]) tet_force(x, v, beta, t);
+      if (consistent_damping) {
+        // -α M_t v over the tet: ρV/20 (v_a + Σ_b v_b) at node a.
+        const Tet& tet = tets_[ts];
+        const double c = -def_.rayleigh_alpha * material_[ts].density * shape_.volume[ts] / 20.0;
+        Vec3 sum = Vec3::Zero();
+        for (int a = 0; a < 4; ++a) sum += v[static_cast<std::size_t>(tet[a])];
+        for (int a = 0; a < 4; ++a)
+          slot_[4 * ts + static_cast<std::size_t>(a)] += c * (v[static_cast<std::size_t>(tet[a])] + sum);
       }
-      case ElementKind::corotational: {
-        const Mat3 R = extract_rotation(F);
-        rotated_gradients_[ts] = rotated_gradients(R, dminv);
-        Mat3 strain = sym(R.transpose() * F) - Mat3::Identity();
-        if (beta != 0.0) strain += beta * sym(R.transpose() * field_gradient(v, tet, dminv));
-        P = R * linear_stress(strain, mat.lambda, mat.mu);
-        break;
-      }
-      case ElementKind::stvk:
-      case ElementKind::stable_neo_hookean: {
-        P = first_piola(hyperelastic_of(kind), F, mat);
-        if (beta != 0.0) {
-          dpdf_[ts] = first_piola_derivative(hyperelastic_of(kind), F, mat, Definiteness::projected);
-          const Mat3 dF = field_gradient(v, tet, dminv);
-          Mat3 dP;
-          Eigen::Map<Vec9>(dP.data()) = dpdf_[ts] * Eigen::Map<const Vec9>(dF.data());
-          P += beta * dP;
-        }
-        break;
-      }
-    }
-    write_slots(P, dminv, shape_.volume[ts], &slot_[4 * ts]);
-    if (consistent_damping) {
-      // -α M_t v over the tet: ρV/20 (v_a + Σ_b v_b) at node a.
-      const double c = -def_.rayleigh_alpha * mat.density * shape_.volume[ts] / 20.0;
-      Vec3 sum = Vec3::Zero();
-      for (int a = 0; a < 4; ++a) sum += v[static_cast<std::size_t>(tet[a])];
-      for (int a = 0; a < 4; ++a)
-        slot_[4 * ts + static_cast<std::size_t>(a)] += c * (v[static_cast<std::size_t>(tet[a])] + sum);
     }
   }
   if (any_corotational_ || (any_hyperelastic_ && beta != 0.0)) {

@@ -506,9 +506,8 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
 
   // Backward Euler. Iteration 0: linearised at (x, v).
   const double cm = 1.0 + h * alpha, ck = h * h + h * beta;
-  model.forces(x, v, f_);
+  model.forces(x, v, f_, h);  // f - h K v
   for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i];
-  model.add_stiffness_product(x, v, -h * h, rhs_);
   const double rhs_norm = free_norm(rhs_);
   assemble(x, cm, ck);
   gather_free(rhs_);

@@ -261,16 +261,11 @@ void DrivenSurface::compute_frames(const MlsBody& body) {
 
 namespace {
 
-template <int Bytes>
-struct VectorOf {
-  typedef double type __attribute__((vector_size(Bytes)));
-};
-
 // A point [x y z 0] in vector registers: one 32-byte vector (AVX2) or two 16-byte ones (SSE2). Plain
 // 32-byte vectors under SSE2 would go through the stack.
 template <int Bytes>
 struct Point {
-  using V = typename VectorOf<Bytes>::type;
+  using V = typename cpu::DoubleVector<Bytes>::type;
   static constexpr int parts = 32 / Bytes;
   V part[parts];
 

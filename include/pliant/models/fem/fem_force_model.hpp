@@ -36,6 +36,10 @@
 
 namespace pliant::fem {
 
+namespace detail {
+struct TetLaneData;
+}
+
 /// The element formulations of a dynamic FEM body.
 enum class ElementKind {
   linear,              ///< small-strain linear elasticity (inflates under large rotations)
@@ -120,6 +124,10 @@ class FemForceModel final : public dynamics::ForceModel {
   }
   /// Elastic, damping (-α M v - β K v), gravity, point forces and surface loads at (x, v) (unit: N).
   void forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const override;
+  /// forces(x, v, f) with the stiffness-proportional damping raised from β to β + extra_beta (unit: s):
+  /// f - extra_beta K(x) v in one pass over the tets, where a separate stiffness product would take a
+  /// second (linearised backward Euler's right-hand side h (f - h K v) with extra_beta = h).
+  void forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f, double extra_beta) const;
   /// y += scale K(x) p, K positive semidefinite (see the header comment).
   void add_stiffness_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,
                              std::span<Vec3> y) const override;
@@ -194,11 +202,19 @@ class FemForceModel final : public dynamics::ForceModel {
   mutable std::vector<Mat9> dpdf_;               // hyperelastic projected ∂P/∂F per tet
   mutable std::vector<Vec3> cached_x_;           // positions the cache holds
   mutable bool rotation_valid_ = false, dpdf_valid_ = false;
+  // Per group of four consecutive tets (corotational_lanes.hpp): 1 when all are corotational, so that
+  // their loops run in SIMD lanes.
+  std::vector<char> corotational_group_;
 
   // Makes the cache hold x's rotations (corotational) or projected ∂P/∂F (hyperelastic, with_dpdf).
   void update_cache(std::span<const Vec3> x, bool with_dpdf) const;
   // slot_ <- -V P(dF) ∇N for dF of field p (the stiffness product per tet, negated).
   void tet_stiffness_products(std::span<const Vec3> p) const;
+  // The same for tet t alone, and its elastic (and β-damping) slots at (x, v), one tet at a time.
+  void tet_stiffness_product(std::span<const Vec3> p, Index t) const;
+  void tet_force(std::span<const Vec3> x, std::span<const Vec3> v, double beta, Index t) const;
+  // The rest data the lane kernels read.
+  detail::TetLaneData lane_data() const;
   void gather(double scale, std::span<Vec3> y) const;
 };
 
