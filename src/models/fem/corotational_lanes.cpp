@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 
 namespace pliant::fem::detail {
 namespace {
@@ -36,6 +37,12 @@ struct Lanes {
     }
     return r;
   }
+  PLIANT_ALWAYS_INLINE static Lanes load(const double* a) {
+    Lanes r;
+    std::memcpy(r.part, a, sizeof r.part);
+    return r;
+  }
+  PLIANT_ALWAYS_INLINE void store(double* a) const { std::memcpy(a, part, sizeof part); }
   PLIANT_ALWAYS_INLINE double operator[](int l) const { return part[l / width][l % width]; }
   PLIANT_ALWAYS_INLINE void set(int l, double a) { part[l / width][l % width] = a; }
   PLIANT_ALWAYS_INLINE friend Lanes operator+(Lanes a, const Lanes& b) {
@@ -63,21 +70,12 @@ struct Lanes {
 template <int Bytes>
 using Mat = Lanes<Bytes>[3][3];  // [row][column]
 
-// The lanes' tets: lane l holds tet first + l, idle lanes (l ≥ count) repeat the last one.
-struct LaneTets {
-  std::size_t t[kTetLanes];
-  LaneTets(Index first, int count) {
-    for (int l = 0; l < kTetLanes; ++l) t[l] = static_cast<std::size_t>(first + std::min(l, count - 1));
-  }
-};
-
-// D = [q1 - q0, q2 - q0, q3 - q0] of each lane's tet for a per-node field q.
+// D = [q1 - q0, q2 - q0, q3 - q0] of the group's tets (from `tets`, the group's first) for a per-node
+// field q.
 template <int Bytes>
-PLIANT_ALWAYS_INLINE void load_edges(const TetLaneData& d, const LaneTets& lt, const Vec3* q, Mat<Bytes>& D) {
-  const Tet* tet[kTetLanes];
-  for (int l = 0; l < kTetLanes; ++l) tet[l] = &d.tets[lt.t[l]];
+PLIANT_ALWAYS_INLINE void load_edges(const Tet* tets, const Vec3* q, Mat<Bytes>& D) {
   auto node = [&](int a, int r) {
-    auto at = [&](int l) { return q[static_cast<std::size_t>((*tet[l])[a])][r]; };
+    auto at = [&](int l) { return q[static_cast<std::size_t>(tets[l][a])][r]; };
     return Lanes<Bytes>::of(at(0), at(1), at(2), at(3));
   };
   for (int r = 0; r < 3; ++r) {
@@ -86,25 +84,16 @@ PLIANT_ALWAYS_INLINE void load_edges(const TetLaneData& d, const LaneTets& lt, c
   }
 }
 
+// A group's 3×3 matrices in a lane array of kMatrixValues per tet (column-major), and back.
 template <int Bytes>
-PLIANT_ALWAYS_INLINE void load_matrices(const Mat3* per_tet, const LaneTets& lt, Mat<Bytes>& M) {
-  const Mat3 *m0 = &per_tet[lt.t[0]], *m1 = &per_tet[lt.t[1]], *m2 = &per_tet[lt.t[2]], *m3 = &per_tet[lt.t[3]];
+PLIANT_ALWAYS_INLINE void load_lanes(const double* group, Mat<Bytes>& M) {
   for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) M[r][c] = Lanes<Bytes>::of((*m0)(r, c), (*m1)(r, c), (*m2)(r, c), (*m3)(r, c));
+    for (int r = 0; r < 3; ++r) M[r][c] = Lanes<Bytes>::load(group + kTetLanes * (3 * c + r));
 }
-
-// Per-lane material and volume: -V λ and -V μ (the slots' factors).
 template <int Bytes>
-PLIANT_ALWAYS_INLINE void load_moduli(const TetLaneData& d, const LaneTets& lt, Lanes<Bytes>& vl, Lanes<Bytes>& vm) {
-  double l4[kTetLanes], m4[kTetLanes];
-  for (int l = 0; l < kTetLanes; ++l) {
-    const double V = d.volume[lt.t[l]];
-    const materials::Material& mat = d.material[lt.t[l]];
-    l4[l] = -V * mat.lambda;
-    m4[l] = -V * mat.mu;
-  }
-  vl = Lanes<Bytes>::of(l4[0], l4[1], l4[2], l4[3]);
-  vm = Lanes<Bytes>::of(m4[0], m4[1], m4[2], m4[3]);
+PLIANT_ALWAYS_INLINE void store_lanes(const Mat<Bytes>& M, double* group) {
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) M[r][c].store(group + kTetLanes * (3 * c + r));
 }
 
 // C = A B, C = Aᵀ B and C = A Bᵀ (C distinct from A and B).
@@ -124,17 +113,12 @@ PLIANT_ALWAYS_INLINE void mul_a_bt(const Mat<Bytes>& A, const Mat<Bytes>& B, Mat
     for (int c = 0; c < 3; ++c) C[r][c] = A[r][0] * B[c][0] + A[r][1] * B[c][1] + A[r][2] * B[c][2];
 }
 
-// slot[4t + a] for a = 1..3 from the columns of W, slot[4t] = -(their sum), summed in the lanes: reading
-// back the slots just written would stall on store forwarding (narrow stores, a wide load).
+// A group's slots: node a = 1..3 from the columns of W, node 0 = -(their sum).
 template <int Bytes>
-PLIANT_ALWAYS_INLINE void store_slots(const Mat<Bytes>& W, const LaneTets& lt, int count, Vec3* slot) {
-  Lanes<Bytes> w0[3];
-  for (int r = 0; r < 3; ++r) w0[r] = Lanes<Bytes>::all(0.0) - (W[r][0] + W[r][1] + W[r][2]);
-  for (int l = 0; l < count; ++l) {
-    double* s = slot[4 * lt.t[l]].data();
-    for (int r = 0; r < 3; ++r) s[r] = w0[r][l];
-    for (int a = 0; a < 3; ++a)
-      for (int r = 0; r < 3; ++r) s[3 * (a + 1) + r] = W[r][a][l];
+PLIANT_ALWAYS_INLINE void store_slots(const Mat<Bytes>& W, double* group) {
+  for (int r = 0; r < 3; ++r) {
+    (Lanes<Bytes>::all(0.0) - (W[r][0] + W[r][1] + W[r][2])).store(group + kTetLanes * r);
+    for (int a = 0; a < 3; ++a) W[r][a].store(group + kTetLanes * (3 * (a + 1) + r));
   }
 }
 
@@ -142,7 +126,8 @@ PLIANT_ALWAYS_INLINE void store_slots(const Mat<Bytes>& W, const LaneTets& lt, i
 template <int Bytes>
 PLIANT_ALWAYS_INLINE void rotations(const Mat<Bytes>& F, int count, Mat<Bytes>& X) {
   using L = Lanes<Bytes>;
-  L det = F[0][0] * (F[1][1] * F[2][2] - F[1][2] * F[2][1]) - F[0][1] * (F[1][0] * F[2][2] - F[1][2] * F[2][0]) +
+  L det = F[0][0] * (F[1][1] * F[2][2] - F[1][2] * F[2][1]) -
+          F[0][1] * (F[1][0] * F[2][2] - F[1][2] * F[2][0]) +
           F[0][2] * (F[1][0] * F[2][1] - F[1][1] * F[2][0]);
   L mean_square = L::all(0.0);
   for (int r = 0; r < 3; ++r)
@@ -201,27 +186,28 @@ PLIANT_ALWAYS_INLINE void rotations(const Mat<Bytes>& F, int count, Mat<Bytes>& 
   }
 }
 
+// The group of tet `first` in a lane array of per_tet values.
+std::size_t group_start(Index first, int per_tet) {
+  return static_cast<std::size_t>(first / kTetLanes) * static_cast<std::size_t>(kTetLanes * per_tet);
+}
+
 template <int Bytes>
-PLIANT_ALWAYS_INLINE void forces_body(const TetLaneData& d, const Vec3* x, const Vec3* v, double beta, Index first,
-                                      int count, Mat3* h, Vec3* slot) {
+PLIANT_ALWAYS_INLINE void forces_body(const TetLaneData& d, const Vec3* x, const Vec3* v, double beta,
+                                      Index first, int count, double* h, double* slot) {
   using L = Lanes<Bytes>;
-  const LaneTets lt(first, count);
+  const Tet* tets = d.tets + first;
   Mat<Bytes> m, F, R;  // Dm⁻¹, F = Ds Dm⁻¹, R
   {
     Mat<Bytes> ds;
-    load_edges(d, lt, x, ds);
-    load_matrices(d.dm_inverse, lt, m);
+    load_edges(tets, x, ds);
+    load_lanes(d.dm_inverse + group_start(first, kMatrixValues), m);
     mul(ds, m, F);
   }
   rotations(F, count, R);
   {
     Mat<Bytes> H;  // R Dm⁻ᵀ
     mul_a_bt(R, m, H);
-    for (int l = 0; l < count; ++l) {
-      Mat3& out = h[lt.t[l]];
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) out(r, c) = H[r][c][l];
-    }
+    store_lanes(H, h + group_start(first, kMatrixValues));
   }
   if (slot == nullptr) return;
   Mat<Bytes> S, E;  // S = Rᵀ F, E = sym(S) - I (+ β sym(Rᵀ ∇v))
@@ -231,81 +217,79 @@ PLIANT_ALWAYS_INLINE void forces_body(const TetLaneData& d, const Vec3* x, const
   for (int r = 0; r < 3; ++r) E[r][r] = E[r][r] - L::all(1.0);
   if (beta != 0.0) {
     Mat<Bytes> dv, G;
-    load_edges(d, lt, v, dv);
+    load_edges(tets, v, dv);
     mul(dv, m, G);
     mul_at_b(R, G, S);
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) E[r][c] = E[r][c] + (0.5 * beta) * (S[r][c] + S[c][r]);
   }
   // -V σ = -V (λ tr(E) I + 2μ E), then -V P = R (-V σ) and the slots -V P Dm⁻ᵀ.
-  L vl, vm;
-  load_moduli(d, lt, vl, vm);
+  const double* moduli = d.moduli + group_start(first, kModuliValues);
+  const L vl = L::load(moduli), vm = 2.0 * L::load(moduli + kTetLanes);
   const L trace = vl * (E[0][0] + E[1][1] + E[2][2]);
-  vm = 2.0 * vm;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) E[r][c] = vm * E[r][c];
   for (int r = 0; r < 3; ++r) E[r][r] = E[r][r] + trace;
   mul(R, E, S);
   Mat<Bytes> W;
   mul_a_bt(S, m, W);
-  store_slots(W, lt, count, slot);
+  store_slots(W, slot + group_start(first, kSlotValues));
 }
 
 template <int Bytes>
-PLIANT_ALWAYS_INLINE void products_body(const TetLaneData& d, const Mat3* h, const Vec3* p, Index first, int count,
-                                        Vec3* slot) {
+PLIANT_ALWAYS_INLINE void products_body(const TetLaneData& d, const double* h, const Vec3* p, Index first,
+                                        double* slot) {
   using L = Lanes<Bytes>;
-  const LaneTets lt(first, count);
   Mat<Bytes> H, E;
   {
     Mat<Bytes> D;
-    load_edges(d, lt, p, D);
-    load_matrices(h, lt, H);
+    load_edges(d.tets + first, p, D);
+    load_lanes(h + group_start(first, kMatrixValues), H);
     mul_a_bt(D, H, E);  // E = D Hᵀ = dF Rᵀ
   }
-  L vl, vm;
-  load_moduli(d, lt, vl, vm);
+  const double* moduli = d.moduli + group_start(first, kModuliValues);
+  const L vl = L::load(moduli), vm = L::load(moduli + kTetLanes);
   const L trace = vl * (E[0][0] + E[1][1] + E[2][2]);
   Mat<Bytes> M, W;  // M = -V (λ tr(E) I + 2μ sym(E)), W = M H
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) M[r][c] = vm * (E[r][c] + E[c][r]);
   for (int r = 0; r < 3; ++r) M[r][r] = M[r][r] + trace;
   mul(M, H, W);
-  store_slots(W, lt, count, slot);
+  store_slots(W, slot + group_start(first, kSlotValues));
 }
 
 void forces_baseline(const TetLaneData& d, const Vec3* x, const Vec3* v, double beta, Index first, int count,
-                     Mat3* h, Vec3* slot) {
+                     double* h, double* slot) {
   forces_body<16>(d, x, v, beta, first, count, h, slot);
 }
-PLIANT_TARGET_AVX2 void forces_avx2(const TetLaneData& d, const Vec3* x, const Vec3* v, double beta, Index first,
-                                    int count, Mat3* h, Vec3* slot) {
+PLIANT_TARGET_AVX2 void forces_avx2(const TetLaneData& d, const Vec3* x, const Vec3* v, double beta,
+                                    Index first, int count, double* h, double* slot) {
   forces_body<32>(d, x, v, beta, first, count, h, slot);
 }
-void products_baseline(const TetLaneData& d, const Mat3* h, const Vec3* p, Index first, int count, Vec3* slot) {
-  products_body<16>(d, h, p, first, count, slot);
+void products_baseline(const TetLaneData& d, const double* h, const Vec3* p, Index first, double* slot) {
+  products_body<16>(d, h, p, first, slot);
 }
-PLIANT_TARGET_AVX2 void products_avx2(const TetLaneData& d, const Mat3* h, const Vec3* p, Index first, int count,
-                                      Vec3* slot) {
-  products_body<32>(d, h, p, first, count, slot);
+PLIANT_TARGET_AVX2 void products_avx2(const TetLaneData& d, const double* h, const Vec3* p, Index first,
+                                      double* slot) {
+  products_body<32>(d, h, p, first, slot);
 }
 
 }  // namespace
 
 void corotational_forces(const TetLaneData& data, const Vec3* x, const Vec3* v, double beta, Index first,
-                         int count, Mat3* h, Vec3* slot, bool avx2) {
+                         int count, double* h, double* slot, bool avx2) {
   if (avx2)
     forces_avx2(data, x, v, beta, first, count, h, slot);
   else
     forces_baseline(data, x, v, beta, first, count, h, slot);
 }
 
-void corotational_products(const TetLaneData& data, const Mat3* h, const Vec3* p, Index first, int count,
-                           Vec3* slot, bool avx2) {
+void corotational_products(const TetLaneData& data, const double* h, const Vec3* p, Index first, double* slot,
+                           bool avx2) {
   if (avx2)
-    products_avx2(data, h, p, first, count, slot);
+    products_avx2(data, h, p, first, slot);
   else
-    products_baseline(data, h, p, first, count, slot);
+    products_baseline(data, h, p, first, slot);
 }
 
 }  // namespace pliant::fem::detail

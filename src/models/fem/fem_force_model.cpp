@@ -45,13 +45,37 @@ Mat3 field_gradient(std::span<const Vec3> q, const Tet& tet, const Mat3& dm_inve
   return D * dm_inverse;
 }
 
+// Tet t's slot for node a in the lane array of slots (corotational_lanes.hpp), and its rotated
+// gradients in theirs.
+Vec3 slot_at(const std::vector<double>& slots, std::size_t t, int a) {
+  const std::size_t k = detail::lane_index(t, detail::kSlotValues, 3 * a);
+  return {slots[k], slots[k + detail::kTetLanes], slots[k + 2 * detail::kTetLanes]};
+}
+void set_slot(std::vector<double>& slots, std::size_t t, int a, const Vec3& value) {
+  const std::size_t k = detail::lane_index(t, detail::kSlotValues, 3 * a);
+  for (int r = 0; r < 3; ++r) slots[k + static_cast<std::size_t>(r * detail::kTetLanes)] = value[r];
+}
+Mat3 gradients_at(const std::vector<double>& lanes, std::size_t t) {
+  Mat3 H;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) H(r, c) = lanes[detail::lane_index(t, detail::kMatrixValues, 3 * c + r)];
+  return H;
+}
+void set_gradients(std::vector<double>& lanes, std::size_t t, const Mat3& H) {
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) lanes[detail::lane_index(t, detail::kMatrixValues, 3 * c + r)] = H(r, c);
+}
+
+// Tet t's slots from W: node a = 1..3 from W's columns, node 0 = -(their sum).
+void set_slots(std::vector<double>& slots, std::size_t t, const Mat3& W) {
+  set_slot(slots, t, 0, -(W.col(0) + W.col(1) + W.col(2)));
+  for (int a = 1; a < 4; ++a) set_slot(slots, t, a, W.col(a - 1));
+}
+
 // The four node slots of one tet: -V P ∇N_a.
-void write_slots(const Mat3& P, const Mat3& dm_inverse, double volume, Vec3* slot) {
-  const Mat3 W = -volume * P * dm_inverse.transpose();
-  slot[1] = W.col(0);
-  slot[2] = W.col(1);
-  slot[3] = W.col(2);
-  slot[0] = -(slot[1] + slot[2] + slot[3]);
+void write_slots(const Mat3& P, const Mat3& dm_inverse, double volume, std::vector<double>& slots,
+                 std::size_t t) {
+  set_slots(slots, t, -volume * P * dm_inverse.transpose());
 }
 
 // R K0 Rᵀ of a linear (R = I) or corotational tet, built from the rotated shape gradients h_a = R ∇N_a:
@@ -181,11 +205,29 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
   for (std::size_t t = 0; t < nt; ++t)
     for (int a = 0; a < 4; ++a)
       m.incident_slots_[static_cast<std::size_t>(fill[static_cast<std::size_t>(rest.tets[t][a])]++)] =
-          static_cast<Index>(4 * t) + a;
+          static_cast<Index>(detail::lane_index(t, detail::kSlotValues, 3 * a));
 
   m.point_force_.assign(n, Vec3::Zero());
-  m.slot_.assign(4 * nt, Vec3::Zero());
-  if (m.any_corotational_) m.rotated_gradients_.assign(nt, Mat3::Zero());
+  const std::size_t groups = m.corotational_group_.size();
+  m.slots_.assign(groups * detail::kTetLanes * detail::kSlotValues, 0.0);
+  if (m.any_corotational_) {
+    m.rotated_.assign(groups * detail::kTetLanes * detail::kMatrixValues, 0.0);
+    // The lane kernels' rest data, padded to whole groups with the last tet.
+    m.lane_tets_.resize(groups * detail::kTetLanes);
+    m.lane_dm_inverse_.assign(groups * detail::kTetLanes * detail::kMatrixValues, 0.0);
+    m.moduli_.assign(groups * detail::kTetLanes * detail::kModuliValues, 0.0);
+    for (std::size_t lane = 0; lane < m.lane_tets_.size(); ++lane) {
+      const std::size_t t = std::min(lane, nt - 1);
+      m.lane_tets_[lane] = m.tets_[t];
+      for (int c = 0; c < 3; ++c)
+        for (int r = 0; r < 3; ++r)
+          m.lane_dm_inverse_[detail::lane_index(lane, detail::kMatrixValues, 3 * c + r)] =
+              m.shape_.dm_inverse[t](r, c);
+      m.moduli_[detail::lane_index(lane, detail::kModuliValues, 0)] =
+          -m.shape_.volume[t] * m.material_[t].lambda;
+      m.moduli_[detail::lane_index(lane, detail::kModuliValues, 1)] = -m.shape_.volume[t] * m.material_[t].mu;
+    }
+  }
   if (m.any_hyperelastic_) m.dpdf_.assign(nt, Mat9::Zero());
   m.cached_x_.assign(n, Vec3::Zero());
   return m;
@@ -222,8 +264,8 @@ void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const 
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)]) {
-      detail::corotational_forces(lane_data(), x.data(), nullptr, 0.0, first, count,
-                                  rotated_gradients_.data(), nullptr, avx2);
+      detail::corotational_forces(lane_data(), x.data(), nullptr, 0.0, first, count, rotated_.data(), nullptr,
+                                  avx2);
       continue;
     }
     for (Index t = first; t < first + count; ++t) {
@@ -234,7 +276,7 @@ void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const 
       if (is_hyperelastic(kind))
         dpdf_[ts] = first_piola_derivative(hyperelastic_of(kind), F, material_[ts], Definiteness::projected);
       else
-        rotated_gradients_[ts] = rotated_gradients(extract_rotation(F), shape_.dm_inverse[ts]);
+        set_gradients(rotated_, ts, rotated_gradients(extract_rotation(F), shape_.dm_inverse[ts]));
     }
   }
   std::copy(x.begin(), x.end(), cached_x_.begin());
@@ -247,10 +289,12 @@ void FemForceModel::gather(double scale, std::span<Vec3> y) const {
   const int team = tets_.size() > kParallelTets ? solver_threads() : 1;
 #pragma omp parallel for schedule(static) if (tets_.size() > kParallelTets) num_threads(team)
   for (Index i = 0; i < n; ++i) {
-    Vec3 sum = Vec3::Zero();
-    for (Index k = incident_offsets_[i]; k < incident_offsets_[i + 1]; ++k)
-      sum += slot_[static_cast<std::size_t>(incident_slots_[static_cast<std::size_t>(k)])];
-    y[static_cast<std::size_t>(i)] += scale * sum;
+    double sum[3] = {0.0, 0.0, 0.0};
+    for (Index k = incident_offsets_[i]; k < incident_offsets_[i + 1]; ++k) {
+      const double* s = &slots_[static_cast<std::size_t>(incident_slots_[static_cast<std::size_t>(k)])];
+      for (int r = 0; r < 3; ++r) sum[r] += s[r * detail::kTetLanes];
+    }
+    y[static_cast<std::size_t>(i)] += scale * Vec3(sum[0], sum[1], sum[2]);
   }
 }
 
@@ -264,8 +308,7 @@ void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)])
-      detail::corotational_products(lane_data(), rotated_gradients_.data(), p.data(), first, count,
-                                    slot_.data(), avx2);
+      detail::corotational_products(lane_data(), rotated_.data(), p.data(), first, slots_.data(), avx2);
     else
       for (Index t = first; t < first + count; ++t) tet_stiffness_product(p, t);
   }
@@ -280,7 +323,7 @@ void FemForceModel::tet_stiffness_product(std::span<const Vec3> p, Index t) cons
       // With H = [R ∇N_1 R ∇N_2 R ∇N_3] and E = Σ_b p_b (R ∇N_b)ᵀ = dF Rᵀ: Rᵀ dF = Rᵀ E R, so
       // R σ(sym(Rᵀ dF)) ∇N_a = (λ tr(E) I + 2μ sym(E)) R ∇N_a and the slots are
       // -V (λ tr(E) I + 2μ sym(E)) H: no rotation of dF and back, about half the work.
-      const Mat3& H = rotated_gradients_[ts];
+      const Mat3 H = gradients_at(rotated_, ts);
       const Tet& tet = tets_[ts];
       const Vec3& p0 = p[static_cast<std::size_t>(tet[0])];
       Mat3 D;
@@ -291,12 +334,7 @@ void FemForceModel::tet_stiffness_product(std::span<const Vec3> p, Index t) cons
       const double V = shape_.volume[ts];
       Mat3 M = (-V * mat.mu) * (E + E.transpose());
       M.diagonal().array() += -V * mat.lambda * E.trace();
-      const Mat3 W = M * H;
-      Vec3* slot = &slot_[4 * ts];
-      slot[1] = W.col(0);
-      slot[2] = W.col(1);
-      slot[3] = W.col(2);
-      slot[0] = -(slot[1] + slot[2] + slot[3]);
+      set_slots(slots_, ts, M * H);
       return;
     }
     const Mat3& dminv = shape_.dm_inverse[ts];
@@ -306,12 +344,12 @@ void FemForceModel::tet_stiffness_product(std::span<const Vec3> p, Index t) cons
       dP = linear_stress(sym(dF), mat.lambda, mat.mu);
     else
       Eigen::Map<Vec9>(dP.data()) = dpdf_[ts] * Eigen::Map<const Vec9>(dF.data());
-    write_slots(dP, dminv, shape_.volume[ts], &slot_[4 * ts]);
+    write_slots(dP, dminv, shape_.volume[ts], slots_, ts);
   }
 }
 
 detail::TetLaneData FemForceModel::lane_data() const {
-  return {tets_.data(), shape_.dm_inverse.data(), shape_.volume.data(), material_.data()};
+  return {lane_tets_.data(), lane_dm_inverse_.data(), moduli_.data()};
 }
 
 void FemForceModel::tet_force(std::span<const Vec3> x, std::span<const Vec3> v, double beta, Index t) const {
@@ -330,7 +368,7 @@ void FemForceModel::tet_force(std::span<const Vec3> x, std::span<const Vec3> v, 
     }
     case ElementKind::corotational: {
       const Mat3 R = extract_rotation(F);
-      rotated_gradients_[ts] = rotated_gradients(R, dminv);
+      set_gradients(rotated_, ts, rotated_gradients(R, dminv));
       Mat3 strain = sym(R.transpose() * F) - Mat3::Identity();
       if (beta != 0.0) strain += beta * sym(R.transpose() * field_gradient(v, tet, dminv));
       P = R * linear_stress(strain, mat.lambda, mat.mu);
@@ -349,7 +387,7 @@ void FemForceModel::tet_force(std::span<const Vec3> x, std::span<const Vec3> v, 
       break;
     }
   }
-  write_slots(P, dminv, shape_.volume[ts], &slot_[4 * ts]);
+  write_slots(P, dminv, shape_.volume[ts], slots_, ts);
 }
 
 void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std::span<Vec3> f) const {
@@ -369,8 +407,8 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)])
-      detail::corotational_forces(lane_data(), x.data(), v.data(), beta, first, count,
-                                  rotated_gradients_.data(), slot_.data(), avx2);
+      detail::corotational_forces(lane_data(), x.data(), v.data(), beta, first, count, rotated_.data(),
+                                  slots_.data(), avx2);
     for (Index t = first; t < first + count; ++t) {
       const auto ts = static_cast<std::size_t>(t);
       if (!corotational_group_[static_cast<std::size_t>(g)]) tet_force(x, v, beta, t);
@@ -381,7 +419,7 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
         Vec3 sum = Vec3::Zero();
         for (int a = 0; a < 4; ++a) sum += v[static_cast<std::size_t>(tet[a])];
         for (int a = 0; a < 4; ++a)
-          slot_[4 * ts + static_cast<std::size_t>(a)] += c * (v[static_cast<std::size_t>(tet[a])] + sum);
+          set_slot(slots_, ts, a, slot_at(slots_, ts, a) + c * (v[static_cast<std::size_t>(tet[a])] + sum));
       }
     }
   }
@@ -433,8 +471,7 @@ void FemForceModel::add_mass_product(std::span<const Vec3> p, double scale, std:
     const double c = material_[ts].density * shape_.volume[ts] / 20.0;
     Vec3 sum = Vec3::Zero();
     for (int a = 0; a < 4; ++a) sum += p[static_cast<std::size_t>(tet[a])];
-    for (int a = 0; a < 4; ++a)
-      slot_[4 * ts + static_cast<std::size_t>(a)] = c * (p[static_cast<std::size_t>(tet[a])] + sum);
+    for (int a = 0; a < 4; ++a) set_slot(slots_, ts, a, c * (p[static_cast<std::size_t>(tet[a])] + sum));
   }
   gather(scale, y);
 }
@@ -537,7 +574,7 @@ void FemForceModel::element_stiffnesses(std::span<const Vec3> x, std::span<Mat12
       const Eigen::Matrix<double, 3, 4> g = shape_gradients(dminv);
       Eigen::Matrix<double, 3, 4> h = g;
       if (kind == ElementKind::corotational) {
-        h.rightCols<3>() = rotated_gradients_[ts];
+        h.rightCols<3>() = gradients_at(rotated_, ts);
         h.col(0) = -(h.col(1) + h.col(2) + h.col(3));
       }
       out[ts] = warped_stiffness(g, h, material_[ts], V);

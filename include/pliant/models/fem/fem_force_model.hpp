@@ -193,14 +193,19 @@ class FemForceModel final : public dynamics::ForceModel {
   std::vector<double> mass_, inverse_mass_;  // per node (unit: kg, 1/kg)
   std::vector<double> rest_diagonal_;        // per node: trace/3 of the rest K_aa (unit: N/m)
   std::vector<Index> incident_offsets_;      // #nodes + 1
-  std::vector<Index> incident_slots_;        // 4·tet + local index of each incidence, node order
+  std::vector<Index> incident_slots_;        // per incidence, node order: its slot's place in slots_
   std::vector<Vec3> point_force_;
 
   // Per-tet scratch and the state cache (see header comment).
-  mutable std::vector<Vec3> slot_;               // 4 per tet: the tet's contribution to its nodes
-  mutable std::vector<Mat3> rotated_gradients_;  // corotational R [∇N_1 ∇N_2 ∇N_3] = R Dm⁻ᵀ per tet
-  mutable std::vector<Mat9> dpdf_;               // hyperelastic projected ∂P/∂F per tet
-  mutable std::vector<Vec3> cached_x_;           // positions the cache holds
+  // Lane arrays (four tets side by side, corotational_lanes.hpp): per tet its 4 node slots (its
+  // contribution to its nodes), corotational R [∇N_1 ∇N_2 ∇N_3] = R Dm⁻ᵀ, and (below) Dm⁻¹ and -V λ, -V μ.
+  mutable std::vector<double> slots_;
+  mutable std::vector<double> rotated_;
+  std::vector<Tet> lane_tets_;           // tets_ padded to whole groups (corotational bodies)
+  std::vector<double> lane_dm_inverse_;  // lane array: Dm⁻¹
+  std::vector<double> moduli_;
+  mutable std::vector<Mat9> dpdf_;      // hyperelastic projected ∂P/∂F per tet
+  mutable std::vector<Vec3> cached_x_;  // positions the cache holds
   mutable bool rotation_valid_ = false, dpdf_valid_ = false;
   // Per group of four consecutive tets (corotational_lanes.hpp): 1 when all are corotational, so that
   // their loops run in SIMD lanes.
@@ -208,7 +213,7 @@ class FemForceModel final : public dynamics::ForceModel {
 
   // Makes the cache hold x's rotations (corotational) or projected ∂P/∂F (hyperelastic, with_dpdf).
   void update_cache(std::span<const Vec3> x, bool with_dpdf) const;
-  // slot_ <- -V P(dF) ∇N for dF of field p (the stiffness product per tet, negated).
+  // slots_ <- -V P(dF) ∇N for dF of field p (the stiffness product per tet, negated).
   void tet_stiffness_products(std::span<const Vec3> p) const;
   // The same for tet t alone, and its elastic (and β-damping) slots at (x, v), one tet at a time.
   void tet_stiffness_product(std::span<const Vec3> p, Index t) const;
