@@ -212,6 +212,14 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
   m.slots_.assign(groups * detail::kTetLanes * detail::kSlotValues, 0.0);
   if (m.any_corotational_) {
     m.rotated_.assign(groups * detail::kTetLanes * detail::kMatrixValues, 0.0);
+    m.node_tet_.assign(n, -1);
+    m.node_dm_.assign(n, Mat3::Identity());
+    for (std::size_t t = nt; t-- > 0;)  // the lowest corotational tet of each node
+      if (m.kind_[t] == ElementKind::corotational)
+        for (Index a : m.tets_[t]) m.node_tet_[static_cast<std::size_t>(a)] = static_cast<Index>(t);
+    for (std::size_t i = 0; i < n; ++i)
+      if (m.node_tet_[i] >= 0)
+        m.node_dm_[i] = m.shape_.dm_inverse[static_cast<std::size_t>(m.node_tet_[i])].inverse();
     // The lane kernels' rest data, padded to whole groups with the last tet.
     m.lane_tets_.resize(groups * detail::kTetLanes);
     m.lane_dm_inverse_.assign(groups * detail::kTetLanes * detail::kMatrixValues, 0.0);
@@ -481,6 +489,19 @@ void FemForceModel::add_stiffness_product(std::span<const Vec3> x, std::span<con
   update_cache(x, true);
   tet_stiffness_products(p);
   gather(-scale, y);  // slots hold -K p
+}
+
+void FemForceModel::node_rotations(std::span<const Vec3> x, std::span<Mat3> out) const {
+  if (!any_corotational_) {
+    for (Mat3& R : out) R.setIdentity();
+    return;
+  }
+  update_cache(x, false);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const Index t = node_tet_[i];
+    out[i] = t < 0 ? Mat3::Identity()
+                   : Mat3(gradients_at(rotated_, static_cast<std::size_t>(t)) * node_dm_[i].transpose());
+  }
 }
 
 void FemForceModel::add_damping_product(std::span<const Vec3> x, std::span<const Vec3> p, double scale,

@@ -138,6 +138,11 @@ class FemForceModel final : public dynamics::ForceModel {
   void add_jacobi_diagonal(std::span<const Vec3> x, double beta_k, double beta_d,
                            std::span<double> diagonal) const override;
 
+  /// Per node, the rotation R of one of its corotational tets at positions x (the identity for a node in
+  /// none): the node frames of ImplicitSolver's rotated rest-shape preconditioner. Reuses the rotations
+  /// forces() or a product cached for x.
+  void node_rotations(std::span<const Vec3> x, std::span<Mat3> out) const;
+
   /// Elastic energy at positions x (unit: J): ½ uᵀ K0 u for linear, the corotational energy of
   /// corotational_tet.hpp, Σ V Ψ(F) for hyperelastic.
   double elastic_energy(std::span<const Vec3> x) const;
@@ -201,6 +206,8 @@ class FemForceModel final : public dynamics::ForceModel {
   // contribution to its nodes), corotational R [∇N_1 ∇N_2 ∇N_3] = R Dm⁻ᵀ, and (below) Dm⁻¹ and -V λ, -V μ.
   mutable std::vector<double> slots_;
   mutable std::vector<double> rotated_;
+  std::vector<Index> node_tet_;          // per node: a corotational tet holding it, -1 if none
+  std::vector<Mat3> node_dm_;            // per node: that tet's Dm (R = R Dm⁻ᵀ Dmᵀ)
   std::vector<Tet> lane_tets_;           // tets_ padded to whole groups (corotational bodies)
   std::vector<double> lane_dm_inverse_;  // lane array: Dm⁻¹
   std::vector<double> moduli_;

@@ -155,6 +155,8 @@ class ImplicitSolver {
   Eigen::VectorXd b_, y_, r_, z_, p_, q_, diagonal_;
   std::vector<Vec3> f_, rhs_, dv_, xk_, vk_, acc_, pf_, qf_;
   std::span<const Vec3> linearised_at_;  // rest_factor_pcg: positions of the current system
+  std::vector<Mat3> frames_;             // rest_factor_pcg, corotational: node rotations at linearised_at_
+  Eigen::VectorXd w_;                    // rest_factor_pcg: the residual in the node frames
   double mass_coefficient_ = 0.0, stiffness_coefficient_ = 0.0;
   bool rest_factored_ = false;
   void apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd& q);
@@ -168,6 +170,8 @@ class ImplicitSolver {
   bool has_acceleration_ = false;  // Newmark: acc_ holds the last step's acceleration
   std::vector<char> held_;         // per free index: held (kinematic through the model's inverse mass)
   Index held_count_ = 0;
+  // z = Q A0⁻¹ Qᵀ r (rest_factor_pcg's preconditioner, Q the node rotations frames_), projected.
+  void precondition(const Eigen::VectorXd& r, Eigen::VectorXd& z);
   // Zeroes the held DOFs of a vector over the free DOFs.
   void project(Eigen::VectorXd& vec) const;
   // Whether node i is stepped: in the pattern and not held.
