@@ -516,6 +516,21 @@ nlohmann::json run_fem_dynamic(const Context& context) {
                    scene, model,
                    {.dt = kDt, .solver = LinearSolverKind::rest_factor_pcg, .pcg_max_iterations = iterations},
                    steps));
+      // BDF2 (second order, little numerical damping) on the same rest-factor solver: the fast path.
+      record("bdf2", "rest_factor_pcg_1e-6", threads,
+             run_implicit(scene, model,
+                          {.scheme = ImplicitScheme::bdf2,
+                           .dt = kDt,
+                           .solver = LinearSolverKind::rest_factor_pcg,
+                           .pcg_tolerance = 1e-6},
+                          steps));
+      record("bdf2", "rest_factor_pcg_1_iter", threads,
+             run_implicit(scene, model,
+                          {.scheme = ImplicitScheme::bdf2,
+                           .dt = kDt,
+                           .solver = LinearSolverKind::rest_factor_pcg,
+                           .pcg_max_iterations = 1},
+                          steps));
       if (!context.quick && !largest) {
         record("newmark", "cholmod", threads,
                run_implicit(scene, model, {.scheme = ImplicitScheme::newmark, .dt = kDt}, steps));

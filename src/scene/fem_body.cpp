@@ -8,7 +8,8 @@
 // {"alpha": 1/s, "beta": s}, "gravity": [m/s²], "pressure": [{"region": REGION, "value": Pa}] (a follower
 // load on the surface triangles the region selects), "traction": [{"region": REGION, "value": [Pa]}] (a
 // dead load per rest area), "integrator": "backward_euler" | "newmark" |
-// "quasi_static" | "symplectic_euler" | "central_difference" | "houbolt", "dt": s (the substep), "solver":
+// "bdf2" | "quasi_static" | "symplectic_euler" | "central_difference" | "houbolt", "dt": s (the substep),
+// "solver":
 // {"kind": "cholmod" | "pcg" | "rest_factor_pcg" | "fast" | "interface_pcg", "tolerance": 1,
 // "max_iterations": N, "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG
 // iterations unless "max_iterations" says otherwise: an inexact solve by design. "modal": {"modes": r,
@@ -52,6 +53,8 @@ const char* fem_integrator_name(FemIntegrator integrator) {
       return "backward_euler";
     case FemIntegrator::newmark:
       return "newmark";
+    case FemIntegrator::bdf2:
+      return "bdf2";
     case FemIntegrator::quasi_static:
       return "quasi_static";
     case FemIntegrator::symplectic_euler:
@@ -104,7 +107,7 @@ namespace {
 
 // The schemes fem::ImplicitSolver steps; the others go through dynamics::Integrator.
 bool uses_implicit_solver(FemIntegrator i) {
-  return i == FemIntegrator::backward_euler || i == FemIntegrator::newmark ||
+  return i == FemIntegrator::backward_euler || i == FemIntegrator::newmark || i == FemIntegrator::bdf2 ||
          i == FemIntegrator::quasi_static;
 }
 
@@ -128,6 +131,8 @@ fem::ImplicitScheme implicit_scheme(FemIntegrator i) {
   switch (i) {
     case FemIntegrator::newmark:
       return fem::ImplicitScheme::newmark;
+    case FemIntegrator::bdf2:
+      return fem::ImplicitScheme::bdf2;
     case FemIntegrator::quasi_static:
       return fem::ImplicitScheme::quasi_static;
     default:
@@ -948,11 +953,11 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     if (auto v = j.find("gravity")) def.gravity = v->vec3();
     def.surface_loads = read_surface_loads(j, mesh);
     if (auto v = j.find("integrator")) {
-      const std::string name = v->one_of(
-          {"backward_euler", "newmark", "quasi_static", "symplectic_euler", "central_difference", "houbolt"});
-      for (FemIntegrator i :
-           {FemIntegrator::backward_euler, FemIntegrator::newmark, FemIntegrator::quasi_static,
-            FemIntegrator::symplectic_euler, FemIntegrator::central_difference, FemIntegrator::houbolt}) {
+      const std::string name = v->one_of({"backward_euler", "newmark", "bdf2", "quasi_static",
+                                          "symplectic_euler", "central_difference", "houbolt"});
+      for (FemIntegrator i : {FemIntegrator::backward_euler, FemIntegrator::newmark, FemIntegrator::bdf2,
+                              FemIntegrator::quasi_static, FemIntegrator::symplectic_euler,
+                              FemIntegrator::central_difference, FemIntegrator::houbolt}) {
         if (name == fem_integrator_name(i)) scene.integrator = i;
       }
     }

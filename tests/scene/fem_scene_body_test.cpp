@@ -34,12 +34,12 @@ const char* kBeam =
     R"("mesh": {"shape": "box", "size": [1.0, 0.2, 0.2], "cells": [5, 1, 1]}, "fixed": ["xmin"],
     "material": {"E": 1e5, "nu": 0.3, "density": 100})";
 
-// The family's steps are the runtime's: fem::ImplicitSolver for backward Euler and Newmark, the shared
+// The family's steps are the runtime's: fem::ImplicitSolver for backward Euler, Newmark and BDF2, the shared
 // dynamics::Integrator for Houbolt.
 // Both with the lumped and the consistent mass ("mass").
 TEST(FemSceneBody, StepsEqualTheRuntimeDrivenDirectly) {
   for (const std::string mass : {"lumped", "consistent"})
-    for (const std::string integrator : {"backward_euler", "newmark", "houbolt"}) {
+    for (const std::string integrator : {"backward_euler", "newmark", "bdf2", "houbolt"}) {
       SCOPED_TRACE(mass + " " + integrator);
       Result<Scene> scene =
           fem_scene(std::string(kBeam) + R"(, "fem": {"element": "corotational", "mass": ")" + mass + R"(",
@@ -77,6 +77,7 @@ TEST(FemSceneBody, StepsEqualTheRuntimeDrivenDirectly) {
       } else {
         auto solver = fem::ImplicitSolver::build(
             *model, {.scheme = integrator == "newmark" ? fem::ImplicitScheme::newmark
+                               : integrator == "bdf2"  ? fem::ImplicitScheme::bdf2
                                                        : fem::ImplicitScheme::backward_euler,
                      .dt = 0.01,
                      .solver = fem::LinearSolverKind::cholmod,

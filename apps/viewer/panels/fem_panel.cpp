@@ -54,10 +54,10 @@ void fem_panel(const PanelContext& ctx) {
     ctx.edit(ptr("damping/beta"), v);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Rayleigh damping C = alpha M + beta K");
 
-  if (choice(
-          "integrator",
-          {"backward_euler", "newmark", "quasi_static", "symplectic_euler", "central_difference", "houbolt"},
-          string_at(s, "integrator", "backward_euler"), picked))
+  if (choice("integrator",
+             {"backward_euler", "newmark", "bdf2", "quasi_static", "symplectic_euler", "central_difference",
+              "houbolt"},
+             string_at(s, "integrator", "backward_euler"), picked))
     ctx.edit(ptr("integrator"), picked);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("the explicit schemes take substeps below the estimated stable step");

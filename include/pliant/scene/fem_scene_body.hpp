@@ -29,6 +29,7 @@ namespace pliant::scene {
 enum class FemIntegrator {
   backward_euler,      ///< fem::ImplicitSolver, Newton iterations (Baraff & Witkin 1998)
   newmark,             ///< fem::ImplicitSolver, average acceleration (Newmark 1959)
+  bdf2,                ///< fem::ImplicitSolver, second-order backward differences (Gear 1971)
   quasi_static,        ///< fem::ImplicitSolver, static equilibrium each step (needs fixed nodes)
   symplectic_euler,    ///< dynamics::Integrator, explicit, substeps below the stable step
   central_difference,  ///< dynamics::Integrator, explicit with lumped M (Masutani et al. 2004)

@@ -156,7 +156,7 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
                  std::to_string(nt) + " tets"};
   if (def.mass != MassKind::lumped)
     return Error{"hybrid fem: only a lumped mass is supported (its condensed part is built on one)"};
-  if (solver.scheme == ImplicitScheme::quasi_static)
+  if (solver.scheme == ImplicitScheme::quasi_static || solver.scheme == ImplicitScheme::bdf2)
     return Error{"hybrid fem: the scheme must be backward_euler or newmark"};
   if (solver.solver == LinearSolverKind::pcg)
     return Error{"hybrid fem: the linear solver must be cholmod, rest_factor_pcg or interface_pcg"};

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -49,7 +50,7 @@ ImplicitSolver& ImplicitSolver::operator=(ImplicitSolver&&) noexcept = default;
 ImplicitSolver::~ImplicitSolver() = default;
 
 Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const ImplicitSolverDef& def) {
-  if (def.scheme == ImplicitScheme::backward_euler && !(std::isfinite(def.dt) && def.dt > 0.0))
+  if (def.scheme != ImplicitScheme::quasi_static && !(std::isfinite(def.dt) && def.dt > 0.0))
     return Error{"implicit solver: dt must be finite and > 0"};
   if (def.max_newton_iterations < 1) return Error{"implicit solver: max_newton_iterations must be >= 1"};
   if (!(def.newton_tolerance >= 0.0) || !(def.pcg_tolerance > 0.0) || def.pcg_max_iterations < 1)
@@ -151,6 +152,9 @@ Result<ImplicitSolver> ImplicitSolver::build(const FemForceModel& model, const I
   bool corotational = false;
   for (std::size_t t = 0; t < tets.size(); ++t)
     corotational = corotational || model.element(static_cast<Index>(t)) == ElementKind::corotational;
+  if (def.scheme == ImplicitScheme::bdf2)
+    for (std::vector<Vec3>* vec : {&s.previous_x_, &s.previous_v_, &s.stepped_x_, &s.stepped_v_})
+      vec->assign(n, Vec3::Zero());
   if (def.solver == LinearSolverKind::rest_factor_pcg && corotational) {
     s.frames_.assign(n, Mat3::Identity());
     s.w_.setZero(size);
@@ -558,7 +562,60 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
     return report;
   }
 
+  if (def_.scheme == ImplicitScheme::bdf2) {
+    const double h = def_.dt, hb = 2.0 * h / 3.0;
+    const auto same = [](std::span<const Vec3> a, const std::vector<Vec3>& b) {
+      return std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
+    };
+    if (!has_previous_ || !same(x, stepped_x_) || !same(v, stepped_v_)) {
+      // (Re)start with one backward Euler step: a start from x_{n-1} = x_n - h v_n, v_{n-1} = v_n would
+      // leave an O(h) velocity error that BDF2 carries on (first order overall, measured). The rest
+      // factor is built for BDF2's system, which all later steps solve.
+      if (def_.solver == LinearSolverKind::rest_factor_pcg && !rest_factored_)
+        assemble(model.rest_positions(), 1.0 + hb * model.def().rayleigh_alpha,
+                 hb * hb + hb * model.def().rayleigh_beta);
+      std::copy(x.begin(), x.end(), previous_x_.begin());
+      std::copy(v.begin(), v.end(), previous_v_.begin());
+      backward_euler(x, v, h, report);
+    } else {
+      // x_{n+1} = x̂ + h' v_{n+1}, v_{n+1} = v̂ + h' M⁻¹ f(x_{n+1}, v_{n+1}): backward Euler from (x̂, v̂)
+      // with h' = 2h/3.
+      for (std::size_t i = 0; i < n; ++i) {
+        const Vec3 xi = x[i], vi = v[i];
+        if (stepped(i)) {
+          x[i] = (4.0 * xi - previous_x_[i]) / 3.0;
+          v[i] = (4.0 * vi - previous_v_[i]) / 3.0;
+        }
+        previous_x_[i] = xi;
+        previous_v_[i] = vi;
+      }
+      backward_euler(x, v, hb, report);
+    }
+    std::copy(x.begin(), x.end(), stepped_x_.begin());
+    std::copy(v.begin(), v.end(), stepped_v_.begin());
+    has_previous_ = true;
+    return report;
+  }
+  backward_euler(x, v, def_.dt, report);
+  return report;
+}
+
+void ImplicitSolver::backward_euler(std::span<Vec3> x, std::span<Vec3> v, double h, ImplicitReport& report) {
+  const FemForceModel& model = *model_;
+  const std::size_t n = x.size();
+  const auto nf = static_cast<Index>(free_nodes_.size());
+  auto gather_free = [&](const std::vector<Vec3>& full) {
+    for (Index a = 0; a < nf; ++a) b_.segment<3>(3 * a) = full[static_cast<std::size_t>(free_nodes_[a])];
+    project(b_);
+  };
+  auto free_norm = [&](const std::vector<Vec3>& full) {
+    double s = 0.0;
+    for (Index node : free_nodes_)
+      if (stepped(static_cast<std::size_t>(node))) s += full[static_cast<std::size_t>(node)].squaredNorm();
+    return std::sqrt(s);
+  };
   // Backward Euler. Iteration 0: linearised at (x, v).
+  const double alpha = model.def().rayleigh_alpha, beta = model.def().rayleigh_beta;
   const double cm = 1.0 + h * alpha, ck = h * h + h * beta;
   model.forces(x, v, f_, h);  // f - h K v
   for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i];
@@ -585,7 +642,6 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
   }
   // Keep the last full Δv as the next warm start.
   for (Index a = 0; a < nf; ++a) y_.segment<3>(3 * a) = dv_[static_cast<std::size_t>(free_nodes_[a])];
-  return report;
 }
 
 }  // namespace pliant::fem

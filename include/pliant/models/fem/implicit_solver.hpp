@@ -43,7 +43,12 @@ namespace pliant::fem {
 enum class ImplicitScheme {
   backward_euler,  ///< implicit Euler with Newton iterations
   newmark,         ///< Newmark (1959) average acceleration (β = 1/4, γ = 1/2) with Newton iterations
-  quasi_static,    ///< static equilibrium each step (no inertia), Newton
+  /// Second-order backward differences (BDF2, Gear 1971): backward Euler's system with h' = 2h/3 from the
+  /// extrapolated state (4 x_n - x_{n-1})/3, (4 v_n - v_{n-1})/3; second-order accurate and A-stable, it
+  /// damps a resolved mode far less than backward Euler. Its first step, and the first after the state
+  /// was changed from outside (x or v not as the last step left them), is a backward Euler step.
+  bdf2,
+  quasi_static,  ///< static equilibrium each step (no inertia), Newton
 };
 
 enum class LinearSolverKind {
@@ -109,8 +114,11 @@ class ImplicitSolver {
   ImplicitSolver& operator=(ImplicitSolver&&) noexcept;
   ~ImplicitSolver();
 
-  /// Forgets Newmark's acceleration (after a teleport or a change of loads).
-  void reset_history() { has_acceleration_ = false; }
+  /// Forgets Newmark's acceleration and BDF2's previous state (after a teleport or a change of loads).
+  void reset_history() {
+    has_acceleration_ = false;
+    has_previous_ = false;
+  }
   /// Advances x and v (#nodes each, unit: m and m/s) by one step; kinematic nodes stay as given.
   ImplicitReport step(std::span<Vec3> x, std::span<Vec3> v);
 
@@ -168,7 +176,12 @@ class ImplicitSolver {
   template <class Apply>
   int jacobi_pcg(const Apply& apply, double tolerance, int max_iterations, double* residual);
   bool has_acceleration_ = false;  // Newmark: acc_ holds the last step's acceleration
-  std::vector<char> held_;         // per free index: held (kinematic through the model's inverse mass)
+  // BDF2: the state before the last step, and the last step's result (to notice outside changes).
+  std::vector<Vec3> previous_x_, previous_v_, stepped_x_, stepped_v_;
+  bool has_previous_ = false;
+  // Backward Euler from (x, v) with step h, in place.
+  void backward_euler(std::span<Vec3> x, std::span<Vec3> v, double h, ImplicitReport& report);
+  std::vector<char> held_;  // per free index: held (kinematic through the model's inverse mass)
   Index held_count_ = 0;
   // z = Q A0⁻¹ Qᵀ r (rest_factor_pcg's preconditioner, Q the node rotations frames_), projected.
   void precondition(const Eigen::VectorXd& r, Eigen::VectorXd& z);
