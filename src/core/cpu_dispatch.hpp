@@ -15,9 +15,11 @@
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #define PLIANT_X86_DISPATCH 1
 #define PLIANT_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define PLIANT_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
 #else
 #define PLIANT_X86_DISPATCH 0
 #define PLIANT_TARGET_AVX2
+#define PLIANT_TARGET_AVX512
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -42,6 +44,20 @@ inline bool has_avx2_fma() {
   static const bool yes = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  return yes;
+#else
+  return false;
+#endif
+}
+
+/// True when the running CPU supports AVX-512F with AVX2 and FMA (and the OS saves the ZMM registers), so
+/// that a PLIANT_TARGET_AVX512 function may run; false off x86. Checked once.
+inline bool has_avx512f() {
+#if PLIANT_X86_DISPATCH
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return has_avx2_fma() && __builtin_cpu_supports("avx512f");
   }();
   return yes;
 #else

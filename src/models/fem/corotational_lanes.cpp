@@ -11,13 +11,13 @@
 namespace pliant::fem::detail {
 namespace {
 
-// One double per tet lane: one 32-byte vector (AVX2) or two 16-byte ones (SSE2). Every member is forced
-// inline so that the AVX2 instantiation is compiled for AVX2 (an out-of-line call would be baseline code
-// passing 32-byte vectors through memory).
+// One double per tet lane: one 64-byte vector (AVX-512), two 32-byte ones (AVX2) or four 16-byte ones
+// (SSE2). Every member is forced inline so that each instantiation is compiled for its instruction set
+// (an out-of-line call would be baseline code passing wide vectors through memory).
 template <int Bytes>
 struct Lanes {
   using V = typename cpu::DoubleVector<Bytes>::type;
-  static constexpr int parts = 32 / Bytes, width = Bytes / 8;
+  static constexpr int parts = 8 * kTetLanes / Bytes, width = Bytes / 8;
   static_assert(parts * width == kTetLanes);
   V part[parts];
 
@@ -27,13 +27,17 @@ struct Lanes {
     return r;
   }
   // Lane l = a[l], built in registers (writing single lanes of a vector goes through memory).
-  PLIANT_ALWAYS_INLINE static Lanes of(double a0, double a1, double a2, double a3) {
+  template <class At>
+  PLIANT_ALWAYS_INLINE static Lanes of(const At& at) {
     Lanes r;
-    if constexpr (parts == 1) {
-      r.part[0] = V{a0, a1, a2, a3};
-    } else {
-      r.part[0] = V{a0, a1};
-      r.part[1] = V{a2, a3};
+    for (int i = 0; i < parts; ++i) {
+      const int l = i * width;
+      if constexpr (width == 8)
+        r.part[i] = V{at(l), at(l + 1), at(l + 2), at(l + 3), at(l + 4), at(l + 5), at(l + 6), at(l + 7)};
+      else if constexpr (width == 4)
+        r.part[i] = V{at(l), at(l + 1), at(l + 2), at(l + 3)};
+      else
+        r.part[i] = V{at(l), at(l + 1)};
     }
     return r;
   }
@@ -75,8 +79,7 @@ using Mat = Lanes<Bytes>[3][3];  // [row][column]
 template <int Bytes>
 PLIANT_ALWAYS_INLINE void load_edges(const Tet* tets, const Vec3* q, Mat<Bytes>& D) {
   auto node = [&](int a, int r) {
-    auto at = [&](int l) { return q[static_cast<std::size_t>(tets[l][a])][r]; };
-    return Lanes<Bytes>::of(at(0), at(1), at(2), at(3));
+    return Lanes<Bytes>::of([&](int l) { return q[static_cast<std::size_t>(tets[l][a])][r]; });
   };
   for (int r = 0; r < 3; ++r) {
     const Lanes<Bytes> q0 = node(0, r);
@@ -258,6 +261,10 @@ PLIANT_ALWAYS_INLINE void products_body(const TetLaneData& d, const double* h, c
   store_slots(W, slot + group_start(first, kSlotValues));
 }
 
+PLIANT_TARGET_AVX512 void forces_avx512(const TetLaneData& d, const Vec3* x, const Vec3* v, double beta,
+                                        Index first, int count, double* h, double* slot) {
+  forces_body<64>(d, x, v, beta, first, count, h, slot);
+}
 void forces_baseline(const TetLaneData& d, const Vec3* x, const Vec3* v, double beta, Index first, int count,
                      double* h, double* slot) {
   forces_body<16>(d, x, v, beta, first, count, h, slot);
@@ -265,6 +272,10 @@ void forces_baseline(const TetLaneData& d, const Vec3* x, const Vec3* v, double 
 PLIANT_TARGET_AVX2 void forces_avx2(const TetLaneData& d, const Vec3* x, const Vec3* v, double beta,
                                     Index first, int count, double* h, double* slot) {
   forces_body<32>(d, x, v, beta, first, count, h, slot);
+}
+PLIANT_TARGET_AVX512 void products_avx512(const TetLaneData& d, const double* h, const Vec3* p, Index first,
+                                          double* slot) {
+  products_body<64>(d, h, p, first, slot);
 }
 void products_baseline(const TetLaneData& d, const double* h, const Vec3* p, Index first, double* slot) {
   products_body<16>(d, h, p, first, slot);
@@ -276,20 +287,34 @@ PLIANT_TARGET_AVX2 void products_avx2(const TetLaneData& d, const double* h, con
 
 }  // namespace
 
+LaneKernel best_lane_kernel() {
+  if (cpu::has_avx512f()) return LaneKernel::avx512;
+  if (cpu::has_avx2_fma()) return LaneKernel::avx2;
+  return LaneKernel::baseline;
+}
+
 void corotational_forces(const TetLaneData& data, const Vec3* x, const Vec3* v, double beta, Index first,
-                         int count, double* h, double* slot, bool avx2) {
-  if (avx2)
-    forces_avx2(data, x, v, beta, first, count, h, slot);
-  else
-    forces_baseline(data, x, v, beta, first, count, h, slot);
+                         int count, double* h, double* slot, LaneKernel kernel) {
+  switch (kernel) {
+    case LaneKernel::avx512:
+      return forces_avx512(data, x, v, beta, first, count, h, slot);
+    case LaneKernel::avx2:
+      return forces_avx2(data, x, v, beta, first, count, h, slot);
+    case LaneKernel::baseline:
+      return forces_baseline(data, x, v, beta, first, count, h, slot);
+  }
 }
 
 void corotational_products(const TetLaneData& data, const double* h, const Vec3* p, Index first, double* slot,
-                           bool avx2) {
-  if (avx2)
-    products_avx2(data, h, p, first, slot);
-  else
-    products_baseline(data, h, p, first, slot);
+                           LaneKernel kernel) {
+  switch (kernel) {
+    case LaneKernel::avx512:
+      return products_avx512(data, h, p, first, slot);
+    case LaneKernel::avx2:
+      return products_avx2(data, h, p, first, slot);
+    case LaneKernel::baseline:
+      return products_baseline(data, h, p, first, slot);
+  }
 }
 
 }  // namespace pliant::fem::detail

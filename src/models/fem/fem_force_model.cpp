@@ -2,7 +2,6 @@
 // gather in incidence order (deterministic for any thread count).
 #include "pliant/models/fem/fem_force_model.hpp"
 
-#include "core/cpu_dispatch.hpp"
 #include "corotational_lanes.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/models/fem/assembly.hpp"
@@ -266,14 +265,14 @@ void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const 
   const auto nt = static_cast<Index>(tets_.size());
   const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
-  const bool avx2 = cpu::has_avx2_fma();
+  const detail::LaneKernel kernel = detail::best_lane_kernel();
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
   for (Index g = 0; g < groups; ++g) {
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)]) {
       detail::corotational_forces(lane_data(), x.data(), nullptr, 0.0, first, count, rotated_.data(), nullptr,
-                                  avx2);
+                                  kernel);
       continue;
     }
     for (Index t = first; t < first + count; ++t) {
@@ -310,13 +309,13 @@ void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
   const auto nt = static_cast<Index>(tets_.size());
   const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
-  const bool avx2 = cpu::has_avx2_fma();
+  const detail::LaneKernel kernel = detail::best_lane_kernel();
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
   for (Index g = 0; g < groups; ++g) {
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)])
-      detail::corotational_products(lane_data(), rotated_.data(), p.data(), first, slots_.data(), avx2);
+      detail::corotational_products(lane_data(), rotated_.data(), p.data(), first, slots_.data(), kernel);
     else
       for (Index t = first; t < first + count; ++t) tet_stiffness_product(p, t);
   }
@@ -409,14 +408,14 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
   const auto nt = static_cast<Index>(tets_.size());
   const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
-  const bool avx2 = cpu::has_avx2_fma();
+  const detail::LaneKernel kernel = detail::best_lane_kernel();
 #pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
   for (Index g = 0; g < groups; ++g) {
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)])
       detail::corotational_forces(lane_data(), x.data(), v.data(), beta, first, count, rotated_.data(),
-                                  slots_.data(), avx2);
+                                  slots_.data(), kernel);
     for (Index t = first; t < first + count; ++t) {
       const auto ts = static_cast<std::size_t>(t);
       if (!corotational_group_[static_cast<std::size_t>(g)]) tet_force(x, v, beta, t);

@@ -1,4 +1,4 @@
-// The corotational loops in SIMD lanes (SSE2 and AVX2 versions) against the one-tet element kernels
+// The corotational loops in SIMD lanes (SSE2, AVX2 and AVX-512 versions) against the one-tet element kernels
 // (corotational_tet.hpp): rotated gradients, forces with β damping, stiffness products; lanes whose F
 // suits no Newton iteration (inverted, nearly flat, strongly stretched) take the SVD; a last partial group.
 #include "models/fem/corotational_lanes.hpp"
@@ -67,14 +67,15 @@ Tets make_tets(unsigned seed) {
   return s;
 }
 
-TEST(CorotationalLanes, MatchTheOneTetKernelsInBothVersions) {
+TEST(CorotationalLanes, MatchTheOneTetKernelsInEveryVersion) {
   const Tets s = make_tets(11);
   const auto nt = static_cast<Index>(s.rest.tets.size());
-  const std::size_t groups = (s.rest.tets.size() + 3) / 4;
+  constexpr int W = detail::kTetLanes;
+  const std::size_t groups = (s.rest.tets.size() + W - 1) / W;
   // The kernels' rest data, padded to whole groups with the last tet.
-  std::vector<Tet> lane_tets(groups * 4);
-  std::vector<double> dm_inverse(groups * 4 * detail::kMatrixValues),
-      moduli(groups * 4 * detail::kModuliValues);
+  std::vector<Tet> lane_tets(groups * W);
+  std::vector<double> dm_inverse(groups * W * detail::kMatrixValues),
+      moduli(groups * W * detail::kModuliValues);
   for (std::size_t lane = 0; lane < lane_tets.size(); ++lane) {
     const std::size_t t = std::min(lane, s.rest.tets.size() - 1);
     lane_tets[lane] = s.rest.tets[t];
@@ -86,18 +87,19 @@ TEST(CorotationalLanes, MatchTheOneTetKernelsInBothVersions) {
   }
   const detail::TetLaneData data{lane_tets.data(), dm_inverse.data(), moduli.data()};
   const double beta = 0.013;
-  std::vector<bool> versions{false};
-  if (cpu::has_avx2_fma()) versions.push_back(true);
-  for (bool avx2 : versions) {
-    SCOPED_TRACE(avx2 ? "avx2" : "baseline");
-    std::vector<double> h(groups * 4 * detail::kMatrixValues), force(groups * 4 * detail::kSlotValues);
+  std::vector<detail::LaneKernel> kernels{detail::LaneKernel::baseline};
+  if (cpu::has_avx2_fma()) kernels.push_back(detail::LaneKernel::avx2);
+  if (cpu::has_avx512f()) kernels.push_back(detail::LaneKernel::avx512);
+  for (detail::LaneKernel kernel : kernels) {
+    SCOPED_TRACE(static_cast<int>(kernel));
+    std::vector<double> h(groups * W * detail::kMatrixValues), force(groups * W * detail::kSlotValues);
     std::vector<double> product = force;
-    // Groups of 4, 4 and the last, partial group of 2.
-    for (Index first : {0, 4, 8}) {
-      const int count = static_cast<int>(std::min<Index>(4, nt - first));
+    // Whole groups and the last, partial one.
+    for (Index first = 0; first < nt; first += W) {
+      const int count = static_cast<int>(std::min<Index>(W, nt - first));
       detail::corotational_forces(data, s.x.data(), s.v.data(), beta, first, count, h.data(), force.data(),
-                                  avx2);
-      detail::corotational_products(data, h.data(), s.p.data(), first, product.data(), avx2);
+                                  kernel);
+      detail::corotational_products(data, h.data(), s.p.data(), first, product.data(), kernel);
     }
     for (Index t = 0; t < nt; ++t) {
       SCOPED_TRACE(t);
