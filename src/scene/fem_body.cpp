@@ -176,8 +176,9 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
       if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
         return Error{"fem: a hybrid body needs the backward_euler or newmark integrator"};
       if (scene.solver.solver != fem::LinearSolverKind::cholmod &&
-          scene.solver.solver != fem::LinearSolverKind::interface_pcg)
-        return Error{"fem: a hybrid body needs the cholmod or interface_pcg solver"};
+          scene.solver.solver != fem::LinearSolverKind::interface_pcg &&
+          scene.solver.solver != fem::LinearSolverKind::rest_factor_pcg)
+        return Error{"fem: a hybrid body needs the cholmod, interface_pcg or rest_factor_pcg solver"};
       if (scene.operational.size() != rest.tets.size())
         return Error{"fem: " + std::to_string(scene.operational.size()) + " operational flags for " +
                      std::to_string(rest.tets.size()) + " tets"};
@@ -1007,8 +1008,10 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
       settings->at("integrator").fail("a hybrid body needs the backward_euler or newmark integrator");
     if (scene.solver.solver != fem::LinearSolverKind::cholmod &&
-        scene.solver.solver != fem::LinearSolverKind::interface_pcg)
-      settings->at("solver").at("kind").fail("a hybrid body needs the cholmod or interface_pcg solver");
+        scene.solver.solver != fem::LinearSolverKind::interface_pcg &&
+        scene.solver.solver != fem::LinearSolverKind::rest_factor_pcg)
+      settings->at("solver").at("kind").fail(
+          "a hybrid body needs the cholmod, interface_pcg or rest_factor_pcg solver");
   } else if (scene.solver.solver == fem::LinearSolverKind::interface_pcg) {
     settings->at("solver").at("kind").fail("interface_pcg needs a hybrid body");
   }

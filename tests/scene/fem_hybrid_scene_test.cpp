@@ -23,10 +23,11 @@ TEST(FemHybridScene, StepsEqualTheFullBody) {
   struct Case {
     std::string op, solver;
   };
-  // The interface split to a tight tolerance solves the same equations.
+  // The interface split and the rest-factor CG to a tight tolerance solve the same equations.
   const std::string split = R"("solver": {"kind": "interface_pcg", "tolerance": 1e-12}, )";
+  const std::string rest = R"("solver": {"kind": "rest_factor_pcg", "tolerance": 1e-12}, )";
   for (const Case& c : {Case{R"({"box": {"min": [0.5, -1, -1], "max": [2, 1, 1]}})", ""},
-                        Case{R"("x>0.5")", ""}, Case{R"("x>0.5")", split}}) {
+                        Case{R"("x>0.5")", ""}, Case{R"("x>0.5")", split}, Case{R"("x>0.5")", rest}}) {
     SCOPED_TRACE(c.op + c.solver);
     Result<Scene> scene = hybrid_scene(
         R"({"element": "corotational", "damping": {"alpha": 0.5, "beta": 0.002}, )" + c.solver +
@@ -94,7 +95,8 @@ TEST(FemHybridScene, ErrorsNameTheJsonPath) {
                 .find("/bodies/0/fem/integrator: a hybrid body needs"),
             std::string::npos);
   EXPECT_NE(message(R"({"solver": {"kind": "pcg"}, "hybrid": {"operational": "x>0.5"}})")
-                .find("/bodies/0/fem/solver/kind: a hybrid body needs the cholmod or interface_pcg solver"),
+                .find("/bodies/0/fem/solver/kind: a hybrid body needs the cholmod, interface_pcg or "
+                      "rest_factor_pcg solver"),
             std::string::npos);
   EXPECT_NE(message(R"({"solver": {"kind": "interface_pcg"}})")
                 .find("/bodies/0/fem/solver/kind: interface_pcg needs a hybrid body"),

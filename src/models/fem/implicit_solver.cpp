@@ -1,6 +1,7 @@
 // Assembled backward Euler and quasi-static Newton for FemForceModel (formulas in the header).
 #include "pliant/models/fem/implicit_solver.hpp"
 
+#include "node_frames.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/models/fem/single_precision_factor.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
@@ -180,22 +181,15 @@ Status ImplicitSolver::refresh_held_nodes() {
 }
 
 void ImplicitSolver::precondition(const Eigen::VectorXd& r, Eigen::VectorXd& z) {
-  if (frames_.empty()) {
+  if (frames_.empty())
     factor_->rest->solve(r, z);
-  } else {
-    // The rest matrix M + c K0 seen from each node's rotated frame: exact for a rigidly rotated body
-    // (K = Q K0 Qᵀ there), close where the rotation varies slowly, and still SPD (Q is orthogonal), so
-    // CG's convergence no longer depends on how far the body has turned.
-    const auto nf = static_cast<Eigen::Index>(free_nodes_.size());
-    for (Eigen::Index a = 0; a < nf; ++a)
-      w_.segment<3>(3 * a) =
-          frames_[static_cast<std::size_t>(free_nodes_[static_cast<std::size_t>(a)])].transpose() *
-          r.segment<3>(3 * a);
-    factor_->rest->solve(w_, z);
-    for (Eigen::Index a = 0; a < nf; ++a)
-      z.segment<3>(3 * a) = frames_[static_cast<std::size_t>(free_nodes_[static_cast<std::size_t>(a)])] *
-                            Vec3(z.segment<3>(3 * a));
-  }
+  else
+    detail::solve_in_frames(
+        *factor_->rest,
+        [&](Eigen::Index a) -> const Mat3& {
+          return frames_[static_cast<std::size_t>(free_nodes_[static_cast<std::size_t>(a)])];
+        },
+        r, w_, z);
   project(z);
 }
 

@@ -152,6 +152,8 @@ class HybridSolver {
   void mark_held_dofs();
   // Fills the values of the operational matrix A at x (after forces at x cached the rotations).
   void assemble_operational(std::span<const Vec3> x);
+  // The same at the operational model's own node positions (its numbering).
+  void assemble_operational_at(std::span<const Vec3> local_x);
   // Assembles A at x and solves A y = rhs_ on the free nodes; dv_ += y. False when CHOLMOD fails.
   bool solve_increment(std::span<const Vec3> x, ImplicitReport& report);
   struct NewtonForm {
