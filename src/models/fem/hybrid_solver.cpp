@@ -1,12 +1,12 @@
 // Hybrid operational / non-operational FEM body (Wu & Heng 2005); formulas in hybrid_solver.hpp.
 #include "pliant/models/fem/hybrid_solver.hpp"
 
-#include "node_frames.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/condensation.hpp"
 #include "pliant/models/fem/deformation_gradient.hpp"
 #include "pliant/models/fem/single_precision_factor.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
+#include "rest_factor_cg.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -78,9 +78,11 @@ struct HybridSolver::Operational {
   std::optional<SinglePrecisionFactor> rest;  // rest_factor_pcg: float copy of the first system's factor
   std::vector<Index> system_local;            // rest_factor_pcg: per system node, its model node
   std::vector<Mat3> frames;                   // rest_factor_pcg: per model node, its rotation
+  std::vector<Vec3> pf, qf;  // rest_factor_pcg: a product's operand and result per model node
+  Eigen::VectorXd ps, qs;    // rest_factor_pcg: the same on the condensed interface
   std::vector<Mat12> element;
   std::vector<Vec3> x, v, f;  // per model node
-  Eigen::VectorXd b, y, q, r, z, p, lin_b, us;
+  Eigen::VectorXd b, y, q, r, z, p, w, lin_b, us;
   // interface_pcg: system DOFs split into the interior (i) and the interface (the surface DOFs, in the
   // condensation's order); blocks of A (S not included) with the offset of each value in A.
   std::vector<Index> interior_dof;  // system DOF of each interior DOF
@@ -446,6 +448,7 @@ Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materi
   o->r.setZero(3 * ns);
   o->z.setZero(3 * ns);
   o->p.setZero(3 * ns);
+  o->w.setZero(3 * ns);
 
   // Commit.
   o->model.emplace(std::move(model.value()));
@@ -565,9 +568,12 @@ void HybridSolver::assemble_operational_at(std::span<const Vec3> local_x) {
 
 bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& report) {
   Operational& o = *op_;
-  assemble_operational(x);
   const bool split = interface_split();
   const bool pcg = solver_.solver == LinearSolverKind::rest_factor_pcg;
+  if (pcg)  // matrix-free products (below): only the rest system is assembled, once, for its factor
+    for (std::size_t k = 0; k < op_nodes_.size(); ++k) o.x[k] = x[sz(op_nodes_[k])];
+  else
+    assemble_operational(x);
   if (split) {
     if (!factor_interior()) return false;
   } else if (pcg) {
@@ -582,7 +588,6 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
       auto single = SinglePrecisionFactor::build(f.value());
       if (!single) return false;
       o.rest.emplace(std::move(single.value()));
-      assemble_operational_at(o.x);
     }
   } else if (!o.factor) {
     // Refactored every iteration with cholmod: the wide supernodes' faster factorisation wins (as in
@@ -617,47 +622,65 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
     if (!solve_interface(report)) return false;
   } else if (pcg) {
     // CG on the current matrix, preconditioned by the factor of the first one (Huang & Wang 2007 list
-    // such constant-factor preconditioning among the fast paths) applied in rotated node frames; starts
-    // from zero. The frames cut the benchmark organ's CG iterations from 43 to 17 a step.
-    // In rotated node frames, as ImplicitSolver's rest_factor_pcg: z = Q A0⁻¹ Qᵀ r.
+    // such constant-factor preconditioning among the fast paths) applied in rotated node frames
+    // (rest_factor_cg.hpp). The frames cut the benchmark organ's CG iterations from 43 to 17 a step.
     if (o.system_local.empty()) {
       std::vector<Index> local(x.size(), -1);
       for (std::size_t k = 0; k < op_nodes_.size(); ++k) local[sz(op_nodes_[k])] = static_cast<Index>(k);
       for (Index node : o.system_nodes) o.system_local.push_back(local[sz(node)]);
       o.frames.assign(op_nodes_.size(), Mat3::Identity());
+      o.pf.assign(op_nodes_.size(), Vec3::Zero());
+      o.qf.assign(op_nodes_.size(), Vec3::Zero());
+      o.ps.setZero(static_cast<Eigen::Index>(o.surface_dof.size()));
+      o.qs.setZero(static_cast<Eigen::Index>(o.surface_dof.size()));
     }
     o.model->node_rotations(o.x, o.frames);
-    auto precondition = [&]() {
+    auto precondition = [&](const Eigen::VectorXd& r, Eigen::VectorXd& z) {
       detail::solve_in_frames(
-          *o.rest,
-          [&](Eigen::Index k) -> const Mat3& {
-            return o.frames[sz(o.system_local[static_cast<std::size_t>(k)])];
-          },
-          o.r, o.q, o.z);
-      project(o.z);
+          *o.rest, [&](Eigen::Index k) -> const Mat3& { return o.frames[sz(o.system_local[sz(k)])]; }, r, o.w,
+          z);
+      project(z);
     };
-    o.y.setZero();
-    o.r = o.b;
-    precondition();
-    o.p = o.z;
-    double rz = o.r.dot(o.z), rnorm = bnorm;
-    const double tol = solver_.pcg_tolerance * bnorm;
+    // A p = cm M_op p + ck K_op(x) p + S p_s, matrix-free: the operational tets' product (SIMD lanes,
+    // corotational_lanes.hpp) and the dense S, where the assembled sparse product with S inside took
+    // several times longer, and no assembly per iteration. Held DOFs: identity rows and columns.
+    const auto mass = o.model->mass();
+    auto apply = [&](const Eigen::VectorXd& p, Eigen::VectorXd& q) {
+      for (std::size_t k = 0; k < o.system_nodes.size(); ++k) {
+        Vec3 pk = p.segment<3>(3 * static_cast<Eigen::Index>(k));
+        if (any_held_)
+          for (int c = 0; c < 3; ++c)
+            if (o.held_dof[3 * k + sz(c)]) pk[c] = 0.0;
+        o.pf[sz(o.system_local[k])] = pk;
+      }
+      for (Vec3& v : o.qf) v.setZero();
+      o.model->add_stiffness_product(o.x, o.pf, ck_, o.qf);
+      for (std::size_t k = 0; k < o.system_nodes.size(); ++k) {
+        const auto l = sz(o.system_local[k]);
+        q.segment<3>(3 * static_cast<Eigen::Index>(k)) = o.qf[l] + (cm_ * mass[l]) * o.pf[l];
+      }
+      if (condensation_) {
+        for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+          o.ps[static_cast<Eigen::Index>(k)] =
+              any_held_ && o.held_dof[sz(o.surface_dof[k])] ? 0.0 : p[o.surface_dof[k]];
+        o.qs.noalias() = condensation_->condensed_matrix().selfadjointView<Eigen::Lower>() * o.ps;
+        for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+          q[o.surface_dof[k]] += o.qs[static_cast<Eigen::Index>(k)];
+      }
+      if (any_held_)
+        for (Eigen::Index d = 0; d < q.size(); ++d)
+          if (o.held_dof[sz(static_cast<Index>(d))]) q[d] = p[d];
+    };
+    // Warm-started from the last solution (o.y, zero on the held DOFs as the solution is), which the
+    // two-term first step rescales.
+    double rnorm = 0.0;
     int it = 0;
-    while (rnorm > tol && it < solver_.pcg_max_iterations) {
-      o.q.noalias() = o.A * o.p;
-      const double pq = o.p.dot(o.q);
-      if (!(pq > 0.0)) break;
-      const double step = rz / pq;
-      o.y += step * o.p;
-      o.r -= step * o.q;
-      rnorm = o.r.norm();
-      ++it;
-      if (rnorm <= tol || it == solver_.pcg_max_iterations) break;
-      precondition();
-      const double rz_new = o.r.dot(o.z);
-      o.p = o.z + (rz_new / rz) * o.p;
-      rz = rz_new;
-    }
+    project(o.y);
+    if (bnorm == 0.0)
+      o.y.setZero();
+    else
+      it = detail::warm_started_pcg(apply, precondition, o.b, o.y, solver_.pcg_tolerance * bnorm,
+                                    solver_.pcg_max_iterations, o.r, o.z, o.p, o.q, &rnorm);
     report.cg_iterations += it;
     report.relative_residual = bnorm > 0.0 ? rnorm / bnorm : 0.0;
   } else {

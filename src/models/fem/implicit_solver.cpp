@@ -1,10 +1,10 @@
 // Assembled backward Euler and quasi-static Newton for FemForceModel (formulas in the header).
 #include "pliant/models/fem/implicit_solver.hpp"
 
-#include "node_frames.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/models/fem/single_precision_factor.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
+#include "rest_factor_cg.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -353,57 +353,11 @@ bool ImplicitSolver::solve(ImplicitReport& report) {
       return true;
     }
     if (!frames_.empty()) model_->node_rotations(linearised_at_, frames_);
-    apply_matrix_free(y_, q_);
-    r_ = b_ - q_;
-    const double tol = def_.pcg_tolerance * bnorm;
-    int it = 0;
-    double rnorm = r_.norm();
-    if (rnorm > tol) {
-      precondition(r_, z_);
-      // First iteration: minimise ½ yᵀAy - bᵀy over span{y₀, z} (the warm start y₀ rescaled too), not
-      // only along y₀ + α z as CG does. The products are the ones CG's first iteration takes (A y₀ = q_,
-      // A z), so it costs a few dot products, and the iterate is at least as good in A's norm as CG's
-      // first and as a cold start's. It matters with one iteration per step (the fast path): CG's first
-      // iterate keeps all of y₀, and with the plain rest factor an error carried in the warm start grew
-      // from step to step until the fem-dynamic beam blew up after ~650 steps. This step alone kept the
-      // 11.5k-tet beam bounded but not the 57.6k one; the rotated node frames (precondition) did both.
-      apply_matrix_free(z_, p_);  // p_ = A z (scratch)
-      const double a11 = y_.dot(q_), a12 = y_.dot(p_), a22 = z_.dot(p_);
-      const double b1 = b_.dot(y_), b2 = b_.dot(z_);
-      const double det = a11 * a22 - a12 * a12;
-      double beta = 1.0, alpha = 0.0;
-      if (a11 > 0.0 && det > 1e-14 * a11 * a22) {
-        beta = (b1 * a22 - b2 * a12) / det;
-        alpha = (a11 * b2 - a12 * b1) / det;
-      } else if (a22 > 0.0) {  // y₀ = 0 or parallel to z: plain CG's step from y₀
-        beta = 1.0;
-        alpha = z_.dot(r_) / a22;
-      }
-      y_ = beta * y_ + alpha * z_;
-      r_ = b_ - beta * q_ - alpha * p_;
-      rnorm = r_.norm();
-      ++it;
-      if (rnorm > tol && it < def_.pcg_max_iterations) {
-        precondition(r_, z_);  // CG from here, restarted at y₁
-      }
-    }
-    p_ = z_;
-    double rz = r_.dot(z_);
-    while (rnorm > tol && it < def_.pcg_max_iterations) {
-      apply_matrix_free(p_, q_);
-      const double pq = p_.dot(q_);
-      if (!(pq > 0.0)) break;
-      const double alpha = rz / pq;
-      y_ += alpha * p_;
-      r_ -= alpha * q_;
-      rnorm = r_.norm();
-      ++it;
-      if (rnorm <= tol || it == def_.pcg_max_iterations) break;
-      precondition(r_, z_);
-      const double rz_new = r_.dot(z_);
-      p_ = z_ + (rz_new / rz) * p_;
-      rz = rz_new;
-    }
+    double rnorm = 0.0;
+    const int it = detail::warm_started_pcg(
+        [&](const Eigen::VectorXd& p, Eigen::VectorXd& q) { apply_matrix_free(p, q); },
+        [&](const Eigen::VectorXd& r, Eigen::VectorXd& z) { precondition(r, z); }, b_, y_,
+        def_.pcg_tolerance * bnorm, def_.pcg_max_iterations, r_, z_, p_, q_, &rnorm);
     report.cg_iterations += it;
     report.relative_residual = rnorm / bnorm;
     return true;  // a capped iteration count is this solver's intent, not a failure
