@@ -280,29 +280,22 @@ void ImplicitSolver::apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd
 
 template <class Apply>
 int ImplicitSolver::jacobi_pcg(const Apply& apply, double tolerance, int max_iterations, double* residual) {
-  apply(y_, q_);
-  r_ = b_ - q_;
-  z_ = r_.cwiseQuotient(diagonal_);
-  p_ = z_;
-  double rz = r_.dot(z_);
-  double rnorm = r_.norm();
-  int it = 0;
-  while (rnorm > tolerance && it < max_iterations) {
-    apply(p_, q_);
-    const double pq = p_.dot(q_);
-    if (!(pq > 0.0)) break;
-    const double alpha = rz / pq;
-    y_ += alpha * p_;
-    r_ -= alpha * q_;
-    z_ = r_.cwiseQuotient(diagonal_);
-    const double rz_new = r_.dot(z_);
-    p_ = z_ + (rz_new / rz) * p_;
-    rz = rz_new;
-    rnorm = r_.norm();
-    ++it;
-  }
-  *residual = rnorm;
-  return it;
+  return detail::warm_started_pcg(
+      apply, [&](const Eigen::VectorXd& r, Eigen::VectorXd& z) { z = r.cwiseQuotient(diagonal_); }, b_, y_,
+      tolerance, max_iterations, r_, z_, p_, q_, residual);
+}
+
+void ImplicitSolver::gather_free(const std::vector<Vec3>& full) {
+  const auto nf = static_cast<Index>(free_nodes_.size());
+  for (Index a = 0; a < nf; ++a) b_.segment<3>(3 * a) = full[static_cast<std::size_t>(free_nodes_[a])];
+  project(b_);
+}
+
+double ImplicitSolver::free_norm(const std::vector<Vec3>& full) const {
+  double s = 0.0;
+  for (Index node : free_nodes_)
+    if (stepped(static_cast<std::size_t>(node))) s += full[static_cast<std::size_t>(node)].squaredNorm();
+  return std::sqrt(s);
 }
 
 void ImplicitSolver::mass_acceleration() {
@@ -436,16 +429,6 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
   const std::size_t n = x.size();
   const auto m = model.mass();
   const auto nf = static_cast<Index>(free_nodes_.size());
-  auto gather_free = [&](const std::vector<Vec3>& full) {
-    for (Index a = 0; a < nf; ++a) b_.segment<3>(3 * a) = full[static_cast<std::size_t>(free_nodes_[a])];
-    project(b_);
-  };
-  auto free_norm = [&](const std::vector<Vec3>& full) {
-    double s = 0.0;
-    for (Index node : free_nodes_)
-      if (stepped(static_cast<std::size_t>(node))) s += full[static_cast<std::size_t>(node)].squaredNorm();
-    return std::sqrt(s);
-  };
 
   if (def_.scheme == ImplicitScheme::quasi_static) {
     // Newton on f(x) = 0; residual relative to the external load (gravity and point forces).
@@ -552,16 +535,6 @@ void ImplicitSolver::backward_euler(std::span<Vec3> x, std::span<Vec3> v, double
   const FemForceModel& model = *model_;
   const std::size_t n = x.size();
   const auto nf = static_cast<Index>(free_nodes_.size());
-  auto gather_free = [&](const std::vector<Vec3>& full) {
-    for (Index a = 0; a < nf; ++a) b_.segment<3>(3 * a) = full[static_cast<std::size_t>(free_nodes_[a])];
-    project(b_);
-  };
-  auto free_norm = [&](const std::vector<Vec3>& full) {
-    double s = 0.0;
-    for (Index node : free_nodes_)
-      if (stepped(static_cast<std::size_t>(node))) s += full[static_cast<std::size_t>(node)].squaredNorm();
-    return std::sqrt(s);
-  };
   // Backward Euler. Iteration 0: linearised at (x, v).
   const double alpha = model.def().rayleigh_alpha, beta = model.def().rayleigh_beta;
   const double cm = 1.0 + h * alpha, ck = h * h + h * beta;

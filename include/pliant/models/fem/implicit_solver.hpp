@@ -171,8 +171,8 @@ class ImplicitSolver {
   // acc_ = M⁻¹ f_ on the free nodes (0 on kinematic ones): Newmark's start; a CG solve for a consistent M.
   void mass_acceleration();
   // Jacobi-PCG on A y_ = b_ from the y_ given, A applied by apply(p, q) (q = A p), the preconditioner
-  // diagonal_: stops at ‖r‖ ≤ tolerance, after max_iterations or on a breakdown. Returns the iterations
-  // and leaves ‖r‖ in *residual.
+  // diagonal_ (rest_factor_cg.hpp's CG): stops at ‖r‖ ≤ tolerance, after max_iterations or on a
+  // breakdown. Returns the iterations and leaves ‖r‖ in *residual.
   template <class Apply>
   int jacobi_pcg(const Apply& apply, double tolerance, int max_iterations, double* residual);
   bool has_acceleration_ = false;  // Newmark: acc_ holds the last step's acceleration
@@ -185,6 +185,9 @@ class ImplicitSolver {
   Index held_count_ = 0;
   // z = Q A0⁻¹ Qᵀ r (rest_factor_pcg's preconditioner, Q the node rotations frames_), projected.
   void precondition(const Eigen::VectorXd& r, Eigen::VectorXd& z);
+  // b_ <- a per-node vector on the free DOFs, projected; and the norm of one over the stepped nodes.
+  void gather_free(const std::vector<Vec3>& full);
+  double free_norm(const std::vector<Vec3>& full) const;
   // Zeroes the held DOFs of a vector over the free DOFs.
   void project(Eigen::VectorXd& vec) const;
   // Whether node i is stepped: in the pattern and not held.
