@@ -76,14 +76,16 @@ using Mat = Lanes<Bytes>[3][3];  // [row][column]
 
 // D = [q1 - q0, q2 - q0, q3 - q0] of the group's tets (from `tets`, the group's first) for a per-node
 // field q.
+// (No helper returning Lanes here: a lambda is compiled for the baseline target even inside an AVX2 or
+// AVX-512 function, and where it is not inlined (the sanitizer build) a wide vector returned across that
+// boundary breaks the call. The lambdas below return a double.)
 template <int Bytes>
 PLIANT_ALWAYS_INLINE void load_edges(const Tet* tets, const Vec3* q, Mat<Bytes>& D) {
-  auto node = [&](int a, int r) {
-    return Lanes<Bytes>::of([&](int l) { return q[static_cast<std::size_t>(tets[l][a])][r]; });
-  };
   for (int r = 0; r < 3; ++r) {
-    const Lanes<Bytes> q0 = node(0, r);
-    for (int c = 0; c < 3; ++c) D[r][c] = node(c + 1, r) - q0;
+    const Lanes<Bytes> q0 =
+        Lanes<Bytes>::of([&](int l) { return q[static_cast<std::size_t>(tets[l][0])][r]; });
+    for (int c = 0; c < 3; ++c)
+      D[r][c] = Lanes<Bytes>::of([&](int l) { return q[static_cast<std::size_t>(tets[l][c + 1])][r]; }) - q0;
   }
 }
 
