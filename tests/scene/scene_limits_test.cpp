@@ -57,6 +57,34 @@ TEST(SceneLimits, MeshFilesAreCheckedAfterReading) {
   EXPECT_TRUE(parse_scene(json, file).ok());
 }
 
+// A meshless body's phyxels count as its elements: estimated from the spacing over the surface's box
+// (a 0.1 × 0.02 × 0.02 m box: 21 × 5 × 5 = 525 lattice points at 5 mm, 101 × 21 × 21 at 1 mm), before
+// anything is sampled.
+TEST(SceneLimits, MeshlessPhyxelsAreCheckedFromTheSpacing) {
+  auto slab = [](const std::string& meshless) {
+    return R"({"pliant": 1, "bodies": [ { "name": "slab", "family": "meshless",
+        "mesh": { "shape": "box", "size": [0.1, 0.02, 0.02], "cells": [4, 1, 1] },
+        "material": { "E": 5e4, "nu": 0.3, "density": 1000 }, "meshless": )" +
+           meshless + " } ] }";
+  };
+  SceneLimits limits;
+  limits.max_mesh_elements = 600;
+  EXPECT_TRUE(parse_scene(slab(R"({"spacing": 0.005})"), "slab.json", limits).ok());
+  auto fine = parse_scene(slab(R"({"spacing": 0.001})"), "slab.json", limits);
+  ASSERT_FALSE(fine.ok());
+  EXPECT_EQ(fine.message(),
+            "slab.json: /bodies/0/meshless/spacing: about 44541 phyxels at a spacing of 0.001 m, above the "
+            "limit of 600");
+  // The default spacing (a tenth of the smallest extent) is checked as well, against the mesh.
+  limits.max_mesh_elements = 100;
+  auto by_default = parse_scene(slab("{}"), "slab.json", limits);
+  ASSERT_FALSE(by_default.ok());
+  EXPECT_NE(
+      by_default.message().find("slab.json: /bodies/0/mesh: about 6171 phyxels at a spacing of 0.002 m"),
+      std::string::npos)
+      << by_default.message();
+}
+
 TEST(SceneLimits, NoFilesWrittenWhenAskedNotTo) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pliant_scene_limits_test";
   std::filesystem::remove_all(dir);

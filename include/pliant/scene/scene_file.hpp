@@ -45,7 +45,8 @@ inline constexpr int kSceneFormatVersion = 1;
 /// add nothing to the checks every scene gets.
 struct SceneLimits {
   /// A body mesh with more elements (tetrahedra or triangles) is an error; generated shapes are
-  /// checked from their parameters before they are meshed. 0: no limit beyond the meshers' own.
+  /// checked from their parameters before they are meshed, and a meshless body's phyxels from its
+  /// spacing before they are sampled. 0: no limit beyond the meshers' own.
   std::size_t max_mesh_elements = 0;
   /// Caps the solver threads a body may ask for ("threads"). 0: no cap.
   int max_threads = 0;
