@@ -202,7 +202,7 @@ class FemForceModel final : public dynamics::ForceModel {
   std::vector<Vec3> point_force_;
 
   // Per-tet scratch and the state cache (see header comment).
-  // Lane arrays (four tets side by side, corotational_lanes.hpp): per tet its 4 node slots (its
+  // Lane arrays (eight tets side by side, corotational_lanes.hpp): per tet its 4 node slots (its
   // contribution to its nodes), corotational R [∇N_1 ∇N_2 ∇N_3] = R Dm⁻ᵀ, and (below) Dm⁻¹ and -V λ, -V μ.
   mutable std::vector<double> slots_;
   mutable std::vector<double> rotated_;
@@ -214,7 +214,7 @@ class FemForceModel final : public dynamics::ForceModel {
   mutable std::vector<Mat9> dpdf_;      // hyperelastic projected ∂P/∂F per tet
   mutable std::vector<Vec3> cached_x_;  // positions the cache holds
   mutable bool rotation_valid_ = false, dpdf_valid_ = false;
-  // Per group of four consecutive tets (corotational_lanes.hpp): 1 when all are corotational, so that
+  // Per group of eight consecutive tets (corotational_lanes.hpp): 1 when all are corotational, so that
   // their loops run in SIMD lanes.
   std::vector<char> corotational_group_;
 
