@@ -46,7 +46,8 @@ enum class ImplicitScheme {
   /// Second-order backward differences (BDF2, Gear 1971): backward Euler's system with h' = 2h/3 from the
   /// extrapolated state (4 x_n - x_{n-1})/3, (4 v_n - v_{n-1})/3; second-order accurate and A-stable, it
   /// damps a resolved mode far less than backward Euler. Its first step, and the first after the state
-  /// was changed from outside (x or v not as the last step left them), is a backward Euler step.
+  /// was changed from outside (a stepped node's x or v not as the last step left them; kinematic nodes
+  /// may move), is a backward Euler step.
   bdf2,
   quasi_static,  ///< static equilibrium each step (no inertia), Newton
 };
