@@ -69,7 +69,6 @@ struct HybridSolver::Operational {
   std::vector<Index> system_nodes;     // global node of each system node (ascending)
   std::vector<Index> system_index;     // per global node: its system node, -1 if none
   std::vector<int> element_offset;     // per (tet, a, b, c): offset of entry (3 sa, 3 sb + c), -1 if fixed
-  std::vector<int> surface_offset;     // per (surface DOF k, l): offset of entry (k, l) in system DOFs
   std::vector<Index> surface_dof;      // per condensation surface DOF: system DOF
   std::vector<std::uint8_t> held_dof;  // per system DOF: held (identity row and column, zero rhs)
   SparseMatrix A;
@@ -415,11 +414,21 @@ Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materi
     const Eigen::MatrixXd& S = condensation_->condensed_matrix();
     for (Index g : surface_nodes_)
       for (int c = 0; c < 3; ++c) o->surface_dof.push_back(3 * o->system_index[sz(g)] + c);
-    if (!split)
-      for (std::size_t l = 0; l < o->surface_dof.size(); ++l)
-        for (std::size_t k = 0; k < o->surface_dof.size(); ++k)
-          o->base[sz(value_offset(o->A, o->surface_dof[k], o->surface_dof[l]))] +=
-              S(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(l));
+    if (!split) {
+      // S into its dense block, one walk down each interface column (not a search per entry: 3 ms less
+      // a cut on the benchmark organ's 561² block).
+      std::vector<Index> surface_index(sz(static_cast<Index>(3 * ns)), -1);
+      for (std::size_t k = 0; k < o->surface_dof.size(); ++k)
+        surface_index[sz(o->surface_dof[k])] = static_cast<Index>(k);
+      const int* outer = o->A.outerIndexPtr();
+      const int* inner = o->A.innerIndexPtr();
+      for (std::size_t l = 0; l < o->surface_dof.size(); ++l) {
+        const Index col = o->surface_dof[l];
+        for (int q = outer[col]; q < outer[col + 1]; ++q)
+          if (const Index k = surface_index[sz(inner[q])]; k >= 0)
+            o->base[sz(q)] += S(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(l));
+      }
+    }
     o->lin_b.setZero(
         static_cast<Eigen::Index>(condensation_->surface().size() + condensation_->interior().size()));
     o->us.setZero(static_cast<Eigen::Index>(o->surface_dof.size()));
