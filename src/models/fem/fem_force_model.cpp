@@ -322,37 +322,35 @@ void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
 }
 
 void FemForceModel::tet_stiffness_product(std::span<const Vec3> p, Index t) const {
-  {
-    const auto ts = static_cast<std::size_t>(t);
-    const materials::Material& mat = material_[ts];
-    const ElementKind kind = kind_[ts];
-    if (kind == ElementKind::corotational) {
-      // With H = [R ∇N_1 R ∇N_2 R ∇N_3] and E = Σ_b p_b (R ∇N_b)ᵀ = dF Rᵀ: Rᵀ dF = Rᵀ E R, so
-      // R σ(sym(Rᵀ dF)) ∇N_a = (λ tr(E) I + 2μ sym(E)) R ∇N_a and the slots are
-      // -V (λ tr(E) I + 2μ sym(E)) H: no rotation of dF and back, about half the work.
-      const Mat3 H = gradients_at(rotated_, ts);
-      const Tet& tet = tets_[ts];
-      const Vec3& p0 = p[static_cast<std::size_t>(tet[0])];
-      Mat3 D;
-      D.col(0) = p[static_cast<std::size_t>(tet[1])] - p0;
-      D.col(1) = p[static_cast<std::size_t>(tet[2])] - p0;
-      D.col(2) = p[static_cast<std::size_t>(tet[3])] - p0;
-      const Mat3 E = D * H.transpose();
-      const double V = shape_.volume[ts];
-      Mat3 M = (-V * mat.mu) * (E + E.transpose());
-      M.diagonal().array() += -V * mat.lambda * E.trace();
-      set_slots(slots_, ts, M * H);
-      return;
-    }
-    const Mat3& dminv = shape_.dm_inverse[ts];
-    const Mat3 dF = field_gradient(p, tets_[ts], dminv);
-    Mat3 dP;
-    if (kind == ElementKind::linear)
-      dP = linear_stress(sym(dF), mat.lambda, mat.mu);
-    else
-      Eigen::Map<Vec9>(dP.data()) = dpdf_[ts] * Eigen::Map<const Vec9>(dF.data());
-    write_slots(dP, dminv, shape_.volume[ts], slots_, ts);
+  const auto ts = static_cast<std::size_t>(t);
+  const materials::Material& mat = material_[ts];
+  const ElementKind kind = kind_[ts];
+  if (kind == ElementKind::corotational) {
+    // With H = [R ∇N_1 R ∇N_2 R ∇N_3] and E = Σ_b p_b (R ∇N_b)ᵀ = dF Rᵀ: Rᵀ dF = Rᵀ E R, so
+    // R σ(sym(Rᵀ dF)) ∇N_a = (λ tr(E) I + 2μ sym(E)) R ∇N_a and the slots are
+    // -V (λ tr(E) I + 2μ sym(E)) H: no rotation of dF and back, about half the work.
+    const Mat3 H = gradients_at(rotated_, ts);
+    const Tet& tet = tets_[ts];
+    const Vec3& p0 = p[static_cast<std::size_t>(tet[0])];
+    Mat3 D;
+    D.col(0) = p[static_cast<std::size_t>(tet[1])] - p0;
+    D.col(1) = p[static_cast<std::size_t>(tet[2])] - p0;
+    D.col(2) = p[static_cast<std::size_t>(tet[3])] - p0;
+    const Mat3 E = D * H.transpose();
+    const double V = shape_.volume[ts];
+    Mat3 M = (-V * mat.mu) * (E + E.transpose());
+    M.diagonal().array() += -V * mat.lambda * E.trace();
+    set_slots(slots_, ts, M * H);
+    return;
   }
+  const Mat3& dminv = shape_.dm_inverse[ts];
+  const Mat3 dF = field_gradient(p, tets_[ts], dminv);
+  Mat3 dP;
+  if (kind == ElementKind::linear)
+    dP = linear_stress(sym(dF), mat.lambda, mat.mu);
+  else
+    Eigen::Map<Vec9>(dP.data()) = dpdf_[ts] * Eigen::Map<const Vec9>(dF.data());
+  write_slots(dP, dminv, shape_.volume[ts], slots_, ts);
 }
 
 detail::TetLaneData FemForceModel::lane_data() const {
