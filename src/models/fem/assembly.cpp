@@ -1,6 +1,7 @@
 // Global stiffness assembly: sparsity from edges once, then a deterministic parallel gather.
 #include "pliant/models/fem/assembly.hpp"
 
+#include "block_pattern.hpp"
 #include "pliant/core/geometry.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/topology.hpp"
@@ -50,20 +51,9 @@ Result<StiffnessAssembler> StiffnessAssembler::build(const TetMesh& mesh) {
   A.edges_ = unique_edges(mesh.tets);
 
   // Block pattern: node a's column block holds rows of a itself and of its edge neighbours, sorted.
-  const Adjacency adj = vertex_adjacency(n, A.edges_);
-  A.block_offsets_.assign(n + 1, 0);
-  for (Index a = 0; a < n; ++a)
-    A.block_offsets_[a + 1] = A.block_offsets_[a] + (adj.offsets[a + 1] - adj.offsets[a]) + 1;
-  A.block_nodes_.resize(A.block_offsets_[n]);
-  for (Index a = 0; a < n; ++a) {
-    Index* out = A.block_nodes_.data() + A.block_offsets_[a];
-    const Index* first = adj.neighbors.data() + adj.offsets[a];
-    const Index* last = adj.neighbors.data() + adj.offsets[a + 1];
-    const Index* split = std::lower_bound(first, last, a);
-    out = std::copy(first, split, out);
-    *out++ = a;
-    std::copy(split, last, out);
-  }
+  detail::BlockPattern pattern = detail::BlockPattern::build(n, A.edges_);
+  A.block_offsets_ = std::move(pattern.offsets);
+  A.block_nodes_ = std::move(pattern.nodes);
 
   // Node -> incident tets, in tet order (fixes the summation order, hence determinism).
   const auto tet_count = static_cast<Index>(mesh.tet_count());
@@ -82,11 +72,9 @@ Result<StiffnessAssembler> StiffnessAssembler::build(const TetMesh& mesh) {
       const Index i = fill[a]++;
       A.incident_tets_[i] = t;
       A.incident_local_[i] = static_cast<std::int8_t>(k);
-      const Index* first = A.block_nodes_.data() + A.block_offsets_[a];
-      const Index* last = A.block_nodes_.data() + A.block_offsets_[a + 1];
       for (int l = 0; l < 4; ++l)
         A.incident_slots_[4 * static_cast<std::size_t>(i) + l] =
-            static_cast<Index>(std::lower_bound(first, last, mesh.tets[t][l]) - first);
+            detail::BlockPattern::slot(A.block_offsets_, A.block_nodes_, a, mesh.tets[t][l]);
     }
   return A;
 }
@@ -112,29 +100,10 @@ void StiffnessAssembler::assemble(const TetMesh& mesh, std::span<const materials
 void StiffnessAssembler::assemble_impl(const TetMesh& mesh, const materials::Material* materials,
                                        bool per_tet, SparseMatrix& K) const {
   const Index n = node_count_;
-  const Index size = 3 * n;
-  const Index nnz = 9 * block_offsets_[n];
-  // Column 3a + c holds 3·deg(a) entries: rows 3b + r for each neighbour slot of a, r = 0..2.
-  // Reallocate only when the shape differs; always rewrite the indices (cheap next to the values) so
-  // that a matrix last filled by another assembler with equal sizes still gets the right pattern.
-  if (!(K.rows() == size && K.cols() == size && K.isCompressed() && K.nonZeros() == nnz)) {
-    K.resize(size, size);
-    K.resizeNonZeros(nnz);
-  }
-  {
-    int* outer = K.outerIndexPtr();
-    int* inner = K.innerIndexPtr();
-    for (Index a = 0; a < n; ++a) {
-      const Index deg = block_offsets_[a + 1] - block_offsets_[a];
-      for (int c = 0; c < 3; ++c) {
-        const Index start = 9 * block_offsets_[a] + 3 * deg * c;
-        outer[3 * a + c] = start;
-        for (Index s = 0; s < deg; ++s)
-          for (int r = 0; r < 3; ++r) inner[start + 3 * s + r] = 3 * block_nodes_[block_offsets_[a] + s] + r;
-      }
-    }
-    outer[size] = nnz;
-  }
+  // Column 3a + c holds 3·deg(a) entries: rows 3b + r for each neighbour slot of a, r = 0..2. The indices
+  // are always rewritten (cheap next to the values) so that a matrix last filled by another assembler with
+  // equal sizes still gets the right pattern.
+  detail::BlockPattern::write(block_offsets_, block_nodes_, K);
   double* values = K.valuePtr();
   const int team = n > 4096 ? solver_threads() : 1;
 

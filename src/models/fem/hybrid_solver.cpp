@@ -1,6 +1,7 @@
 // Hybrid operational / non-operational FEM body (Wu & Heng 2005); formulas in hybrid_solver.hpp.
 #include "pliant/models/fem/hybrid_solver.hpp"
 
+#include "block_pattern.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/condensation.hpp"
 #include "pliant/models/fem/deformation_gradient.hpp"
@@ -68,6 +69,7 @@ struct HybridSolver::Operational {
   std::optional<FemForceModel> model;  // over op_nodes_ (local numbering)
   std::vector<Index> system_nodes;     // global node of each system node (ascending)
   std::vector<Index> system_index;     // per global node: its system node, -1 if none
+  detail::BlockPattern pattern;        // of A, over the system nodes
   std::vector<int> element_offset;     // per (tet, a, b, c): offset of entry (3 sa, 3 sb + c), -1 if fixed
   std::vector<Index> surface_dof;      // per condensation surface DOF: system DOF
   std::vector<std::uint8_t> held_dof;  // per system DOF: held (identity row and column, zero rhs)
@@ -371,46 +373,56 @@ Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materi
   }
   if (o->system_nodes.empty()) return Error{"hybrid fem: every node of the operational region is fixed"};
 
-  // The pattern: element blocks, the mass diagonal and the dense interface block.
+  // The pattern (block_pattern.hpp): element blocks, the mass diagonal and, for the direct solve, the
+  // dense interface block.
   const auto ns = static_cast<Eigen::Index>(o->system_nodes.size());
-  std::vector<Eigen::Triplet<double>> triplets;
-  auto add_block = [&](Index a, Index b) {
-    for (int c = 0; c < 3; ++c)
-      for (int r = 0; r < 3; ++r) triplets.emplace_back(3 * a + r, 3 * b + c, 1.0);
-  };
-  for (Index a = 0; a < ns; ++a) add_block(a, a);
-  for (const Tet& tet : tets)
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) {
-        const Index sa = o->system_index[sz(tet[a])], sb = o->system_index[sz(tet[b])];
-        if (sa >= 0 && sb >= 0) add_block(sa, sb);
-      }
   const bool split = interface_split();
-  if (!split)
-    for (Index ga : surface_nodes_)
-      for (Index gb : surface_nodes_) add_block(o->system_index[sz(ga)], o->system_index[sz(gb)]);
-  o->A.resize(3 * ns, 3 * ns);
-  o->A.setFromTriplets(triplets.begin(), triplets.end());
-  o->A.makeCompressed();
-  triplets = {};
+  {
+    std::vector<Edge> edges;
+    edges.reserve(tets.size() * 6);
+    for (const Tet& tet : tets)
+      for (int a = 0; a < 4; ++a)
+        for (int b = a + 1; b < 4; ++b) {
+          const Index sa = o->system_index[sz(tet[a])], sb = o->system_index[sz(tet[b])];
+          if (sa >= 0 && sb >= 0) edges.push_back({std::min(sa, sb), std::max(sa, sb)});
+        }
+    if (!split)
+      for (std::size_t k = 0; k < surface_nodes_.size(); ++k)
+        for (std::size_t l = k + 1; l < surface_nodes_.size(); ++l) {
+          const Index sa = o->system_index[sz(surface_nodes_[k])],
+                      sb = o->system_index[sz(surface_nodes_[l])];
+          edges.push_back({std::min(sa, sb), std::max(sa, sb)});
+        }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    o->pattern = detail::BlockPattern::build(static_cast<Index>(ns), edges);
+  }
+  o->pattern.write(o->A);
+  std::fill(o->A.valuePtr(), o->A.valuePtr() + o->A.nonZeros(), 0.0);
 
+  // Value (3 sa + r, 3 sb + c) of tet block (a, b) at element_offset[(t, a, b, c)] + r.
   o->element_offset.assign(tets.size() * 48, -1);
   for (std::size_t t = 0; t < tets.size(); ++t)
-    for (int a = 0; a < 4; ++a)
-      for (int b = 0; b < 4; ++b) {
-        const Index sa = o->system_index[sz(tets[t][a])], sb = o->system_index[sz(tets[t][b])];
-        if (sa < 0 || sb < 0) continue;
+    for (int b = 0; b < 4; ++b) {
+      const Index sb = o->system_index[sz(tets[t][b])];
+      if (sb < 0) continue;
+      for (int a = 0; a < 4; ++a) {
+        const Index sa = o->system_index[sz(tets[t][a])];
+        if (sa < 0) continue;
+        const Index slot = o->pattern.slot(sb, sa);
         for (int c = 0; c < 3; ++c)
           o->element_offset[((t * 4 + sz(a)) * 4 + sz(b)) * 3 + sz(c)] =
-              value_offset(o->A, 3 * sa, 3 * sb + c);
+              static_cast<int>(o->pattern.offset(sb, slot, 0, c));
       }
+    }
   // Base values: cm M_op on the diagonal and S on the interface.
   o->base.assign(sz(static_cast<Index>(o->A.nonZeros())), 0.0);
   const auto op_mass = model->mass();
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const Index sk = o->system_index[sz(nodes[k])];
     if (sk < 0) continue;
-    for (int c = 0; c < 3; ++c) o->base[sz(value_offset(o->A, 3 * sk + c, 3 * sk + c))] += cm_ * op_mass[k];
+    const Index slot = o->pattern.slot(sk, sk);
+    for (int c = 0; c < 3; ++c) o->base[sz(o->pattern.offset(sk, slot, c, c))] += cm_ * op_mass[k];
   }
   if (condensation_) {
     const Eigen::MatrixXd& S = condensation_->condensed_matrix();
