@@ -23,7 +23,9 @@ struct BlockPattern {
   static BlockPattern build(Index node_count, const std::vector<Edge>& edges);
 
   Index node_count() const { return static_cast<Index>(offsets.size()) - 1; }
-  Index degree(Index a) const { return offsets[static_cast<std::size_t>(a) + 1] - offsets[static_cast<std::size_t>(a)]; }
+  Index degree(Index a) const {
+    return offsets[static_cast<std::size_t>(a) + 1] - offsets[static_cast<std::size_t>(a)];
+  }
   /// Slot of row node b in column node a's block, -1 when they are not coupled.
   Index slot(Index a, Index b) const { return slot(offsets, nodes, a, b); }
   static Index slot(std::span<const Index> offsets, std::span<const Index> nodes, Index a, Index b);

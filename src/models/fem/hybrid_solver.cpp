@@ -76,12 +76,15 @@ struct HybridSolver::Operational {
   SparseMatrix A;
   std::vector<double> base;  // values of cm M_op + S
   std::optional<SparseCholesky> factor;
-  std::optional<SinglePrecisionFactor> rest;  // rest_factor_pcg: float copy of the first system's factor
-  std::vector<Index> system_local;            // per system node: its model node, -1 for an interface node no
-                                              // operational tet holds any more
-  std::vector<Mat3> frames;                   // rest_factor_pcg: per model node, its rotation
-  std::vector<Vec3> pf, qf;  // rest_factor_pcg: a product's operand and result per model node
-  Eigen::VectorXd ps, qs;    // rest_factor_pcg: the same on the condensed interface
+  // rest_factor_pcg: the float factor of the system at rest, of A_ii only with split_blocks() (then the
+  // preconditioner is the block solve with interface_pc_'s T⁻¹; no factor when there is no interior).
+  std::optional<SinglePrecisionFactor> rest;
+  bool rest_ready = false;
+  std::vector<Index> system_local;  // per system node: its model node, -1 for an interface node no
+                                    // operational tet holds any more
+  std::vector<Mat3> frames;         // rest_factor_pcg: per model node, its rotation
+  std::vector<Vec3> pf, qf;         // rest_factor_pcg: a product's operand and result per model node
+  Eigen::VectorXd ps, qs;           // rest_factor_pcg: the same on the condensed interface
   std::vector<Mat12> element;
   std::vector<Vec3> x, v, f;  // per model node
   Eigen::VectorXd b, y, q, r, z, p, w, lin_b, us;
@@ -323,6 +326,8 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
     s.assemble_operational(s.rest_);
     if (!s.factor_interior() || !s.refresh_interface_preconditioner())
       return Error{"hybrid fem: the interface system at the rest shape is not positive definite"};
+  } else if (s.solver_.solver == LinearSolverKind::rest_factor_pcg && !s.factor_rest()) {
+    return Error{"hybrid fem: the operational system at the rest shape is not positive definite"};
   }
   return s;
 }
@@ -376,7 +381,7 @@ Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materi
   // The pattern (block_pattern.hpp): element blocks, the mass diagonal and, for the direct solve, the
   // dense interface block.
   const auto ns = static_cast<Eigen::Index>(o->system_nodes.size());
-  const bool split = interface_split();
+  const bool split = split_blocks();
   {
     std::vector<Edge> edges;
     edges.reserve(tets.size() * 6);
@@ -607,18 +612,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
   if (split) {
     if (!factor_interior()) return false;
   } else if (pcg) {
-    // Factored once with the default supernodes (their faster solves win) and kept in float only: the
-    // preconditioner streams half the bytes (single_precision_factor.hpp).
-    if (!o.rest) {
-      // The factor of the system at rest (after a cut the body is not): the node frames supply the
-      // rotations.
-      assemble_operational_at(o.model->rest_positions());
-      auto f = SparseCholesky::factor(o.A, CholeskyBackend::cholmod_supernodal);
-      if (!f) return false;
-      auto single = SinglePrecisionFactor::build(f.value());
-      if (!single) return false;
-      o.rest.emplace(std::move(single.value()));
-    }
+    if (!o.rest_ready && !factor_rest()) return false;  // once per topology
   } else if (!o.factor) {
     // Refactored every iteration with cholmod: the wide supernodes' faster factorisation wins (as in
     // ImplicitSolver).
@@ -656,9 +650,37 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
     // (rest_factor_cg.hpp). The frames cut the benchmark organ's CG iterations from 43 to 17 a step.
     o.model->node_rotations(o.x, o.frames);
     const Mat3 identity = Mat3::Identity();
+    // With split_blocks(), A0⁻¹ by blocks: t = A_ii⁻¹ r_i, x_b = T⁻¹ (r_b - A_bi t),
+    // x_i = A_ii⁻¹ (r_i - A_ib x_b); exact while T is the rest system's (until a cut changes the
+    // operational part: T stays, A_ii and A_ib are the new rest blocks).
+    const bool blocks = split_blocks();
+    auto rest_solve = [&](const Eigen::VectorXd& in, Eigen::VectorXd& out) {
+      if (!blocks) {
+        o.rest->solve(in, out);
+        return;
+      }
+      const bool interior = o.rest.has_value();
+      for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+        o.gb[static_cast<Eigen::Index>(k)] = in[o.surface_dof[k]];
+      if (interior) {
+        for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
+          o.bi[static_cast<Eigen::Index>(k)] = in[o.interior_dof[k]];
+        o.rest->solve(o.bi, o.ti);
+        o.gb.noalias() -= o.a_ib.transpose() * o.ti;
+      }
+      o.zb.noalias() = interface_pc_->inverse.selfadjointView<Eigen::Lower>() * o.gb;
+      for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
+        out[o.surface_dof[k]] = o.zb[static_cast<Eigen::Index>(k)];
+      if (interior) {
+        o.bi.noalias() -= o.a_ib * o.zb;
+        o.rest->solve(o.bi, o.ti);
+        for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
+          out[o.interior_dof[k]] = o.ti[static_cast<Eigen::Index>(k)];
+      }
+    };
     auto precondition = [&](const Eigen::VectorXd& r, Eigen::VectorXd& z) {
       detail::solve_in_frames(
-          *o.rest,
+          rest_solve,
           [&](Eigen::Index k) -> const Mat3& {
             const Index l = o.system_local[sz(k)];
             return l < 0 ? identity : o.frames[sz(l)];
@@ -726,6 +748,33 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
           yi[static_cast<Eigen::Index>(q)];
   }
   return std::isfinite(report.relative_residual);
+}
+
+// rest_factor_pcg: the system at rest with the current topology (after a cut the body is not at rest:
+// the node frames supply the rotations), factored once and kept in float (single_precision_factor.hpp;
+// the preconditioner streams half the bytes). With split_blocks() only A_ii is factored, and T at rest is
+// computed the first time (at build) and kept: a cut leaves the interface alone and pays no dense work.
+bool HybridSolver::factor_rest() {
+  Operational& o = *op_;
+  assemble_operational_at(o.model->rest_positions());
+  std::optional<SparseCholesky> f;
+  if (split_blocks()) {
+    if (!factor_interior()) return false;
+    if (!interface_pc_->ready && !refresh_interface_preconditioner()) return false;
+    f = std::move(o.factor);
+    o.factor.reset();
+  } else {
+    auto full = SparseCholesky::factor(o.A, CholeskyBackend::cholmod_supernodal);
+    if (!full) return false;
+    f.emplace(std::move(full.value()));
+  }
+  if (f) {
+    auto single = SinglePrecisionFactor::build(*f);
+    if (!single) return false;
+    o.rest.emplace(std::move(single.value()));
+  }
+  o.rest_ready = true;
+  return true;
 }
 
 bool HybridSolver::factor_interior() {

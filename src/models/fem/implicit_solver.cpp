@@ -184,7 +184,7 @@ void ImplicitSolver::precondition(const Eigen::VectorXd& r, Eigen::VectorXd& z) 
     factor_->rest->solve(r, z);
   else
     detail::solve_in_frames(
-        *factor_->rest,
+        [&](const Eigen::VectorXd& b, Eigen::VectorXd& x) { factor_->rest->solve(b, x); },
         [&](Eigen::Index a) -> const Mat3& {
           return frames_[static_cast<std::size_t>(free_nodes_[static_cast<std::size_t>(a)])];
         },

@@ -9,20 +9,20 @@
 #pragma once
 
 #include "pliant/core/types.hpp"
-#include "pliant/models/fem/single_precision_factor.hpp"
 
 #include <Eigen/Core>
 
 namespace pliant::fem::detail {
 
-/// z = Q A0⁻¹ Qᵀ r over r's nodes (3 DOFs each), frame(k) the rotation of node k; scratch has r's size.
-template <class Frame>
-void solve_in_frames(const SinglePrecisionFactor& factor, const Frame& frame, const Eigen::VectorXd& r,
+/// z = Q A0⁻¹ Qᵀ r over r's nodes (3 DOFs each), frame(k) the rotation of node k, solve(b, x) the rest
+/// solve x = A0⁻¹ b (a SinglePrecisionFactor's, or a block solve); scratch has r's size.
+template <class Solve, class Frame>
+void solve_in_frames(const Solve& solve, const Frame& frame, const Eigen::VectorXd& r,
                      Eigen::VectorXd& scratch, Eigen::VectorXd& z) {
   const Eigen::Index nodes = r.size() / 3;
   for (Eigen::Index k = 0; k < nodes; ++k)
     scratch.segment<3>(3 * k) = frame(k).transpose() * r.segment<3>(3 * k);
-  factor.solve(scratch, z);
+  solve(scratch, z);
   for (Eigen::Index k = 0; k < nodes; ++k) z.segment<3>(3 * k) = frame(k) * Vec3(z.segment<3>(3 * k));
 }
 

@@ -58,15 +58,17 @@ class HybridSolver {
   /// loads (pressure and traction, their node forces added where the node belongs, as FemForceModel adds
   /// them; the pressure's load stiffness is left out of the tangent as there) apply to both parts; `def.mass`
   /// must be lumped (a consistent mass is refused). `solver` must be backward_euler or newmark with the
-  /// cholmod solver, or with rest_factor_pcg: CG on the operational system preconditioned by a CHOLMOD factor
-  /// of the first operational system assembled, kept in float (SinglePrecisionFactor; refreshed by
-  /// replace_operational), no numeric refactorisation per step, an inexact solve to pcg_tolerance (relative)
-  /// within pcg_max_iterations; or with interface_pcg: the interface split above, CG on the interface system
-  /// to pcg_tolerance (relative to its right-hand side) within pcg_max_iterations (the direct path when
-  /// nothing is condensed). Fails with one line on a bad mesh, material or def, a flag count other than
-  /// #tets, no operational tet, an operational part whose nodes are all fixed, a non-operational part that
-  /// touches the operational one at fixed nodes only while having free nodes of its own, or a condensation
-  /// that fails.
+  /// cholmod solver, or with rest_factor_pcg: CG on the operational system (matrix-free products) to
+  /// pcg_tolerance (relative) within pcg_max_iterations, preconditioned by the system at rest in rotated node
+  /// frames: with a condensed part, by blocks, a float CHOLMOD factor of the interior block A_ii at rest
+  /// (refactored after replace_operational) and the dense inverse of the interface system T at rest (computed
+  /// at build and kept, as interface_pcg's: a cut pays no dense work), else a float factor of the whole
+  /// system at rest; no numeric refactorisation per step; or with interface_pcg: the interface split above,
+  /// CG on the interface system to pcg_tolerance (relative to its right-hand side) within pcg_max_iterations
+  /// (the direct path when nothing is condensed). Fails with one line on a bad mesh, material or def, a flag
+  /// count other than #tets, no operational tet, an operational part whose nodes are all fixed, a
+  /// non-operational part that touches the operational one at fixed nodes only while having free nodes of its
+  /// own, or a condensation that fails.
   static Result<HybridSolver> build(const TetMesh& rest, std::span<const materials::Material> materials,
                                     const FemBodyDef& def, std::span<const std::uint8_t> operational,
                                     const ImplicitSolverDef& solver);
@@ -138,9 +140,18 @@ class HybridSolver {
   struct Operational;
   struct InterfacePreconditioner;
   HybridSolver();
+  // interface_pcg's solve of the interface system (below).
   bool interface_split() const {
     return solver_.solver == LinearSolverKind::interface_pcg && condensation_ != nullptr;
   }
+  // The operational system kept as the blocks of its interior and its interface, S outside its pattern:
+  // interface_pcg, and rest_factor_pcg's block preconditioner.
+  bool split_blocks() const {
+    return (solver_.solver == LinearSolverKind::interface_pcg ||
+            solver_.solver == LinearSolverKind::rest_factor_pcg) &&
+           condensation_ != nullptr;
+  }
+  bool factor_rest();
   bool factor_interior();
   bool refresh_interface_preconditioner();
   bool solve_interface(ImplicitReport& report);
