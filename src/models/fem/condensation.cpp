@@ -62,7 +62,8 @@ Result<Condensation> Condensation::build(const SparseMatrix& A, std::span<const 
   const SparseMatrix k_ii = select_submatrix(A, interior_pos, ni, interior);
   const SparseMatrix k_is = select_submatrix(A, interior_pos, ni, surf);  // interior rows, surface columns
   SparseMatrix k_si = k_is.transpose();
-  auto factor = SparseCholesky::factor(k_ii, backend);
+  // Its factor serves two solves a step of a hybrid body: worth the slower analysis of both orderings.
+  auto factor = SparseCholesky::factor(k_ii, backend, CholeskyOrdering::fewest_nonzeros);
   if (!factor) return Error{"condensation: interior block: " + factor.message()};
 
   // K*_ss = K_ss - K_si (K_ii⁻¹ K_is), a block of columns at a time so the dense K_ii⁻¹ K_is never

@@ -23,35 +23,34 @@ namespace {
 
 std::size_t sz(Index i) { return static_cast<std::size_t>(i); }
 
-// Value offset of entry (row, col) in a column-major compressed matrix with sorted rows, -1 if absent.
-int value_offset(const SparseMatrix& A, Eigen::Index row, Eigen::Index col) {
-  const int* inner = A.innerIndexPtr();
-  const int begin = A.outerIndexPtr()[col], end = A.outerIndexPtr()[col + 1];
-  const int* it = std::lower_bound(inner + begin, inner + end, static_cast<int>(row));
-  return it != inner + end && *it == row ? static_cast<int>(it - inner) : -1;
-}
-
 // The block of A with rows `rows` and columns `cols` (indices into A), its pattern A's, and the offset in
-// A of each of its values.
+// A of each of its values: one walk down each selected column (rows in increasing order keep a column's
+// entries sorted; otherwise each column is sorted).
 void select_block(const SparseMatrix& A, const std::vector<Index>& rows, const std::vector<Index>& cols,
                   SparseMatrix& block, std::vector<int>& offsets) {
   std::vector<Index> row_pos(static_cast<std::size_t>(A.rows()), -1);
   for (std::size_t k = 0; k < rows.size(); ++k) row_pos[sz(rows[k])] = static_cast<Index>(k);
-  std::vector<Eigen::Triplet<double>> triplets;
-  for (std::size_t j = 0; j < cols.size(); ++j)
-    for (SparseMatrix::InnerIterator it(A, cols[j]); it; ++it)
-      if (const Index r = row_pos[sz(static_cast<Index>(it.row()))]; r >= 0)
-        triplets.emplace_back(r, static_cast<Index>(j), 1.0);
+  const bool sorted = std::is_sorted(rows.begin(), rows.end());
+  const int* outer = A.outerIndexPtr();
+  const int* inner = A.innerIndexPtr();
+  std::vector<int> starts(cols.size() + 1, 0);
+  std::vector<std::pair<int, int>> entries;  // (block row, offset in A)
+  for (std::size_t j = 0; j < cols.size(); ++j) {
+    const std::size_t first = entries.size();
+    for (int q = outer[cols[j]]; q < outer[cols[j] + 1]; ++q)
+      if (const Index r = row_pos[sz(inner[q])]; r >= 0) entries.emplace_back(r, q);
+    if (!sorted) std::sort(entries.begin() + static_cast<std::ptrdiff_t>(first), entries.end());
+    starts[j + 1] = static_cast<int>(entries.size());
+  }
   block.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
-  block.setFromTriplets(triplets.begin(), triplets.end());
-  block.makeCompressed();
-  offsets.assign(sz(static_cast<Index>(block.nonZeros())), -1);
-  const int* outer = block.outerIndexPtr();
-  const int* inner = block.innerIndexPtr();
-  for (Eigen::Index j = 0; j < block.outerSize(); ++j)
-    for (int k = outer[j]; k < outer[j + 1]; ++k)
-      offsets[static_cast<std::size_t>(k)] =
-          value_offset(A, rows[static_cast<std::size_t>(inner[k])], cols[sz(static_cast<Index>(j))]);
+  block.resizeNonZeros(static_cast<Eigen::Index>(entries.size()));
+  std::copy(starts.begin(), starts.end(), block.outerIndexPtr());
+  offsets.resize(entries.size());
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    block.innerIndexPtr()[k] = entries[k].first;
+    block.valuePtr()[k] = 0.0;
+    offsets[k] = entries[k].second;
+  }
 }
 
 // Copies the values of a block selected by select_block from A.
@@ -94,6 +93,7 @@ struct HybridSolver::Operational {
   SparseMatrix a_ii, a_ib, a_bb;
   std::vector<int> ii_offset, ib_offset, bb_offset;
   Eigen::VectorXd bi, ti, gb, xb, rb, zb, pb, qb;
+  Eigen::VectorXf gf, zf;  // rest_factor_pcg: the interface block solve in float
 };
 
 // interface_pcg's preconditioner: the explicit inverse (through a dense Cholesky factorisation) of the
@@ -102,6 +102,7 @@ struct HybridSolver::Operational {
 struct HybridSolver::InterfacePreconditioner {
   Eigen::LLT<Eigen::MatrixXd> llt;
   Eigen::MatrixXd t, inverse;
+  Eigen::MatrixXf inverse_float;  // rest_factor_pcg: the inverse in float (half the bytes a product reads)
   bool ready = false;
   int refreshes = 0;
 };
@@ -466,7 +467,7 @@ Status HybridSolver::build_operational(std::vector<Tet> tets, std::vector<materi
     for (Eigen::VectorXd* vec : {&o->gb, &o->xb, &o->rb, &o->zb, &o->pb, &o->qb}) vec->setZero(nb);
     if (!interface_pc_) interface_pc_ = std::make_unique<InterfacePreconditioner>();
   }
-  o->element.assign(tets.size(), Mat12::Zero());
+  o->element.resize(tets.size());  // written whole by every assembly
   o->x.assign(nodes.size(), Vec3::Zero());
   o->v.assign(nodes.size(), Vec3::Zero());
   o->f.assign(nodes.size(), Vec3::Zero());
@@ -668,7 +669,9 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
         o.rest->solve(o.bi, o.ti);
         o.gb.noalias() -= o.a_ib.transpose() * o.ti;
       }
-      o.zb.noalias() = interface_pc_->inverse.selfadjointView<Eigen::Lower>() * o.gb;
+      o.gf = o.gb.cast<float>();
+      o.zf.noalias() = interface_pc_->inverse_float.selfadjointView<Eigen::Lower>() * o.gf;
+      o.zb = o.zf.cast<double>();
       for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
         out[o.surface_dof[k]] = o.zb[static_cast<Eigen::Index>(k)];
       if (interior) {
@@ -808,6 +811,10 @@ bool HybridSolver::refresh_interface_preconditioner() {
   if (pc.ready) {
     pc.inverse.setIdentity(pc.t.rows(), pc.t.cols());
     pc.llt.solveInPlace(pc.inverse);
+    if (solver_.solver == LinearSolverKind::rest_factor_pcg) {
+      pc.inverse_float = pc.inverse.cast<float>();
+      pc.inverse.resize(0, 0);
+    }
   }
   ++pc.refreshes;
   return pc.ready;

@@ -27,7 +27,8 @@ SparseCholesky::SparseCholesky(SparseCholesky&&) noexcept = default;
 SparseCholesky& SparseCholesky::operator=(SparseCholesky&&) noexcept = default;
 SparseCholesky::~SparseCholesky() = default;
 
-Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBackend backend) {
+Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBackend backend,
+                                              CholeskyOrdering ordering) {
   if (A.rows() == 0 || A.rows() != A.cols())
     return Error{"cholesky: matrix must be square and non-empty, got " + std::to_string(A.rows()) + "×" +
                  std::to_string(A.cols())};
@@ -46,6 +47,11 @@ Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBac
         common.nrelax[i] *= 3;
         common.zrelax[i] *= 3.0;
       }
+    if (ordering == CholeskyOrdering::fewest_nonzeros) {
+      common.nmethods = 2;
+      common.method[0].ordering = CHOLMOD_AMD;
+      common.method[1].ordering = CHOLMOD_METIS;
+    }
     impl->cholmod.compute(A);
     if (impl->cholmod.info() != Eigen::Success) return Error{failure};
     impl->factor_nonzeros = static_cast<long long>(impl->cholmod.cholmod().lnz);
