@@ -605,9 +605,18 @@ Result<TetCutResult> cut_tets(const TetMesh& rest, std::span<const Vec3> x,
       if (piece.size() == 4) {
         emit(Tet{piece[0].node, piece[1].node, piece[2].node, piece[3].node}, t);
       } else {
-        const Index c = centroid_node(tet, piece);
-        for (const Tri& tri : faces) emit(Tet{c, tri[0], tri[1], tri[2]}, t);
-        for (const Tri& tri : cut_tris) emit(Tet{c, tri[0], tri[1], tri[2]}, t);
+        // Coned from its corner off the cut with the smallest index, v: every face of the piece through v
+        // is a triangle or a quadrilateral of two such corners, fanned from the smaller (triangulate_face),
+        // so the tets (v, each face triangle not through v) fill the convex piece and meet the face
+        // triangulations exactly, with no new node (a prism: 3 tets, not a centroid's 8; Dompierre,
+        // Labbé, Vallet & Camarero 1999).
+        int apex = -1;
+        for (int k = 0; k < 4; ++k)
+          if (lab[k] == side && (apex < 0 || tet[k] < tet[apex])) apex = k;
+        const Index v = corner(apex, side).node;
+        for (const std::vector<Tri>* list : {&faces, &cut_tris})
+          for (const Tri& tri : *list)
+            if (tri[0] != v && tri[1] != v && tri[2] != v) emit(Tet{v, tri[0], tri[1], tri[2]}, t);
       }
     }
     ++out.tets_split;

@@ -21,8 +21,10 @@
 // Split mode. A tet is *split* when it is cuttable, has nodes on
 // both sides, every sign-changing edge of it is crossed (its cross-section lies inside the outline), and
 // every tet around those edges is cuttable. Each side of a split tet (a convex piece: the 1|3 and 2|2
-// cases, and the cases with nodes on the cut) is emitted as one tet if it has four corners, else as a
-// star of tets from its centroid over its faces. A crossing point is duplicated (one copy per side) when
+// cases, and the cases with nodes on the cut) is emitted as one tet if it has four corners, else coned
+// from its off-cut corner with the smallest index over the face triangles not through it (every face
+// through that corner is fanned from it, so no new node is needed: a prism gives three tets; Dompierre,
+// Labbé, Vallet & Camarero 1999). A crossing point is duplicated (one copy per side) when
 // every tet around its edge is split; a node on the cut is duplicated (the original stays on the
 // positive side, the copy goes to the negative side) when it is not frozen, every tet around it is
 // split or lies on one side, and both sides have tets at it. So a complete cut separates the sides; where the
