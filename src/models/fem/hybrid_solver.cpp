@@ -75,8 +75,9 @@ struct HybridSolver::Operational {
   SparseMatrix A;
   std::vector<double> base;  // values of cm M_op + S
   std::optional<SparseCholesky> factor;
-  // rest_factor_pcg: the float factor of the system at rest, of A_ii only with split_blocks() (then the
-  // preconditioner is the block solve with interface_pc_'s T⁻¹; no factor when there is no interior).
+  // rest_factor_pcg: the float factor of the whole system at rest; with split_blocks() `factor` holds A_ii
+  // at rest instead (none when there is no interior) and the preconditioner is the block solve with
+  // interface_pc_'s T⁻¹.
   std::optional<SinglePrecisionFactor> rest;
   bool rest_ready = false;
   std::vector<Index> system_local;  // per system node: its model node, -1 for an interface node no
@@ -660,13 +661,13 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
         o.rest->solve(in, out);
         return;
       }
-      const bool interior = o.rest.has_value();
+      const bool interior = o.factor.has_value();
       for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
         o.gb[static_cast<Eigen::Index>(k)] = in[o.surface_dof[k]];
       if (interior) {
         for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
           o.bi[static_cast<Eigen::Index>(k)] = in[o.interior_dof[k]];
-        o.rest->solve(o.bi, o.ti);
+        o.ti = o.factor->solve(o.bi);
         o.gb.noalias() -= o.a_ib.transpose() * o.ti;
       }
       o.gf = o.gb.cast<float>();
@@ -676,7 +677,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
         out[o.surface_dof[k]] = o.zb[static_cast<Eigen::Index>(k)];
       if (interior) {
         o.bi.noalias() -= o.a_ib * o.zb;
-        o.rest->solve(o.bi, o.ti);
+        o.ti = o.factor->solve(o.bi);
         for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
           out[o.interior_dof[k]] = o.ti[static_cast<Eigen::Index>(k)];
       }
@@ -754,25 +755,20 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
 }
 
 // rest_factor_pcg: the system at rest with the current topology (after a cut the body is not at rest:
-// the node frames supply the rotations), factored once and kept in float (single_precision_factor.hpp;
-// the preconditioner streams half the bytes). With split_blocks() only A_ii is factored, and T at rest is
-// computed the first time (at build) and kept: a cut leaves the interface alone and pays no dense work.
+// the node frames supply the rotations), factored once. With split_blocks() only A_ii (simplicial, in
+// `factor`), and T at rest is computed the first time (at build) and kept: a cut leaves the interface alone
+// and pays no dense work. Without, the whole system, kept in float (single_precision_factor.hpp: the
+// preconditioner streams half the bytes).
 bool HybridSolver::factor_rest() {
   Operational& o = *op_;
   assemble_operational_at(o.model->rest_positions());
-  std::optional<SparseCholesky> f;
   if (split_blocks()) {
     if (!factor_interior()) return false;
     if (!interface_pc_->ready && !refresh_interface_preconditioner()) return false;
-    f = std::move(o.factor);
-    o.factor.reset();
   } else {
     auto full = SparseCholesky::factor(o.A, CholeskyBackend::cholmod_supernodal);
     if (!full) return false;
-    f.emplace(std::move(full.value()));
-  }
-  if (f) {
-    auto single = SinglePrecisionFactor::build(*f);
+    auto single = SinglePrecisionFactor::build(full.value());
     if (!single) return false;
     o.rest.emplace(std::move(single.value()));
   }
@@ -787,7 +783,9 @@ bool HybridSolver::factor_interior() {
   if (o.interior_dof.empty()) return true;
   fill_block(o.A, o.ii_offset, o.a_ii);
   if (!o.factor) {
-    auto f = SparseCholesky::factor(o.a_ii, CholeskyBackend::cholmod_supernodal);
+    // Simplicial: A_ii is small and very sparse, where the supernodal factorisation's tiny BLAS calls
+    // dominate (sparse_cholesky.hpp).
+    auto f = SparseCholesky::factor(o.a_ii, CholeskyBackend::cholmod_simplicial);
     if (!f) return false;
     o.factor.emplace(std::move(f.value()));
   } else if (!o.factor->refactor(o.a_ii)) {

@@ -18,6 +18,8 @@ std::string_view to_string(CholeskyBackend backend) {
       return "eigen_simplicial_ldlt";
     case CholeskyBackend::cholmod_supernodal_wide:
       return "cholmod_supernodal_wide";
+    case CholeskyBackend::cholmod_simplicial:
+      return "cholmod_simplicial";
   }
   return "unknown";
 }
@@ -47,6 +49,7 @@ Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBac
         common.nrelax[i] *= 3;
         common.zrelax[i] *= 3.0;
       }
+    if (backend == CholeskyBackend::cholmod_simplicial) common.supernodal = CHOLMOD_SIMPLICIAL;
     if (ordering == CholeskyOrdering::fewest_nonzeros) {
       common.nmethods = 2;
       common.method[0].ordering = CHOLMOD_AMD;
