@@ -49,7 +49,12 @@ Result<SparseCholesky> SparseCholesky::factor(const SparseMatrix& A, CholeskyBac
         common.nrelax[i] *= 3;
         common.zrelax[i] *= 3.0;
       }
-    if (backend == CholeskyBackend::cholmod_simplicial) common.supernodal = CHOLMOD_SIMPLICIAL;
+    if (backend == CholeskyBackend::cholmod_simplicial) {
+      // LLᵀ, not CHOLMOD's default simplicial LDLᵀ, which factors an indefinite matrix without complaint.
+      common.supernodal = CHOLMOD_SIMPLICIAL;
+      common.final_asis = 0;
+      common.final_ll = 1;
+    }
     if (ordering == CholeskyOrdering::fewest_nonzeros) {
       common.nmethods = 2;
       common.method[0].ordering = CHOLMOD_AMD;

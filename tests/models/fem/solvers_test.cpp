@@ -56,6 +56,33 @@ TEST(SparseCholesky, BackendsAgreeAndSolveTheSystem) {
   EXPECT_LT((wide->solve(p.b) - 0.5 * x1).norm(), 1e-9 * x1.norm());
 }
 
+// The simplicial CHOLMOD backend and the AMD-or-METIS ordering choice: the same solution (also refactored
+// and for a block of right-hand sides), and fewest_nonzeros never keeps more fill than the automatic choice.
+TEST(SparseCholesky, SimplicialBackendAndOrderingChoiceSolveTheSystem) {
+  const Problem p = make_problem();
+  const Eigen::VectorXd x = SparseCholesky::factor(p.A).value().solve(p.b);
+  auto simplicial = SparseCholesky::factor(p.A, CholeskyBackend::cholmod_simplicial);
+  ASSERT_TRUE(simplicial.ok()) << simplicial.message();
+  EXPECT_EQ(simplicial->backend(), CholeskyBackend::cholmod_simplicial);
+  EXPECT_EQ(to_string(CholeskyBackend::cholmod_simplicial), "cholmod_simplicial");
+  EXPECT_LT((simplicial->solve(p.b) - x).norm(), 1e-9 * x.norm());
+  ASSERT_TRUE(simplicial->refactor(4.0 * p.A).ok());
+  EXPECT_LT((simplicial->solve(p.b) - 0.25 * x).norm(), 1e-9 * x.norm());
+  Eigen::MatrixXd B(p.A.rows(), 2);
+  B << p.b, 2.0 * p.b;
+  EXPECT_LT((simplicial->solve(B).col(1) - 0.5 * x).norm(), 1e-9 * x.norm());
+  const SparseMatrix negative = -1.0 * p.A;
+  EXPECT_FALSE(SparseCholesky::factor(negative, CholeskyBackend::cholmod_simplicial).ok());
+
+  auto automatic =
+      SparseCholesky::factor(p.A, CholeskyBackend::cholmod_supernodal, CholeskyOrdering::automatic);
+  auto fewest =
+      SparseCholesky::factor(p.A, CholeskyBackend::cholmod_supernodal, CholeskyOrdering::fewest_nonzeros);
+  ASSERT_TRUE(automatic.ok() && fewest.ok());
+  EXPECT_LE(fewest->factor_nonzeros(), automatic->factor_nonzeros());
+  EXPECT_LT((fewest->solve(p.b) - x).norm(), 1e-9 * x.norm());
+}
+
 TEST(SparseCholesky, BlockSolveEqualsColumnSolves) {
   const Problem p = make_problem({6, 2, 2});
   auto chol = SparseCholesky::factor(p.A);

@@ -28,7 +28,7 @@ enum class CholeskyBackend {
   /// fewer and larger dense blocks): on a 9k-DOF corotational beam about 17 % faster numeric
   /// (re)factorisation and 35 % slower solves; for a matrix refactored for every solve.
   cholmod_supernodal_wide,
-  /// CHOLMOD's simplicial LDLᵀ (no BLAS calls): for a small, very sparse matrix, where the supernodal
+  /// CHOLMOD's simplicial LLᵀ (no BLAS calls): for a small, very sparse matrix, where the supernodal
   /// factorisation's many tiny BLAS calls dominate. On the hybrid benchmark organ's operational interior
   /// (2,868 DOFs, 88k non-zeros) it factors 2.5× and solves 1.6× faster than cholmod_supernodal.
   cholmod_simplicial,
