@@ -73,16 +73,22 @@ nlohmann::json run_fem_modal(const Context& context) {
                  {"lowest_hz", hz[0]},
                  {"highest_hz", hz[hz.size() - 1]}};
   out["steps"] = nlohmann::json::array();
-  fmt::print("{:>8} {:>9} {:>13} {:>8} {:>12} {:>12} {:>9}\n", "warping", "output", "surface nodes", "modes",
-             "us/step", "CPU us/step", "kHz (CPU)");
-  for (int variant = 0; variant < 4; ++variant) {
-    const bool warping = variant % 2 == 1, single = variant >= 2;
+  fmt::print("{:>8} {:>9} {:>13} {:>8} {:>12} {:>12} {:>9} {:>12}\n", "warping", "output", "surface nodes",
+             "modes", "us/step", "CPU us/step", "kHz (CPU)", "rel. error");
+  // The output rows in double, float and half: every variant ends in the same modal state (the state,
+  // forces and steps are in double throughout), so its last surface is compared with double's.
+  std::vector<Vec3> reference[2];
+  const char* precision_names[] = {"double", "float", "half"};
+  for (int variant = 0; variant < 6; ++variant) {
+    const bool warping = variant % 2 == 1, single = variant / 2 == 1, half = variant / 2 == 2;
+    const char* precision = precision_names[variant / 2];
     auto body = ModalBody::build(mesh, basis,
                                  {.dt = 1e-3,
                                   .rayleigh_alpha = 0.5,
                                   .rayleigh_beta = 1e-4,
                                   .warping = warping,
                                   .single_precision_output = single,
+                                  .half_precision_output = half,
                                   .output_nodes = surface.volume_node})
                     .value();
     std::vector<Vec3> u(body.output_nodes().size());
@@ -102,10 +108,19 @@ nlohmann::json run_fem_modal(const Context& context) {
       checksum += u.back().x();
     }
     const double us = step_clock.seconds() * 1e6 / steps, cpu_us = (cpu_seconds() - cpu_start) * 1e6 / steps;
-    fmt::print("{:>8} {:>9} {:>13} {:>8} {:>12.1f} {:>12.1f} {:>9.2f}\n", warping ? "yes" : "no",
-               single ? "float" : "double", u.size(), modes, us, cpu_us, 1e3 / cpu_us);
+    std::vector<Vec3>& ref = reference[warping ? 1 : 0];
+    if (variant < 2) ref = u;
+    double error = 0.0, size = 0.0;
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      error = std::max(error, (u[i] - ref[i]).norm());
+      size = std::max(size, ref[i].norm());
+    }
+    const double relative = size > 0.0 ? error / size : 0.0;
+    fmt::print("{:>8} {:>9} {:>13} {:>8} {:>12.1f} {:>12.1f} {:>9.2f} {:>12.1e}\n", warping ? "yes" : "no",
+               precision, u.size(), modes, us, cpu_us, 1e3 / cpu_us, relative);
     out["steps"].push_back({{"warping", warping},
-                            {"output_precision", single ? "float" : "double"},
+                            {"output_precision", precision},
+                            {"largest_difference_to_double_relative", relative},
                             {"surface_nodes", u.size()},
                             {"tip_forced_nodes", tip.size()},
                             {"us_per_step", us},

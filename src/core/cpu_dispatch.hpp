@@ -16,10 +16,12 @@
 #define PLIANT_X86_DISPATCH 1
 #define PLIANT_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define PLIANT_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#define PLIANT_TARGET_AVX2_F16C __attribute__((target("avx2,fma,f16c")))
 #else
 #define PLIANT_X86_DISPATCH 0
 #define PLIANT_TARGET_AVX2
 #define PLIANT_TARGET_AVX512
+#define PLIANT_TARGET_AVX2_F16C
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -44,6 +46,20 @@ inline bool has_avx2_fma() {
   static const bool yes = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  return yes;
+#else
+  return false;
+#endif
+}
+
+/// True when the running CPU supports AVX2, FMA and the half-precision conversions (F16C), so that a
+/// PLIANT_TARGET_AVX2_F16C function may run; false off x86. Checked once.
+inline bool has_avx2_f16c() {
+#if PLIANT_X86_DISPATCH
+  static const bool yes = [] {
+    __builtin_cpu_init();
+    return has_avx2_fma() && __builtin_cpu_supports("f16c");
   }();
   return yes;
 #else

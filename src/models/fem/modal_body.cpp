@@ -50,23 +50,26 @@ Result<ModalBody> ModalBody::build(const TetMesh& mesh, const ModalBasis& basis,
   }
   const Eigen::Index out = static_cast<Eigen::Index>(b.output_nodes_.size());
   Eigen::MatrixXd rows(3 * out, r);
-  auto pack = [&](const RowMatrix& field, std::vector<double>& d, std::vector<float>& f) {
+  auto pack = [&](const RowMatrix& field, std::vector<double>& d, std::vector<float>& f,
+                  std::vector<std::uint16_t>& h, Eigen::VectorXf& scales) {
     for (Eigen::Index k = 0; k < out; ++k)
       rows.middleRows(3 * k, 3) =
           field.middleRows(3 * static_cast<Eigen::Index>(b.output_nodes_[static_cast<std::size_t>(k)]), 3);
-    if (def.single_precision_output)
+    if (def.half_precision_output)
+      h = detail::pack_panels_half(rows, scales);
+    else if (def.single_precision_output)
       f = detail::pack_panels<float>(rows);
     else
       d = detail::pack_panels<double>(rows);
   };
-  pack(b.shapes_, b.output_shapes_, b.output_shapes_f_);
+  pack(b.shapes_, b.output_shapes_, b.output_shapes_f_, b.output_shapes_h_, b.shape_scales_);
   b.linear_.resize(3 * out);
   if (b.warping_) {
     b.rotations_ = modal_rotation_field(mesh, basis.shapes.leftCols(r));
-    pack(b.rotations_, b.output_rotations_, b.output_rotations_f_);
+    pack(b.rotations_, b.output_rotations_, b.output_rotations_f_, b.output_rotations_h_, b.rotation_scales_);
     b.theta_.resize(3 * out);
   }
-  if (def.single_precision_output) b.q_f_.resize(r);
+  if (def.single_precision_output || def.half_precision_output) b.q_f_.resize(r);
   b.q_ = Eigen::VectorXd::Zero(r);
   b.v_ = Eigen::VectorXd::Zero(r);
   b.g_ = Eigen::VectorXd::Zero(r);
@@ -123,7 +126,14 @@ void ModalBody::reconstruct(std::span<Vec3> displacements) const {
   const Eigen::Index r = q_.size();
   double* u = displacements.data()->data();
   double* linear = warping_ ? linear_.data() : u;
-  if (!output_shapes_f_.empty()) {
+  if (!output_shapes_h_.empty()) {
+    q_f_ = q_.cast<float>().cwiseProduct(shape_scales_);
+    detail::panel_gemv(output_shapes_h_.data(), rows, r, q_f_.data(), linear);
+    if (warping_) {
+      q_f_ = q_.cast<float>().cwiseProduct(rotation_scales_);
+      detail::panel_gemv(output_rotations_h_.data(), rows, r, q_f_.data(), theta_.data());
+    }
+  } else if (!output_shapes_f_.empty()) {
     q_f_ = q_.cast<float>();
     detail::panel_gemv(output_shapes_f_.data(), rows, r, q_f_.data(), linear);
     if (warping_) detail::panel_gemv(output_rotations_f_.data(), rows, r, q_f_.data(), theta_.data());

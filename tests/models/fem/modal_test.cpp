@@ -347,6 +347,34 @@ TEST(ModalBody, SinglePrecisionOutputAgreesWithDouble) {
   }
 }
 
+// Half-precision output rows: each basis entry within 2⁻¹¹ of itself, so within 2⁻¹¹ of its column's
+// largest entry (plus float sums, far smaller), so each displacement component within
+// 2⁻¹¹ Σ_j max_i |Φ_ij| |q_j| of the double reconstruction; and visibly coarser than float (the bound is
+// not vacuous).
+TEST(ModalBody, HalfPrecisionOutputIsWithinItsRoundingBound) {
+  const TetMesh mesh = test::box(Vec3(0.4, 0.05, 0.05), {8, 1, 1}, meshing::CellSplit::five);
+  const materials::Material mat = rubber();
+  auto basis = modal_analysis(mesh, std::span(&mat, 1), test::nodes_at(mesh, 0, 0.0), {.modes = 6});
+  ASSERT_TRUE(basis);
+  auto d = ModalBody::build(mesh, *basis, {});
+  auto h = ModalBody::build(mesh, *basis, {.half_precision_output = true});
+  ASSERT_TRUE(d && h);
+  Eigen::VectorXd q(6);
+  q << 0.3, -0.2, 0.05, 0.01, -0.02, 0.004;
+  d->set_state(q, Eigen::VectorXd::Zero(6));
+  h->set_state(q, Eigen::VectorXd::Zero(6));
+  std::vector<Vec3> ud(mesh.node_count()), uh(mesh.node_count());
+  d->reconstruct(ud);
+  h->reconstruct(uh);
+  double bound = 0.0;
+  for (Eigen::Index j = 0; j < 6; ++j) bound += basis->shapes.col(j).cwiseAbs().maxCoeff() * std::abs(q[j]);
+  bound *= std::ldexp(1.0, -11);
+  double diff = 0.0;
+  for (std::size_t i = 0; i < ud.size(); ++i) diff = std::max(diff, (ud[i] - uh[i]).cwiseAbs().maxCoeff());
+  EXPECT_LE(diff, bound);
+  EXPECT_GT(diff, 1e-3 * bound);
+}
+
 // reconstruct (the panel kernel over the output rows) against node_displacement (a 3 × r product of the
 // full field) on a node subset in scattered order, with and without warping, in double and float.
 TEST(ModalBody, ReconstructOfASubsetMatchesSingleNodeQueries) {
@@ -358,10 +386,13 @@ TEST(ModalBody, ReconstructOfASubsetMatchesSingleNodeQueries) {
   for (Index i = static_cast<Index>(mesh.node_count()) - 1; i >= 0; i -= 3) nodes.push_back(i);
   Eigen::VectorXd q(6);
   q << 0.3, -0.2, 0.05, 0.01, -0.02, 0.004;
-  for (int variant = 0; variant < 4; ++variant) {
-    const bool warping = variant % 2 == 1, single = variant >= 2;
-    auto body = ModalBody::build(
-        mesh, *basis, {.warping = warping, .single_precision_output = single, .output_nodes = nodes});
+  for (int variant = 0; variant < 6; ++variant) {
+    const bool warping = variant % 2 == 1, single = variant / 2 == 1, half = variant / 2 == 2;
+    auto body = ModalBody::build(mesh, *basis,
+                                 {.warping = warping,
+                                  .single_precision_output = single,
+                                  .half_precision_output = half,
+                                  .output_nodes = nodes});
     ASSERT_TRUE(body);
     body->set_state(q, Eigen::VectorXd::Zero(6));
     std::vector<Vec3> u(nodes.size());
@@ -370,7 +401,10 @@ TEST(ModalBody, ReconstructOfASubsetMatchesSingleNodeQueries) {
     for (std::size_t k = 0; k < nodes.size(); ++k) {
       const Vec3 expected = body->node_displacement(nodes[k]);
       size = std::max(size, expected.norm());
-      EXPECT_LT((u[k] - expected).norm(), (single ? 1e-6 : 1e-13) * std::max(expected.norm(), 1e-3))
+      EXPECT_LT((u[k] - expected).norm(), (half     ? 2e-3
+                                           : single ? 1e-6
+                                                    : 1e-13) *
+                                              std::max(expected.norm(), 1e-3))
           << "variant " << variant << " node " << nodes[k];
     }
     EXPECT_GT(size, 1e-2);
@@ -382,13 +416,14 @@ TEST(ModalBody, StepAndReconstructDoNotAllocate) {
   const materials::Material mat = rubber();
   auto basis = modal_analysis(mesh, std::span(&mat, 1), test::nodes_at(mesh, 0, 0.0), {.modes = 6});
   ASSERT_TRUE(basis);
-  for (int variant = 0; variant < 4; ++variant) {
-    const bool warping = variant % 2 == 1, single = variant >= 2;
+  for (int variant = 0; variant < 6; ++variant) {
+    const bool warping = variant % 2 == 1, single = variant / 2 == 1, half = variant / 2 == 2;
     auto body = ModalBody::build(mesh, *basis,
                                  {.dt = 1e-3,
                                   .rayleigh_alpha = 0.5,
                                   .warping = warping,
                                   .single_precision_output = single,
+                                  .half_precision_output = half,
                                   .output_nodes = test::nodes_at(mesh, 1, 0.05)});
     ASSERT_TRUE(body);
     std::vector<Vec3> out(body->output_nodes().size()), force(mesh.node_count(), Vec3(0, -0.1, 0));
