@@ -57,7 +57,10 @@ int main(int argc, char** argv) {
   // One BLAS thread under the solvers' OpenMP teams, whether or not the caller exported
   // OPENBLAS_NUM_THREADS=1 (a user's own setting wins; see core/threads.hpp).
   pliant::apply_blas_threads();
-  CLI::App app{"pliant: real-time deformable bodies (FEM, Green's functions, mass-spring tissue).", "pliant"};
+  CLI::App app{
+      "pliant: real-time deformable bodies (FEM, Green's functions, mass-spring tissue, meshless MLS, impact "
+      "dents).",
+      "pliant"};
   app.set_version_flag("--version", std::string("pliant ") + PLIANT_VERSION);
   app.require_subcommand(1);
   app.fallthrough(false);

@@ -324,11 +324,12 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
     const auto x = body.surface_positions();
     const auto x0 = body.surface_rest_positions();
     for (std::size_t i = 0; i < x.size(); ++i) {
-      if (!x[i].allFinite()) {
+      const double d = (x[i] - x0[i]).norm();
+      if (!std::isfinite(d)) {  // a non-finite node, or one so far off that its distance overflows
         ++non_finite;
         continue;
       }
-      max_disp = std::max(max_disp, (x[i] - x0[i]).norm());
+      max_disp = std::max(max_disp, d);
     }
     bodies.push_back({{"name", body.name()},
                       {"family", body.family()},
