@@ -13,6 +13,7 @@
 #pragma once
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <cpuid.h>
 #define PLIANT_X86_DISPATCH 1
 #define PLIANT_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define PLIANT_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
@@ -59,7 +60,9 @@ inline bool has_avx2_f16c() {
 #if PLIANT_X86_DISPATCH
   static const bool yes = [] {
     __builtin_cpu_init();
-    return has_avx2_fma() && __builtin_cpu_supports("f16c");
+    // CPUID leaf 1, ECX bit 29 (Clang's __builtin_cpu_supports does not know "f16c").
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return has_avx2_fma() && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
   }();
   return yes;
 #else
