@@ -37,6 +37,19 @@ namespace {
 GrabId to_scene(meshless::MeshlessGrabId id) { return {id.slot, id.generation}; }
 meshless::MeshlessGrabId to_meshless(GrabId id) { return {id.slot, id.generation}; }
 
+// The event a meshless body emits for a step after which a phyxel is stretched more than 5× or the state
+// is no longer finite (the explicit-step study's instability test, docs/meshless.md "Stable step"): the
+// step is too long for the material, or the rest tangent of an implicit step is too far off.
+struct MeshlessStepWarning {
+  static constexpr std::string_view category = "meshless.step";
+  double largest_stretch = 1.0;  // of a phyxel (dimensionless; +∞ once the state holds a NaN)
+  EventBrief brief() const {
+    return {std::isfinite(largest_stretch) ? "meshless_unstable" : "meshless_not_finite", -1, Vec3::Zero(),
+            "largest_stretch", largest_stretch};
+  }
+};
+constexpr double kUnstableStretch = 5.0;
+
 class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOutput {
  public:
   MeshlessSceneBody(std::string name, meshless::MeshlessBody body)
@@ -74,6 +87,8 @@ class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOut
     for (const meshless::MeshlessGrabRelease& r : body_.released_grabs())
       events_.push(GrabReleased{to_scene(r.id), r.vertex, r.position});
     for (const meshless::CutEvent& e : body_.cut_events()) events_.push(e);
+    const double stretch = body_.largest_stretch();
+    if (!(stretch <= kUnstableStretch)) events_.push(MeshlessStepWarning{stretch});
   }
   const EventLog& events() const override { return events_; }
 

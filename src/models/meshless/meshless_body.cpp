@@ -153,6 +153,8 @@ void MeshlessBody::add_surface_force(Index vertex, const Vec3& f) {
   surface_.scatter_force(vertex, f, external_);
 }
 
+double MeshlessBody::largest_stretch() const { return std::sqrt(model_->max_stretch2()); }
+
 void MeshlessBody::step(double dt, Profile& profile) {
   released_.swap(pending_released_);
   pending_released_.clear();

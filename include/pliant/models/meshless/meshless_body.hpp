@@ -84,6 +84,9 @@ class MeshlessBody {
   /// The stiffening the substep is shortened for (ExplicitStepControl: 1.1 × the stretch stiffening,
   /// ≥ 1.1; 1.1 with a given dt or an implicit scheme, where it is not used).
   double stiffening() const { return control_.stiffening(); }
+  /// The largest principal stretch of a phyxel at the last force evaluation of the last step
+  /// (dimensionless; 1 at rest and for rigid motions; +∞ once the state holds a NaN).
+  double largest_stretch() const;
 
   /// Replaces the phyxels' positions (unit: m) and velocities (unit: m/s), one each per phyxel (a
   /// pre-deformed start); false, changing nothing, for a size mismatch or a non-finite entry.
