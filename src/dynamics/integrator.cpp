@@ -354,6 +354,9 @@ void Integrator::solve(const ForceModel& model, std::span<const Vec3> x, double 
     for (std::size_t i = 0; i < n; ++i) p_[i] = z_[i] + b * p_[i];
     last_iterations_ = it + 1;
   }
+  double r2 = 0.0;
+  for (std::size_t i = 0; i < n; ++i) r2 += r_[i].squaredNorm();
+  last_residual_ = rhs_norm2 > 0.0 ? std::sqrt(r2 / rhs_norm2) : 0.0;
 }
 
 }  // namespace pliant::dynamics

@@ -75,6 +75,9 @@ class Integrator {
   void reset_history() { history_ = 0; }
   /// CG iterations of the last implicit solve.
   int last_cg_iterations() const { return last_iterations_; }
+  /// ‖rhs - A y‖ / ‖rhs‖ over the free nodes after the last implicit solve (dimensionless; 0 for a zero
+  /// right-hand side): above def().cg_tolerance when CG stopped at def().cg_max_iterations.
+  double last_relative_residual() const { return last_residual_; }
 
   /// One Newton step toward static equilibrium f(x, 0) = 0: solves K(x) Δ = f(x, 0) on the free nodes
   /// (Jacobi-PCG to def().cg_tolerance, at most def().cg_max_iterations) and moves x (unit: m) by Δ.
@@ -100,6 +103,7 @@ class Integrator {
   std::vector<Vec3> xm1_, xm2_, acc_;  // Houbolt history x₋₁, x₋₂; Newmark acceleration
   int history_ = 0;
   int last_iterations_ = 0;
+  double last_residual_ = 0.0;
 };
 
 /// Critical time step of explicit Euler for ẍ = -(k x + c ẋ)/m (stiffness k, unit: N/m; damping c,

@@ -211,6 +211,7 @@ void MeshlessBody::step(double dt, Profile& profile) {
     double done = 0.0;  // time advanced (unit: s)
     double h = dt / substeps;
     last_substeps_ = 0;
+    last_residual_ = 0.0;
     while (taken < substeps) {
       if (integrator_.def().dt != h) {
         dynamics::IntegratorDef d = integrator_.def();
@@ -218,6 +219,8 @@ void MeshlessBody::step(double dt, Profile& profile) {
         integrator_.set_def(d);
       }
       integrator_.step(*model_, body_->position, body_->velocity);
+      if (dynamics::is_implicit(integrator_.def().scheme))
+        last_residual_ = std::max(last_residual_, integrator_.last_relative_residual());
       ++taken;
       ++last_substeps_;
       done = taken == substeps ? dt : done + h;

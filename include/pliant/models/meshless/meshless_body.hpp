@@ -87,6 +87,11 @@ class MeshlessBody {
   /// The largest principal stretch of a phyxel at the last force evaluation of the last step
   /// (dimensionless; 1 at rest and for rigid motions; +∞ once the state holds a NaN).
   double largest_stretch() const;
+  /// Implicit schemes: the largest relative residual ‖b - A y‖/‖b‖ of the last step's CG solves
+  /// (dimensionless; above cg_tolerance() when a solve stopped at its iteration cap); 0 otherwise.
+  double last_relative_residual() const { return last_residual_; }
+  /// The CG settings of the implicit step (dynamics::IntegratorDef's: relative tolerance, iteration cap).
+  double cg_tolerance() const { return integrator_.def().cg_tolerance; }
 
   /// Replaces the phyxels' positions (unit: m) and velocities (unit: m/s), one each per phyxel (a
   /// pre-deformed start); false, changing nothing, for a size mismatch or a non-finite entry.
@@ -154,6 +159,7 @@ class MeshlessBody {
   DrivenSurface surface_;
   dynamics::Integrator integrator_;
   double substep_ = 0.0, stable_step_ = 0.0;
+  double last_residual_ = 0.0;
   ExplicitStepControl control_;
   int last_substeps_ = 0;
   std::vector<Vec3> x_surface_, n_surface_;
