@@ -160,14 +160,16 @@ struct CutRun {
   std::vector<std::vector<Vec3>> states;  // x after each timed step
 };
 
-// The largest node distance between two cutting runs over all their timed steps (the runs make the same
-// cuts: cut_tets works on rest positions), and the largest displacement of the first from rest.
-std::pair<double, double> cut_difference(const CutRun& a, const CutRun& b) {
+// The largest node distance between two runs' states over all their timed steps (cutting runs make the
+// same cuts: cut_tets works on rest positions), and the largest displacement of the first from `rest`.
+std::pair<double, double> largest_difference(const std::vector<std::vector<Vec3>>& a,
+                                             const std::vector<std::vector<Vec3>>& b,
+                                             const std::vector<Vec3>& rest) {
   double difference = 0.0, swing = 0.0;
-  for (std::size_t s = 0; s < std::min(a.states.size(), b.states.size()); ++s)
-    for (std::size_t i = 0; i < std::min(a.states[s].size(), b.states[s].size()); ++i) {
-      difference = std::max(difference, (a.states[s][i] - b.states[s][i]).norm());
-      swing = std::max(swing, (a.states[s][i] - a.rest[i]).norm());
+  for (std::size_t s = 0; s < std::min(a.size(), b.size()); ++s)
+    for (std::size_t i = 0; i < std::min(a[s].size(), b[s].size()); ++i) {
+      difference = std::max(difference, (a[s][i] - b[s][i]).norm());
+      swing = std::max(swing, (a[s][i] - rest[i]).norm());
     }
   return {difference, swing};
 }
@@ -314,10 +316,7 @@ nlohmann::json run_hybrid_organ(Index resolution, std::size_t operational, int s
                cg = pcg_run.cg * steps, split_ms = split_run.ms * steps, split_cg = split_run.cg * steps,
                split_worst = split_run.worst, fast_ms = fast_run.ms * steps, fast_worst = fast_run.worst;
   const bool converged = direct_run.converged && full_run.converged;
-  double fast_difference = 0.0;  // over all timed steps
-  for (std::size_t s = 0; s < fast_run.states.size(); ++s)
-    for (std::size_t i = 0; i < xf.size(); ++i)
-      fast_difference = std::max(fast_difference, (fast_run.states[s][i] - full_run.states[s][i]).norm());
+  const double fast_difference = largest_difference(fast_run.states, full_run.states, mesh.positions).first;
   double difference = 0.0, pcg_difference = 0.0, swing = 0.0;
   for (std::size_t i = 0; i < xh.size(); ++i) {
     difference = std::max(difference, (xh[i] - xf[i]).norm());
@@ -389,7 +388,8 @@ nlohmann::json run_hybrid_organ(Index resolution, std::size_t operational, int s
   const CutRun cut_split = run_cut(mesh, flags, mat, def, split, steps, extent);
   const CutRun cut_pcg = run_cut(mesh, flags, mat, def, fast, steps, extent);
   const CutRun cut_fast = run_cut(mesh, flags, mat, def, capped, steps, extent);
-  const auto [cut_fast_difference, cut_swing] = cut_difference(cut_direct, cut_fast);
+  const auto [cut_fast_difference, cut_swing] =
+      largest_difference(cut_direct.states, cut_fast.states, cut_direct.rest);
   double cut_difference = 0.0, cut_pcg_difference = 0.0;
   for (std::size_t i = 0; i < cut_direct.x.size(); ++i)
     cut_pcg_difference = std::max(cut_pcg_difference, (cut_direct.x[i] - cut_pcg.x[i]).norm());

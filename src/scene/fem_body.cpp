@@ -106,6 +106,19 @@ double fem_max_frequency(const fem::FemForceModel& model) {
 namespace detail {
 namespace {
 
+// What a hybrid body takes (fem::HybridSolver::build refuses the rest), checked here too so that a scene
+// error can name its JSON key.
+constexpr const char* kHybridIntegrators = "a hybrid body needs the backward_euler or newmark integrator";
+constexpr const char* kHybridSolvers =
+    "a hybrid body needs the cholmod, interface_pcg or rest_factor_pcg solver";
+bool hybrid_integrator(FemIntegrator i) {
+  return i == FemIntegrator::backward_euler || i == FemIntegrator::newmark;
+}
+bool hybrid_solver(fem::LinearSolverKind k) {
+  return k == fem::LinearSolverKind::cholmod || k == fem::LinearSolverKind::interface_pcg ||
+         k == fem::LinearSolverKind::rest_factor_pcg;
+}
+
 // The schemes fem::ImplicitSolver steps; the others go through dynamics::Integrator.
 bool uses_implicit_solver(FemIntegrator i) {
   return i == FemIntegrator::backward_euler || i == FemIntegrator::newmark || i == FemIntegrator::bdf2 ||
@@ -174,12 +187,8 @@ class FemSceneBody : public Body, public FemSceneView, public InteriorOutput {
                       fem_integrator_name(scene.integrator))};
     if (!scene.operational.empty()) {
       if (def.mass != fem::MassKind::lumped) return Error{"fem: a hybrid body takes a lumped mass only"};
-      if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
-        return Error{"fem: a hybrid body needs the backward_euler or newmark integrator"};
-      if (scene.solver.solver != fem::LinearSolverKind::cholmod &&
-          scene.solver.solver != fem::LinearSolverKind::interface_pcg &&
-          scene.solver.solver != fem::LinearSolverKind::rest_factor_pcg)
-        return Error{"fem: a hybrid body needs the cholmod, interface_pcg or rest_factor_pcg solver"};
+      if (!hybrid_integrator(scene.integrator)) return Error{std::string("fem: ") + kHybridIntegrators};
+      if (!hybrid_solver(scene.solver.solver)) return Error{std::string("fem: ") + kHybridSolvers};
       if (scene.operational.size() != rest.tets.size())
         return Error{"fem: " + std::to_string(scene.operational.size()) + " operational flags for " +
                      std::to_string(rest.tets.size()) + " tets"};
@@ -1014,13 +1023,8 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     if (auto c = hybrid->find("cut"))
       scene.cut.mode =
           c->one_of({"split", "remove"}) == "split" ? fem::TetCutMode::split : fem::TetCutMode::remove;
-    if (scene.integrator != FemIntegrator::backward_euler && scene.integrator != FemIntegrator::newmark)
-      settings->at("integrator").fail("a hybrid body needs the backward_euler or newmark integrator");
-    if (scene.solver.solver != fem::LinearSolverKind::cholmod &&
-        scene.solver.solver != fem::LinearSolverKind::interface_pcg &&
-        scene.solver.solver != fem::LinearSolverKind::rest_factor_pcg)
-      settings->at("solver").at("kind").fail(
-          "a hybrid body needs the cholmod, interface_pcg or rest_factor_pcg solver");
+    if (!hybrid_integrator(scene.integrator)) settings->at("integrator").fail(kHybridIntegrators);
+    if (!hybrid_solver(scene.solver.solver)) settings->at("solver").at("kind").fail(kHybridSolvers);
   } else if (scene.solver.solver == fem::LinearSolverKind::interface_pcg) {
     settings->at("solver").at("kind").fail("interface_pcg needs a hybrid body");
   }

@@ -810,8 +810,11 @@ bool HybridSolver::refresh_interface_preconditioner() {
     pc.inverse.setIdentity(pc.t.rows(), pc.t.cols());
     pc.llt.solveInPlace(pc.inverse);
     if (solver_.solver == LinearSolverKind::rest_factor_pcg) {
+      // Computed once (at build) and never refreshed: only the float inverse is kept.
       pc.inverse_float = pc.inverse.cast<float>();
       pc.inverse.resize(0, 0);
+      pc.t.resize(0, 0);
+      pc.llt.compute(Eigen::MatrixXd());  // (a default-constructed LLT assigned over it reads an unset info)
     }
   }
   ++pc.refreshes;
