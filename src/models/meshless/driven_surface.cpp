@@ -144,53 +144,78 @@ void DrivenSurface::append_fit_or_shepard(const MlsBody& body, const Vec3& X, do
   }
 }
 
-void DrivenSurface::apply_split(const MlsBody& body, std::span<const Vec3> x, std::span<const Vec3> surface_x,
-                                const Blade& blade, const SurfaceSplit& split) {
-  std::vector<Index> near, candidates, piece(body.rest.size()), labels;
-  // The pieces the links now make (union-find): a new vertex takes phyxels only from its side vertex's.
-  std::iota(piece.begin(), piece.end(), Index{0});
-  const auto root = [&](Index i) {
-    while (piece[static_cast<std::size_t>(i)] != i)
-      i = piece[static_cast<std::size_t>(i)] =
-          piece[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)])];
-    return i;
-  };
-  for (std::size_t i = 0; i < body.rest.size(); ++i) {
-    const Index ri = root(static_cast<Index>(i));  // stays a root: only other roots are linked to it
-    for (Index l = body.link_begin[i]; l < body.link_begin[i + 1]; ++l)
-      piece[static_cast<std::size_t>(root(body.link_target[static_cast<std::size_t>(l)]))] = ri;
-  }
-  const PointGrid grid(body.rest, *std::min_element(radius_.begin(), radius_.end()));
-  const BladeCrossing crossing(blade);
-  for (const CutPoint& p : split.points) {
-    const auto a = static_cast<std::size_t>(p.a), b = static_cast<std::size_t>(p.b);
-    const Vec3 X = (1.0 - p.t) * rest_[a] + p.t * rest_[b];
-    const Vec3 on_cut = (1.0 - p.t) * surface_x[a] + p.t * surface_x[b];
-    // A point a millionth of the way from the cut point to its side's vertex: on that side.
-    const Vec3 seen_from = on_cut + 1e-6 * (surface_x[static_cast<std::size_t>(p.side)] - on_cut);
-    labels.clear();
-    for (Index j : phyxels(p.side)) labels.push_back(root(j));
-    const auto same_piece = [&](Index j) {
-      return labels.empty() || std::find(labels.begin(), labels.end(), root(j)) != labels.end();
-    };
-    double R = radius_[static_cast<std::size_t>(p.side)];
-    for (int attempt = 0; attempt < 8; ++attempt, R *= 1.25) {
-      grid.within(X, R, -1, candidates);
-      near.clear();
-      for (Index j : candidates) {
-        if (same_piece(j) && !crossing(seen_from, x[static_cast<std::size_t>(j)])) near.push_back(j);
-      }
-      if (!near.empty()) break;
-    }
-    rest_.push_back(X);
-    radius_.push_back(R);
-    append_fit_or_shepard(body, X, R, near);
-    begin_.push_back(static_cast<Index>(phyxel_.size()));
-  }
-  triangles_ = split.triangles;
+Index DrivenSurface::add_vertex(const MlsBody& body, const Vec3& X, double R, std::span<const Index> near) {
+  rest_.push_back(X);
+  radius_.push_back(R);
+  normal_.push_back(Vec3::Zero());
+  append_fit_or_shepard(body, X, R, near);
+  begin_.push_back(static_cast<Index>(phyxel_.size()));
+  frame_.emplace_back();
+  compute_frame(body, rest_.size() - 1);
+  return static_cast<Index>(rest_.size() - 1);
+}
+
+void DrivenSurface::refit_vertex(Index v, const MlsBody& body, const Vec3& X, double R,
+                                 std::span<const Index> near) {
+  const auto vu = static_cast<std::size_t>(v);
+  // The fit is rebuilt at the end of the arrays, then moved into the vertex's place.
+  const std::size_t old_size = phyxel_.size();
+  append_fit_or_shepard(body, X, R, near);
+  std::vector<Index> phyxel(phyxel_.begin() + static_cast<std::ptrdiff_t>(old_size), phyxel_.end());
+  std::vector<FitTerm> term(term_.begin() + static_cast<std::ptrdiff_t>(old_size), term_.end());
+  phyxel_.resize(old_size);
+  term_.resize(old_size);
+  const auto first = static_cast<std::ptrdiff_t>(begin_[vu]),
+             last = static_cast<std::ptrdiff_t>(begin_[vu + 1]);
+  phyxel_.erase(phyxel_.begin() + first, phyxel_.begin() + last);
+  term_.erase(term_.begin() + first, term_.begin() + last);
+  phyxel_.insert(phyxel_.begin() + first, phyxel.begin(), phyxel.end());
+  term_.insert(term_.begin() + first, term.begin(), term.end());
+  const auto shift = static_cast<Index>(phyxel.size()) - static_cast<Index>(last - first);
+  for (std::size_t w = vu + 1; w < begin_.size(); ++w) begin_[w] += shift;
+  rest_[vu] = X;
+  radius_[vu] = R;
+  compute_frame(body, vu);
+}
+
+void DrivenSurface::set_triangles(std::vector<Tri> triangles) {
+  triangles_ = std::move(triangles);
   normal_ = area_weighted_normals(rest_, triangles_);
-  compute_frames(body);
   ++topology_version_;
+}
+
+std::vector<Index> DrivenSurface::remove_vertices(std::span<const Index> gone) {
+  std::vector<Index> to(rest_.size(), 0);
+  for (Index v : gone) to[static_cast<std::size_t>(v)] = -1;
+  std::vector<Index> begin(1, 0), phyxel;
+  std::vector<FitTerm> term;
+  Index kept = 0;
+  for (std::size_t v = 0; v < rest_.size(); ++v) {
+    if (to[v] < 0) continue;
+    to[v] = kept;
+    const auto k = static_cast<std::size_t>(kept++);
+    rest_[k] = rest_[v];
+    normal_[k] = normal_[v];
+    radius_[k] = radius_[v];
+    frame_[k] = frame_[v];
+    for (Index f = begin_[v]; f < begin_[v + 1]; ++f) {
+      phyxel.push_back(phyxel_[static_cast<std::size_t>(f)]);
+      term.push_back(term_[static_cast<std::size_t>(f)]);
+    }
+    begin.push_back(static_cast<Index>(phyxel.size()));
+  }
+  const auto n = static_cast<std::size_t>(kept);
+  rest_.resize(n);
+  normal_.resize(n);
+  radius_.resize(n);
+  frame_.resize(n);
+  begin_ = std::move(begin);
+  phyxel_ = std::move(phyxel);
+  term_ = std::move(term);
+  for (Tri& t : triangles_) {
+    for (Index& v : t) v = to[static_cast<std::size_t>(v)];
+  }
+  return to;
 }
 
 Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop) {
@@ -238,7 +263,11 @@ std::span<const FitTerm> DrivenSurface::terms(Index v) const {
 
 void DrivenSurface::compute_frames(const MlsBody& body) {
   frame_.resize(rest_.size());
-  for (std::size_t v = 0; v < rest_.size(); ++v) {
+  for (std::size_t v = 0; v < rest_.size(); ++v) compute_frame(body, v);
+}
+
+void DrivenSurface::compute_frame(const MlsBody& body, std::size_t v) {
+  {
     Frame& fr = frame_[v];
     const auto near = phyxels(static_cast<Index>(v));
     const auto fit = terms(static_cast<Index>(v));

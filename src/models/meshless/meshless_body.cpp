@@ -138,6 +138,26 @@ Index MeshlessBody::grab_vertex(MeshlessGrabId id) const {
   return g ? g->vertex : -1;
 }
 
+void MeshlessBody::renumber_grabs(std::span<const Index> renumbered) {
+  for (Grab& g : grabs_) {
+    if (g.vertex < 0 || static_cast<std::size_t>(g.vertex) >= renumbered.size()) continue;
+    if (renumbered[static_cast<std::size_t>(g.vertex)] >= 0) {
+      g.vertex = renumbered[static_cast<std::size_t>(g.vertex)];
+      continue;
+    }
+    // Its vertex was removed (a point no triangle used): the nearest vertex kept stands for it.
+    const Vec3 at = x_surface_[static_cast<std::size_t>(g.vertex)];
+    double best = INFINITY;
+    for (std::size_t v = 0; v < renumbered.size(); ++v) {
+      if (renumbered[v] < 0) continue;
+      if (const double d = (x_surface_[v] - at).squaredNorm(); d < best) {
+        best = d;
+        g.vertex = renumbered[v];
+      }
+    }
+  }
+}
+
 bool MeshlessBody::cut(const Blade& blade) {
   if (!(swept_area(blade) > 0.0)) return false;
   Aabb blade_box, body_box;
@@ -165,31 +185,14 @@ void MeshlessBody::step(double dt, Profile& profile) {
       // A sweep can cut surface edges and no link (between the surface and the outer phyxels), so
       // both are looked at.
       const Index links = cut_links(*body_, body_->position, blade, def_.mls.max_condition, cut_events_);
-      // A blade moved on from where the previous one ended sweeps that strip again for the surface:
-      // a vertex moving against the blade can pass its edge between two steps' positions.
-      Index edges = 0;
-      const double tol = 1e-9 * ((blade.a0 - blade.b0).norm() + (blade.a1 - blade.a0).norm());
-      if (previous_blade_ && (previous_blade_->a1 - blade.a0).norm() <= tol &&
-          (previous_blade_->b1 - blade.b0).norm() <= tol) {
-        edges += add_crossings(x_surface_, surface_.triangles(), *previous_blade_, surface_crossings_);
-      }
-      edges += add_crossings(x_surface_, surface_.triangles(), blade, surface_crossings_);
-      previous_blade_ = blade;
-      if (links == 0 && edges == 0) continue;
-      const BladeCrossing crossing(blade);
-      surface_.refit_without(*body_, [&](Index v, Index j) {
-        return crossing(x_surface_[static_cast<std::size_t>(v)],
-                        body_->position[static_cast<std::size_t>(j)]);
-      });
-      // Split the surface along the cut and close the cut faces (surface_cut.hpp). Crossings
-      // accumulate until they close loops, so a blade moved through over several steps splits the
-      // surface in the step it is through. New vertices get positions at once, for a next blade.
-      if (const auto split = split_surface(x_surface_, surface_.triangles(), surface_crossings_)) {
-        surface_.apply_split(*body_, body_->position, x_surface_, blade, *split);
+      // The surface: refitted, split or slit along the cut (surface_cutter.hpp).
+      const SurfaceCutter::Outcome outcome =
+          cutter_.sweep(surface_, *body_, body_->position, x_surface_, blade, links > 0);
+      if (!outcome.renumbered.empty()) renumber_grabs(outcome.renumbered);
+      if (outcome.changed) {  // new vertices get positions at once, for a next blade
         x_surface_.resize(surface_.vertex_count());
         n_surface_.resize(surface_.vertex_count());
         surface_.update(body_->position, x_surface_, n_surface_);
-        surface_crossings_.clear();
       }
     }
     pending_cuts_.clear();

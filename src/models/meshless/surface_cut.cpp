@@ -22,11 +22,15 @@ std::uint64_t edge_key(Index lo, Index hi) {
 // triangle under a blade always has zero or two crossed edges, even when the blade passes exactly through
 // vertices (the cut point then sits on the vertex, t = 0 or 1) or a vertex on the blade's plane moves by a
 // rounding error between the steps of a blade moved through.
+//
+// The crossing's strip parameter (s, τ): s runs from a to b, τ from the sweep's start (tau0) to its end
+// (tau0 + 1); (a0, b0, b1) is the half s ≥ τ - tau0, (a0, b1, a1) the other.
 std::optional<Crossing> crossing(const Blade& blade, const Vec3& p, const Vec3& q,
-                                 std::optional<bool> known_p, std::optional<bool> known_q) {
+                                 std::optional<bool> known_p, std::optional<bool> known_q, double tau0) {
   const std::array<std::array<Vec3, 3>, 2> halves = {
       {{blade.a0, blade.b0, blade.b1}, {blade.a0, blade.b1, blade.a1}}};
-  for (const auto& T : halves) {
+  for (std::size_t h = 0; h < 2; ++h) {
+    const auto& T = halves[h];
     const Vec3 e0 = T[1] - T[0], e1 = T[2] - T[0], n = e0.cross(e1);
     const double nn = n.squaredNorm();
     if (!(nn > 0.0)) continue;
@@ -39,7 +43,12 @@ std::optional<Crossing> crossing(const Blade& blade, const Vec3& p, const Vec3& 
     const Vec3 w = p + t * (q - p) - T[0] - (p + t * (q - p) - T[0]).dot(n) / nn * n;  // onto the plane
     const double u = w.cross(e1).dot(n) / nn, v = e0.cross(w).dot(n) / nn;
     constexpr double eps = 1e-12;
-    if (u >= -eps && v >= -eps && u + v <= 1.0 + eps) return Crossing{t, p_plus};
+    if (u >= -eps && v >= -eps && u + v <= 1.0 + eps) {
+      const Eigen::Vector2d param =
+          h == 0 ? Eigen::Vector2d(u + v, tau0 + v) : Eigen::Vector2d(u, tau0 + u + v);
+      return Crossing{t, p_plus,
+                      param.cwiseMax(Eigen::Vector2d(0.0, tau0)).cwiseMin(Eigen::Vector2d(1.0, tau0 + 1.0))};
+    }
   }
   return std::nullopt;
 }
@@ -107,7 +116,7 @@ std::vector<Tri> triangulate_polygon(std::span<const Vec3> p) {
 }
 
 Index add_crossings(std::span<const Vec3> x, std::span<const Tri> triangles, const Blade& blade,
-                    SurfaceCrossings& crossings) {
+                    SurfaceCrossings& crossings, double tau0) {
   Index added = 0;
   Vec3 lo = blade.a0, hi = blade.a0;
   for (const Vec3& p : {blade.b0, blade.a1, blade.b1}) {
@@ -126,9 +135,10 @@ Index add_crossings(std::span<const Vec3> x, std::span<const Tri> triangles, con
         const auto it = crossings.side.find(v);
         return it == crossings.side.end() ? std::nullopt : std::optional<bool>(it->second);
       };
-      const auto hit = crossing(blade, p, q, known(i), known(j));
+      const auto hit = crossing(blade, p, q, known(i), known(j), tau0);
       if (!hit) continue;
       crossings.edge.emplace(edge_key(i, j), *hit);
+      crossings.order.push_back(edge_key(i, j));
       crossings.side.emplace(i, hit->low_plus);
       crossings.side.emplace(j, !hit->low_plus);
       ++added;
@@ -146,62 +156,126 @@ std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<con
 
 std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
                                           const SurfaceCrossings& recorded) {
-  if (recorded.edge.empty()) return std::nullopt;
+  // Copies numbered from the vertex count on, two per crossing in the order recorded.
+  SurfaceCrossings numbered = recorded;
   const auto n0 = static_cast<Index>(x.size());
-  // Crossed edges, numbered in the order met; -1 for an edge that does not cross.
-  std::unordered_map<std::uint64_t, Index> edge_id;
-  std::vector<Crossing> crossings;
-  std::vector<Index> uses;
-  std::vector<CutPoint> edge_point;
+  for (std::size_t k = 0; k < numbered.order.size(); ++k)
+    numbered.edge.at(numbered.order[k]).vertex = n0 + 2 * static_cast<Index>(k);
+  auto cut = cut_surface(x, triangles, numbered, nullptr);
+  if (!cut) return std::nullopt;
+  SurfaceSplit out;
+  out.triangles = std::move(cut->triangles);
+  out.split_triangles = cut->split_triangles;
+  out.cap_triangles = cut->cap_triangles;
+  out.loops = cut->loops;
+  for (const std::uint64_t key : numbered.order) {
+    const Crossing& c = numbered.edge.at(key);
+    const auto lo = static_cast<Index>(key >> 32), hi = static_cast<Index>(key & 0xffffffffu);
+    out.points.push_back({lo, hi, c.t, c.low_plus ? lo : hi});
+    out.points.push_back({lo, hi, c.t, c.low_plus ? hi : lo});
+  }
+  return out;
+}
+
+namespace {
+
+// Where a point of the strip's boundary lies along it, counter-clockwise from (0, 0): corner c of
+// SlitStrip at c (the bottom from 0 to 1, the right side from 1 to 1 + K, the top to 2 + K, the left
+// side to 2K + 2). A point off the boundary is taken to its nearest side.
+double strip_perimeter_position(const Eigen::Vector2d& param, Index sweeps) {
+  const double s = std::clamp(param.x(), 0.0, 1.0),
+               tau = std::clamp(param.y(), 0.0, static_cast<double>(sweeps));
+  const auto K = static_cast<double>(sweeps);
+  // The nearest side: bottom (τ = 0, s rising), right (s = 1, τ rising), top (τ = K, s falling), left.
+  const double d[4] = {tau, 1.0 - s, K - tau, s};
+  const int side = static_cast<int>(std::min_element(d, d + 4) - d);
+  switch (side) {
+    case 0:
+      return s;
+    case 1:
+      return 1.0 + tau;
+    case 2:
+      return 1.0 + K + (1.0 - s);
+    default:
+      return 2.0 + K + (K - tau);
+  }
+}
+
+}  // namespace
+
+std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
+                                      const SurfaceCrossings& recorded, const SlitStrip* strip) {
+  const std::size_t n = recorded.order.size();
+  if (n == 0 || n != recorded.edge.size()) return std::nullopt;
+  std::unordered_map<std::uint64_t, Index> id;  // crossed edge → its number in the order recorded
+  id.reserve(n);
+  std::vector<Crossing> crossing(n);
+  std::vector<std::array<Index, 2>> ends(n);  // the edge's vertices, smaller first
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::uint64_t key = recorded.order[k];
+    id.emplace(key, static_cast<Index>(k));
+    crossing[k] = recorded.edge.at(key);
+    ends[k] = {static_cast<Index>(key >> 32), static_cast<Index>(key & 0xffffffffu)};
+  }
+  const auto plus_end = [&](Index e) {
+    const auto eu = static_cast<std::size_t>(e);
+    return crossing[eu].low_plus ? ends[eu][0] : ends[eu][1];
+  };
+  // Copy on the positive side: the crossing's vertex; on the negative side: the next one.
+  const auto copy = [&](Index e, bool plus) {
+    return crossing[static_cast<std::size_t>(e)].vertex + (plus ? 0 : 1);
+  };
+  const auto point_x = [&](Index e) {
+    const auto eu = static_cast<std::size_t>(e);
+    const double t = crossing[eu].t;
+    return Vec3((1.0 - t) * x[static_cast<std::size_t>(ends[eu][0])] +
+                t * x[static_cast<std::size_t>(ends[eu][1])]);
+  };
+
   std::vector<std::array<Index, 3>> crossed(triangles.size());
+  std::vector<int> count(triangles.size(), 0);
+  std::vector<Index> uses(n, 0);
   for (std::size_t t = 0; t < triangles.size(); ++t) {
-    int count = 0;
     for (int c = 0; c < 3; ++c) {
       const Index i = triangles[t][static_cast<std::size_t>(c)],
                   j = triangles[t][static_cast<std::size_t>((c + 1) % 3)];
-      const Index lo = std::min(i, j), hi = std::max(i, j);
-      auto [it, fresh] = edge_id.try_emplace(edge_key(lo, hi), -1);
-      if (fresh) {
-        const auto hit = recorded.edge.find(edge_key(lo, hi));
-        if (hit != recorded.edge.end()) {
-          it->second = static_cast<Index>(crossings.size());
-          crossings.push_back(hit->second);
-          uses.push_back(0);
-          edge_point.push_back({lo, hi, hit->second.t, -1});
-        }
-      }
-      crossed[t][static_cast<std::size_t>(c)] = it->second;
-      if (it->second >= 0) {
-        ++count;
-        ++uses[static_cast<std::size_t>(it->second)];
+      const auto it = id.find(edge_key(std::min(i, j), std::max(i, j)));
+      const Index e = it == id.end() ? -1 : it->second;
+      crossed[t][static_cast<std::size_t>(c)] = e;
+      if (e >= 0) {
+        ++count[t];
+        ++uses[static_cast<std::size_t>(e)];
       }
     }
-    if (count != 0 && count != 2) return std::nullopt;  // a partial cut or a twisted blade
+    // Three crossed edges: a twisted blade; one: a chain ends here, which only a slit can close.
+    if (count[t] == 3 || (count[t] == 1 && strip == nullptr)) return std::nullopt;
   }
-  if (crossings.empty()) return std::nullopt;
   for (Index u : uses) {
     if (u != 2) return std::nullopt;  // an open surface or a non-manifold edge
   }
-  const auto plus_end = [&](Index e) {
-    const CutPoint& p = edge_point[static_cast<std::size_t>(e)];
-    return crossings[static_cast<std::size_t>(e)].low_plus ? p.a : p.b;
-  };
-  // Copy on the positive side: n0 + 2e; on the negative side: n0 + 2e + 1.
-  const auto copy = [n0](Index e, bool plus) { return n0 + 2 * e + (plus ? 0 : 1); };
-  const auto point_x = [&](Index e) {
-    const CutPoint& p = edge_point[static_cast<std::size_t>(e)];
-    return Vec3((1.0 - p.t) * x[static_cast<std::size_t>(p.a)] + p.t * x[static_cast<std::size_t>(p.b)]);
-  };
 
-  SurfaceSplit out;
+  SurfaceCut out;
   out.triangles.assign(triangles.begin(), triangles.end());
-  std::vector<Index> next(crossings.size(), -1);  // along the positive side's boundary, edge → edge
+  // Along the positive side's boundary: edge → edge through a split triangle; a chain's first edge
+  // has the triangle it starts in (before), its last the triangle it ends in (after).
+  std::vector<Index> next(n, -1), prev(n, -1), before(n, -1), after(n, -1);
   for (std::size_t t = 0; t < triangles.size(); ++t) {
-    int k = 0;
-    while (k < 3 && crossed[t][static_cast<std::size_t>(k)] >= 0) ++k;
-    if (k == 3 || crossed[t][static_cast<std::size_t>((k + 1) % 3)] < 0) continue;  // not crossed
-    // Edge k = (n, p) is whole; c = the vertex opposite it; e1 = (c, n), e2 = (p, c).
     const Tri& tri = triangles[t];
+    if (count[t] == 1) {
+      int c = 0;
+      while (crossed[t][static_cast<std::size_t>(c)] < 0) ++c;
+      const Index e = crossed[t][static_cast<std::size_t>(c)];
+      // The triangle runs u → w over the edge: with u on the positive side it follows the edge (as a
+      // split triangle whose lone vertex is positive follows the edge leaving that vertex).
+      auto& slot = plus_end(e) == tri[static_cast<std::size_t>(c)] ? after : before;
+      if (slot[static_cast<std::size_t>(e)] >= 0) return std::nullopt;
+      slot[static_cast<std::size_t>(e)] = static_cast<Index>(t);
+      continue;
+    }
+    if (count[t] != 2) continue;
+    int k = 0;
+    while (crossed[t][static_cast<std::size_t>(k)] >= 0) ++k;
+    // Edge k = (n, p) is whole; c = the vertex opposite it; e1 = (c, n), e2 = (p, c).
     const Index c = tri[static_cast<std::size_t>((k + 2) % 3)], vn = tri[static_cast<std::size_t>(k)],
                 vp = tri[static_cast<std::size_t>((k + 1) % 3)];
     const Index e1 = crossed[t][static_cast<std::size_t>((k + 2) % 3)],
@@ -220,41 +294,167 @@ std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<con
       out.triangles.push_back({vn, vp, m2o});
     }
     const Index from = c_plus ? e1 : e2, to = c_plus ? e2 : e1;
-    if (next[static_cast<std::size_t>(from)] >= 0) return std::nullopt;
+    if (next[static_cast<std::size_t>(from)] >= 0 || prev[static_cast<std::size_t>(to)] >= 0)
+      return std::nullopt;
     next[static_cast<std::size_t>(from)] = to;
+    prev[static_cast<std::size_t>(to)] = from;
     ++out.split_triangles;
   }
-  // The loops: the positive side's boundary runs along them; its cut face runs the other way.
-  std::vector<std::uint8_t> seen(crossings.size(), 0);
-  std::vector<Index> loop;
+  for (std::size_t e = 0; e < n; ++e) {
+    if ((next[e] >= 0) == (after[e] >= 0) || (prev[e] >= 0) == (before[e] >= 0)) return std::nullopt;
+  }
+
+  // Open chains, each from the triangle it starts in to the one it ends in, with the shared vertex
+  // where the blade's boundary pierces those triangles.
+  struct Chain {
+    std::vector<Index> edges;
+    Index first_vertex = -1, last_vertex = -1;
+    Eigen::Vector2d first_param = Eigen::Vector2d::Zero(), last_param = Eigen::Vector2d::Zero();
+    double first_pos = 0.0, last_pos = 0.0;
+  };
+  std::vector<Chain> chains;
+  std::vector<std::uint8_t> seen(n, 0);
+  for (std::size_t start = 0; start < n; ++start) {
+    if (before[start] < 0) continue;
+    Chain ch;
+    for (auto e = static_cast<Index>(start);; e = next[static_cast<std::size_t>(e)]) {
+      if (seen[static_cast<std::size_t>(e)]) return std::nullopt;
+      seen[static_cast<std::size_t>(e)] = 1;
+      ch.edges.push_back(e);
+      if (after[static_cast<std::size_t>(e)] >= 0) break;
+    }
+    chains.push_back(std::move(ch));
+  }
+  // Each end triangle (u, w, o) over its crossed edge becomes four around the piercing point P:
+  // (u, u's copy, P), (w's copy, w, P), (w, o, P), (o, u, P).
+  const auto split_end = [&](Index t, Index e, Index P) {
+    const Tri tri = triangles[static_cast<std::size_t>(t)];
+    int c = 0;
+    while (crossed[static_cast<std::size_t>(t)][static_cast<std::size_t>(c)] != e) ++c;
+    const Index u = tri[static_cast<std::size_t>(c)], w = tri[static_cast<std::size_t>((c + 1) % 3)],
+                o = tri[static_cast<std::size_t>((c + 2) % 3)];
+    out.triangles[static_cast<std::size_t>(t)] = {u, copy(e, plus_end(e) == u), P};
+    out.triangles.push_back({copy(e, plus_end(e) == w), w, P});
+    out.triangles.push_back({w, o, P});
+    out.triangles.push_back({o, u, P});
+  };
+  for (Chain& ch : chains) {
+    const Index first = ch.edges.front(), last = ch.edges.back();
+    ch.first_vertex = strip->pierce(before[static_cast<std::size_t>(first)], ch.first_param);
+    ch.last_vertex = strip->pierce(after[static_cast<std::size_t>(last)], ch.last_param);
+    ch.first_pos = strip_perimeter_position(ch.first_param, strip->sweeps);
+    ch.last_pos = strip_perimeter_position(ch.last_param, strip->sweeps);
+    split_end(before[static_cast<std::size_t>(first)], first, ch.first_vertex);
+    split_end(after[static_cast<std::size_t>(last)], last, ch.last_vertex);
+  }
+
+  // A cut face: a polygon of cut points (one copy per side) and shared vertices, triangulated once and
+  // emitted per side: the negative side's copy with the polygon's orientation, the positive side's
+  // reversed. A triangle of shared vertices only would be emitted twice over the same vertices, once
+  // each way: both are left out.
+  struct Corner {
+    Index minus, plus;
+  };
+  std::vector<Corner> corner;
   std::vector<Vec3> polygon;
-  for (std::size_t start = 0; start < crossings.size(); ++start) {
+  const auto emit = [&]() {
+    for (const Tri& f : triangulate_polygon(polygon)) {
+      const auto& a = corner[static_cast<std::size_t>(f[0])];
+      const auto& b = corner[static_cast<std::size_t>(f[1])];
+      const auto& c = corner[static_cast<std::size_t>(f[2])];
+      if (a.minus == a.plus && b.minus == b.plus && c.minus == c.plus) continue;
+      out.triangles.push_back({a.minus, b.minus, c.minus});
+      out.triangles.push_back({c.plus, b.plus, a.plus});
+      out.cap_triangles += 2;
+    }
+  };
+
+  // Slits: the cut face of an open chain lies in the strip, inside the body, which is on the chain's
+  // left in (s, τ) (the positive side's boundary runs along the chain with the body's outside on its
+  // right). Its boundary runs along the chain, then counter-clockwise along the strip's boundary
+  // (through its corners) to the start of the next chain met, and so on until back.
+  if (!chains.empty()) {
+    const double perimeter = 2.0 * static_cast<double>(strip->sweeps) + 2.0;
+    const auto ahead = [&](double from, double to) {  // counter-clockwise distance along the boundary
+      double d = std::fmod(to - from, perimeter);
+      return d < 0.0 ? d + perimeter : d;
+    };
+    std::vector<std::uint8_t> closed(chains.size(), 0);
+    for (std::size_t c0 = 0; c0 < chains.size(); ++c0) {
+      if (closed[c0]) continue;
+      corner.clear();
+      polygon.clear();
+      for (std::size_t c = c0;;) {
+        if (closed[c]) return std::nullopt;
+        closed[c] = 1;
+        const Chain& ch = chains[c];
+        corner.push_back({ch.first_vertex, ch.first_vertex});
+        polygon.emplace_back(ch.first_param.x(), ch.first_param.y(), 0.0);
+        for (Index e : ch.edges) {
+          corner.push_back({copy(e, false), copy(e, true)});
+          const Eigen::Vector2d& q = crossing[static_cast<std::size_t>(e)].param;
+          polygon.emplace_back(q.x(), q.y(), 0.0);
+        }
+        corner.push_back({ch.last_vertex, ch.last_vertex});
+        polygon.emplace_back(ch.last_param.x(), ch.last_param.y(), 0.0);
+        // The next chain's start counter-clockwise, with no chain's end between.
+        std::size_t to = chains.size();
+        double best = 2.0 * perimeter;
+        for (std::size_t d = 0; d < chains.size(); ++d) {
+          double gap = ahead(ch.last_pos, chains[d].first_pos);
+          if (d == c && gap == 0.0) gap = perimeter;
+          if (gap < best) best = gap, to = d;
+        }
+        for (std::size_t d = 0; d < chains.size(); ++d) {
+          const double gap = ahead(ch.last_pos, chains[d].last_pos);
+          if (d != c && gap > 0.0 && gap < best) return std::nullopt;
+        }
+        for (double k = std::floor(ch.last_pos) + 1.0; k - ch.last_pos < best; k += 1.0) {
+          const auto at = static_cast<Index>(std::fmod(k, perimeter));
+          const Index v = strip->corner(at);
+          corner.push_back({v, v});
+          const auto K = static_cast<double>(strip->sweeps);
+          const double a = static_cast<double>(at);
+          const Eigen::Vector2d q = at == 0        ? Eigen::Vector2d(0, 0)
+                                    : a <= 1.0 + K ? Eigen::Vector2d(1.0, a - 1.0)
+                                                   : Eigen::Vector2d(0.0, 2.0 * K + 2.0 - a);
+          polygon.emplace_back(q.x(), q.y(), 0.0);
+        }
+        if (to == c0) break;
+        c = to;
+      }
+      // The polygon runs counter-clockwise in (s, τ) when the chains and strip agree.
+      double area2 = 0.0;
+      for (std::size_t i = 0; i < polygon.size(); ++i) {
+        const Vec3& p = polygon[i];
+        const Vec3& q = polygon[(i + 1) % polygon.size()];
+        area2 += p.x() * q.y() - q.x() * p.y();
+      }
+      if (!(area2 > 0.0)) return std::nullopt;
+      emit();
+      ++out.chains;
+    }
+  }
+
+  // Closed loops: the positive side's boundary runs along them; its cut face runs the other way.
+  std::vector<Index> loop;
+  for (std::size_t start = 0; start < n; ++start) {
     if (seen[start]) continue;
     loop.clear();
+    corner.clear();
     polygon.clear();
     for (auto e = static_cast<Index>(start); !seen[static_cast<std::size_t>(e)];
          e = next[static_cast<std::size_t>(e)]) {
       if (e < 0) return std::nullopt;
       seen[static_cast<std::size_t>(e)] = 1;
       loop.push_back(e);
+      corner.push_back({copy(e, false), copy(e, true)});
       polygon.push_back(point_x(e));
       if (next[static_cast<std::size_t>(e)] < 0) return std::nullopt;
     }
     if (next[static_cast<std::size_t>(loop.back())] != loop.front()) return std::nullopt;
-    for (const Tri& f : triangulate_polygon(polygon)) {
-      const auto L = [&](int c) { return loop[static_cast<std::size_t>(f[static_cast<std::size_t>(c)])]; };
-      out.triangles.push_back({copy(L(0), false), copy(L(1), false), copy(L(2), false)});
-      out.triangles.push_back({copy(L(2), true), copy(L(1), true), copy(L(0), true)});
-      out.cap_triangles += 2;
-    }
+    emit();
     ++out.loops;
-  }
-  out.points.reserve(2 * edge_point.size());
-  for (std::size_t e = 0; e < edge_point.size(); ++e) {
-    const CutPoint& p = edge_point[e];
-    const Index plus = plus_end(static_cast<Index>(e));
-    out.points.push_back({p.a, p.b, p.t, plus});
-    out.points.push_back({p.a, p.b, p.t, plus == p.a ? p.b : p.a});
   }
   return out;
 }

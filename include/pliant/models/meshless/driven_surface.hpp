@@ -93,17 +93,22 @@ class DrivenSurface {
   /// vertex with no phyxel left stays at rest). Returns the number of vertices refitted. Allocates.
   Index refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop);
 
-  /// Applies a split of the surface along `blade` (surface_cut.hpp) made at the current surface
-  /// positions `surface_x` (unit: m): the new vertices get rest positions on their edges and fits to
-  /// the phyxels within their side vertex's radius that are in the same piece as its phyxels (linked
-  /// to them through the links left) and visible from their side (no segment from a point just off the
-  /// cut on that side to the phyxel's current position in `x` crosses `blade`, the last blade), linear
-  /// when well conditioned, else Shepard; the triangles are replaced, rest normals recomputed and
-  /// topology_version() incremented. Allocates.
-  void apply_split(const MlsBody& body, std::span<const Vec3> x, std::span<const Vec3> surface_x,
-                   const Blade& blade, const SurfaceSplit& split);
-  /// Incremented by every apply_split (0 for a surface never split).
+  /// Appends a vertex at rest position X (unit: m) fitted to the phyxels `near` within radius R (unit:
+  /// m): linear when the moment matrix is well conditioned, else Shepard weights. No triangle uses it
+  /// until set_triangles. Returns its index. Allocates.
+  Index add_vertex(const MlsBody& body, const Vec3& X, double R, std::span<const Index> near);
+  /// Moves vertex v to rest position X and refits it in the same way. Allocates.
+  void refit_vertex(Index v, const MlsBody& body, const Vec3& X, double R, std::span<const Index> near);
+  /// Replaces the triangles (every vertex index below vertex_count()), recomputes the rest normals and
+  /// increments topology_version(). Allocates.
+  void set_triangles(std::vector<Tri> triangles);
+  /// Removes the vertices `gone` (no triangle may use them), renumbering the others in order; returns
+  /// the new index of each old vertex (-1 for one removed). Allocates.
+  std::vector<Index> remove_vertices(std::span<const Index> gone);
+  /// Incremented by every set_triangles (0 for a surface never cut).
   std::uint64_t topology_version() const { return topology_version_; }
+  /// The fit radius of vertex v (unit: m).
+  double radius(Index v) const { return radius_[static_cast<std::size_t>(v)]; }
 
   /// Phyxels weighing on vertex v, and their fit terms (φ_j, g_j), in the same order.
   std::span<const Index> phyxels(Index v) const;
@@ -130,6 +135,7 @@ class DrivenSurface {
   void append_fit_or_shepard(const MlsBody& body, const Vec3& X, double R, std::span<const Index> near);
   // Recomputes frame_ for every vertex from its terms and the phyxels' rest positions.
   void compute_frames(const MlsBody& body);
+  void compute_frame(const MlsBody& body, std::size_t v);
 };
 
 /// The first-order normal (I - Hᵀ) n, normalised, for the displacement gradient H_ab = ∂u_a/∂X_b.

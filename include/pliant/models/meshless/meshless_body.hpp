@@ -20,7 +20,7 @@
 #include "pliant/models/meshless/mls_body.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
 #include "pliant/models/meshless/sampling.hpp"
-#include "pliant/models/meshless/surface_cut.hpp"
+#include "pliant/models/meshless/surface_cutter.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -118,14 +118,17 @@ class MeshlessBody {
 
   /// Cuts along the blade at the start of the next step (cutting.hpp): links crossing the swept
   /// surface at that time are removed, the affected phyxels' constants recomputed, and surface
-  /// vertices refitted on the phyxels on their side; when the cut leaves closed loops on the surface
-  /// (a through-cut), the surface is split along them and the cut faces closed (surface_cut.hpp), so
-  /// vertices and triangles are appended and surface_topology_version() grows. False (and nothing
-  /// queued) for a blade of zero area or one whose bounds miss the body's.
+  /// vertices refitted on the phyxels on their side; the surface is then cut along the run of blades
+  /// so far (surface_cutter.hpp): split and closed where the cut goes through, slit and closed by its
+  /// cut face where the blade's edge ends inside the body, so vertices and triangles are appended and
+  /// surface_topology_version() grows. A blade that does not start where the last one ended starts a
+  /// new run (the surface's unused vertices are then removed and the others renumbered; grabs follow).
+  /// False (and nothing queued) for a blade of zero area or one whose bounds miss the body's.
   bool cut(const Blade& blade);
   /// Phyxels that lost links in the last step's cuts (valid until the next step).
   std::span<const CutEvent> cut_events() const { return cut_events_; }
-  /// Incremented whenever a cut splits the surface (vertices and triangles added or re-connected).
+  /// Incremented whenever a cut changes the surface's triangles (vertices and triangles added or
+  /// re-connected, or vertices renumbered).
   std::uint64_t surface_topology_version() const { return surface_.topology_version(); }
 
   /// Adds force f (unit: N) at surface vertex v for the next step.
@@ -152,6 +155,8 @@ class MeshlessBody {
     Vec3 reaction = Vec3::Zero();
   };
   const Grab* live_grab(MeshlessGrabId id) const;
+  // After the surface's vertices were renumbered (old → new, -1 removed; x_surface_ still the old).
+  void renumber_grabs(std::span<const Index> renumbered);
 
   MeshlessBodyDef def_;
   std::unique_ptr<MlsBody> body_;  // stable address: the force model refers to it
@@ -168,8 +173,7 @@ class MeshlessBody {
   std::vector<Grab> grabs_;
   std::vector<MeshlessGrabRelease> released_, pending_released_;
   std::vector<Blade> pending_cuts_;
-  SurfaceCrossings surface_crossings_;   // surface edges cut since the surface was last split
-  std::optional<Blade> previous_blade_;  // the last blade cut, swept again for the surface by the next
+  SurfaceCutter cutter_;
   std::vector<CutEvent> cut_events_;
 };
 

@@ -9,19 +9,22 @@
 // twice with opposite orientations, once per side over that side's copies, so each piece is closed and
 // outward facing again. Vertex indices already in use keep their meaning; new vertices are appended.
 //
-// Only cuts that leave closed loops are split: every triangle must have zero or two crossed edges and
-// every crossed edge two triangles. Crossings accumulate over several blades (SurfaceCrossings), so a
-// blade moved through the body over several steps, each step's sweep a partial cut, splits the surface
-// in the step its sweeps together cross the body. Until then (a partial cut: the blade's edge ends
-// inside the body, so some triangle has one crossed edge), the surface is left as it was. A vertex on
-// the blade's plane counts as on its positive side, so a blade through vertices still splits cleanly
-// (with cut points on those vertices and some zero-area triangles).
+// split_surface splits only cuts that leave closed loops: every triangle must have zero or two crossed
+// edges and every crossed edge two triangles. Crossings accumulate over several blades
+// (SurfaceCrossings), so a blade moved through the body over several steps, each step's sweep a
+// partial cut, closes its loops in the step its sweeps together cross the body. cut_surface also
+// closes open chains (a partial cut: the blade's edge ends inside the body, so the chain ends in a
+// triangle with one crossed edge) as slits, given the strip the blades swept (SlitStrip;
+// surface_cutter.hpp drives both for a body). A vertex on the blade's plane counts as on its positive
+// side, so a blade through vertices still splits cleanly (with cut points on those vertices and some
+// zero-area triangles).
 #pragma once
 
 #include "pliant/core/types.hpp"
 #include "pliant/models/meshless/cutting.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -54,22 +57,66 @@ struct SurfaceCrossings {
   struct Crossing {
     double t = 0.0;
     bool low_plus = false;
+    /// Where on the blades' strip the edge crossed (s, τ) (dimensionless): s from the edge's a end (0)
+    /// to its b end (1), τ counts the sweeps (tau0 to tau0 + 1 over the sweep given to add_crossings).
+    Eigen::Vector2d param = Eigen::Vector2d::Zero();
+    /// The vertex of the cut point's copy on the positive side (the negative side's is vertex + 1),
+    /// given by whoever splits the surface (cut_surface); -1 until then.
+    Index vertex = -1;
   };
   std::unordered_map<std::uint64_t, Crossing> edge;
+  std::vector<std::uint64_t> order;      ///< the crossed edges' keys in the order recorded
   std::unordered_map<Index, bool> side;  ///< per vertex at a crossed edge: on the positive side
   void clear() {
     edge.clear();
+    order.clear();
     side.clear();
   }
 };
 
 /// Records the surface edges (current positions `x`, unit: m) that cross the blade's swept surface and
 /// were not recorded before. Returns how many it added. Allocates.
+/// `tau0` is the sweep's number in its run of sweeps (the strip parameter τ of its start).
 Index add_crossings(std::span<const Vec3> x, std::span<const Tri> triangles, const Blade& blade,
-                    SurfaceCrossings& crossings);
+                    SurfaceCrossings& crossings, double tau0 = 0.0);
+
+/// The strip a run of sweeps covers, for cut faces of open chains (slits): (s, τ) ∈ [0, 1] × [0, K]
+/// for K sweeps, each sweep k covering τ ∈ [k, k + 1] (s from the blade's a end to its b end). Its
+/// corners, numbered counter-clockwise from (0, 0): c = 0 at (0, 0), 1 + k at (1, k) for k = 0..K (the
+/// b end's path), then 2 + K + j at (0, K - j) for j = 0..K - 1 (the a end's path back).
+struct SlitStrip {
+  Index sweeps = 0;
+  /// The vertex where the strip's boundary pierces triangle `t` (a chain of crossed edges ends in it),
+  /// writing the strip parameter of that point on the strip's boundary to `param`.
+  std::function<Index(Index t, Eigen::Vector2d& param)> pierce;
+  /// The vertex at the strip's corner c.
+  std::function<Index(Index c)> corner;
+};
+
+/// A surface cut along recorded crossings.
+struct SurfaceCut {
+  std::vector<Tri> triangles;  ///< the old ones with split ones replaced, then pieces and cut faces
+  Index split_triangles = 0;   ///< triangles split along a chain or loop
+  Index cap_triangles = 0;     ///< triangles of the cut faces (both sides)
+  Index loops = 0;             ///< closed intersection loops (through-cuts)
+  Index chains = 0;            ///< cut faces of open chains (slits)
+};
+
+/// Cuts the surface (current positions `x`, unit: m; outward triangles) along the recorded crossings,
+/// whose `vertex` (the copies) the caller has set. Closed loops are split as split_surface does. With a
+/// strip, open chains (a partial cut: the blade's edge ends inside the body) become slits: the chain's
+/// crossed edges get their copies, each triangle it ends in is split around the point the strip's
+/// boundary pierces it (strip.pierce, shared by both sides), and the slit is closed by a cut face
+/// inside the body: the part of the strip bounded by the chains and the strip's boundary between
+/// them (with its corners, strip.corner), triangulated in (s, τ) and emitted once per side over that
+/// side's copies, so the surface stays closed and outward oriented, the two sides joined where the
+/// blade's edge ran. Nothing when the crossings do not form such chains and loops. Allocates.
+std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
+                                      const SurfaceCrossings& crossings, const SlitStrip* strip);
 
 /// Splits the surface (current positions `x`, unit: m; outward triangles) along the recorded
-/// crossings. Nothing when there are none or they do not form closed loops. Allocates.
+/// crossings, numbering the copies from x.size() on, two per crossing in the order recorded. Nothing when
+/// there are none or they do not form closed loops. Allocates.
 std::optional<SurfaceSplit> split_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
                                           const SurfaceCrossings& crossings);
 /// The same for one blade.

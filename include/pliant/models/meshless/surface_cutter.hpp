@@ -1,0 +1,76 @@
+// SurfaceCutter: what a meshless body's cuts do to its driven render surface, blade after blade.
+//
+// A blade moved through the body over several steps is a run of sweeps, each starting where the
+// previous one ended (cutting.hpp's Blade); together they cover a strip. The surface edges the strip
+// crosses are recorded on the surface as it was when the run began (surface_cut.hpp), each with two
+// copies of its cut point, one per side of the blade, appended and fitted to the phyxels on that side
+// when the edge is crossed. After every sweep the surface is re-cut from the run's start along all
+// crossings so far:
+// - where they form closed loops (the blade has gone through), the surface is split in pieces and
+//   the cut faces closed, and the run ends;
+// - where a chain of crossed edges ends inside the body (a partial cut, an incision), the surface gets
+//   a slit: the chain's triangles are split over the copies, the triangle each end lies in is split
+//   around the point where the strip's boundary pierces it, and the slit is closed by a cut face
+//   inside the body, down to the blade's edge (the corners of the strip, fitted to the phyxels around
+//   the blade's edge, joined to both sides), so the surface stays closed and the slit opens as the
+//   two sides move apart.
+// Vertex indices keep their meaning while a run goes on: copies and corners are appended and keep
+// their numbers; a piercing point no triangle uses any more (the slit grew past it) is reused for the
+// next one. When the run ends (the blade goes through, or the next blade does not start where the
+// last one ended), the vertices no triangle uses are removed and the others renumbered.
+#pragma once
+
+#include "pliant/core/types.hpp"
+#include "pliant/models/meshless/cutting.hpp"
+#include "pliant/models/meshless/driven_surface.hpp"
+#include "pliant/models/meshless/mls_body.hpp"
+#include "pliant/models/meshless/surface_cut.hpp"
+
+#include <map>
+#include <span>
+#include <vector>
+
+namespace pliant::meshless {
+
+class SurfaceCutter {
+ public:
+  /// What a sweep did to the surface.
+  struct Outcome {
+    bool changed = false;  ///< triangles or vertices changed (positions must be recomputed)
+    /// When vertices were removed: the new index of each old one (-1 for a removed one); else empty.
+    std::vector<Index> renumbered;
+  };
+
+  /// Applies a blade's sweep to `surface` after its links were cut (cut_links) at the phyxel positions
+  /// `x` (unit: m), with the surface vertices at `surface_x` (unit: m, one per surface vertex):
+  /// vertices whose fit reaches across the blade are refitted on their side, new crossings get their
+  /// copies, and the surface is re-cut as the header says. `links_cut`: whether the sweep cut links.
+  /// Allocates.
+  Outcome sweep(DrivenSurface& surface, const MlsBody& body, std::span<const Vec3> x,
+                std::span<const Vec3> surface_x, const Blade& blade, bool links_cut);
+
+  /// Sweeps in the current run (0 when none is going on).
+  Index run_length() const { return static_cast<Index>(run_.size()); }
+  /// Open chains closed by a slit in the surface as last cut.
+  Index slits() const { return slits_; }
+
+ private:
+  // A shared vertex the slits use: the point where the strip's boundary pierces a triangle (key: the
+  // triangle) or a corner of the strip (key: -1 - corner).
+  struct Extra {
+    Index vertex = -1;
+    Eigen::Vector2d param = Eigen::Vector2d::Zero();
+  };
+  std::vector<Tri> base_;  // the triangles when the run began
+  Index base_vertices_ = 0;
+  SurfaceCrossings crossings_;
+  std::vector<Blade> run_;
+  std::size_t copied_ = 0;  // crossings (in crossings_.order) given their copies
+  std::map<Index, Extra> extras_;
+  std::vector<Index> spare_;  // shared vertices no triangle uses any more, reused or removed
+  Index slits_ = 0;
+
+  std::vector<Index> end_run(DrivenSurface& surface);
+};
+
+}  // namespace pliant::meshless

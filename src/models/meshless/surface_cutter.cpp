@@ -1,0 +1,340 @@
+#include "pliant/models/meshless/surface_cutter.hpp"
+
+#include "point_grid.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <optional>
+
+namespace pliant::meshless {
+namespace {
+
+using detail::PointGrid;
+
+// The pieces the links make: per phyxel a representative of its connected component.
+std::vector<Index> pieces(const MlsBody& body) {
+  std::vector<Index> piece(body.rest.size());
+  std::iota(piece.begin(), piece.end(), Index{0});
+  const auto root = [&](Index i) {
+    while (piece[static_cast<std::size_t>(i)] != i)
+      i = piece[static_cast<std::size_t>(i)] = piece[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)])];
+    return i;
+  };
+  for (std::size_t i = 0; i < body.rest.size(); ++i) {
+    const Index ri = root(static_cast<Index>(i));  // stays a root: only other roots are linked to it
+    for (Index l = body.link_begin[i]; l < body.link_begin[i + 1]; ++l)
+      piece[static_cast<std::size_t>(root(body.link_target[static_cast<std::size_t>(l)]))] = ri;
+  }
+  for (std::size_t i = 0; i < piece.size(); ++i) piece[i] = root(static_cast<Index>(i));
+  return piece;
+}
+
+// The rest position of the point y (unit: m) given where the phyxels are now (x): a linear
+// moving-least-squares fit of the rest positions over the phyxels within R of y (enlarged until some
+// are), Shepard weights on their displacements when too few for a linear fit, y itself when none.
+Vec3 rest_of(const MlsBody& body, std::span<const Vec3> x, const Vec3& y, double R) {
+  std::vector<Index> near;
+  for (int attempt = 0; attempt < 8 && near.empty(); ++attempt, R *= 1.25) {
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      if ((x[j] - y).squaredNorm() < R * R) near.push_back(static_cast<Index>(j));
+    }
+    if (!near.empty()) break;
+  }
+  if (near.empty()) return y;
+  Eigen::Matrix4d M = Eigen::Matrix4d::Zero();
+  Eigen::Matrix<double, 4, 3> B = Eigen::Matrix<double, 4, 3>::Zero();
+  Vec3 shepard = Vec3::Zero();
+  double sum = 0.0;
+  for (Index j : near) {
+    const auto ju = static_cast<std::size_t>(j);
+    Eigen::Vector4d p;
+    p << 1.0, (x[ju] - y) / R;
+    const double q = 1.0 - (x[ju] - y).squaredNorm() / (R * R), w = q * q * q;
+    M.noalias() += w * p * p.transpose();
+    B.noalias() += w * p * body.rest[ju].transpose();
+    shepard += w * (body.rest[ju] - x[ju]);
+    sum += w;
+  }
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d> eig(M, Eigen::EigenvaluesOnly);
+  if (eig.eigenvalues()[0] > 0.0 && eig.eigenvalues()[3] / eig.eigenvalues()[0] <= 1e6)
+    return (M.inverse() * B).row(0).transpose();
+  return sum > 0.0 ? Vec3(y + shepard / sum) : y;
+}
+
+// Where the segment p → q crosses triangle (A, B, C) (Möller & Trumbore 1997): its barycentric
+// coordinates and the fraction of the way from p, within a rounding error of the edges.
+struct Hit {
+  Vec3 barycentric;
+  double f;
+};
+std::optional<Hit> segment_hits(const Vec3& p, const Vec3& q, const Vec3& A, const Vec3& B, const Vec3& C) {
+  const Vec3 e1 = B - A, e2 = C - A, d = q - p;
+  const Vec3 h = d.cross(e2);
+  const double a = e1.dot(h);
+  if (!(std::abs(a) > 1e-14 * e1.norm() * e2.norm() * d.norm())) return std::nullopt;
+  const Vec3 s = p - A, r = s.cross(e1);
+  const double u = s.dot(h) / a, v = d.dot(r) / a, f = e2.dot(r) / a;
+  constexpr double eps = 1e-9;
+  if (u < -eps || v < -eps || u + v > 1.0 + eps || f < -eps || f > 1.0 + eps) return std::nullopt;
+  const double uc = std::clamp(u, 0.0, 1.0), vc = std::clamp(v, 0.0, 1.0 - uc);
+  return Hit{Vec3(1.0 - uc - vc, uc, vc), std::clamp(f, 0.0, 1.0)};
+}
+
+// The strip's boundary as segments with the strip parameters of their ends: the last blade, the paths
+// of both ends over each sweep from the last one back, and the first blade.
+struct Edge {
+  Vec3 p, q;
+  Eigen::Vector2d from, to;
+};
+std::vector<Edge> strip_boundary(std::span<const Blade> run) {
+  const auto K = static_cast<double>(run.size());
+  std::vector<Edge> out;
+  out.push_back({run.back().a1, run.back().b1, {0.0, K}, {1.0, K}});
+  for (std::size_t k = run.size(); k-- > 0;) {
+    const auto t = static_cast<double>(k);
+    out.push_back({run[k].b0, run[k].b1, {1.0, t}, {1.0, t + 1.0}});
+    out.push_back({run[k].a0, run[k].a1, {0.0, t}, {0.0, t + 1.0}});
+  }
+  out.push_back({run.front().a0, run.front().b0, {0.0, 0.0}, {1.0, 0.0}});
+  return out;
+}
+
+// Appends the renumbering `then` to `first` (old → new), which may be empty (no renumbering yet).
+void compose(std::vector<Index>& first, std::vector<Index> then) {
+  if (then.empty()) return;
+  if (first.empty()) {
+    first = std::move(then);
+    return;
+  }
+  for (Index& v : first) v = v < 0 ? -1 : then[static_cast<std::size_t>(v)];
+}
+
+}  // namespace
+
+SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBody& body,
+                                            std::span<const Vec3> x, std::span<const Vec3> surface_x,
+                                            const Blade& blade, bool links_cut) {
+  Outcome out;
+  std::vector<Vec3> renumbered_x;
+  if (!run_.empty()) {
+    const Blade& last = run_.back();
+    const double tol = 1e-9 * ((blade.a0 - blade.b0).norm() + (blade.a1 - blade.a0).norm());
+    if ((last.a1 - blade.a0).norm() > tol || (last.b1 - blade.b0).norm() > tol) {
+      // A blade that does not go on from the last one starts a new run on the surface as it is.
+      out.renumbered = end_run(surface);
+      if (!out.renumbered.empty()) {
+        out.changed = true;
+        renumbered_x.resize(surface.vertex_count());
+        for (std::size_t v = 0; v < out.renumbered.size(); ++v) {
+          if (out.renumbered[v] >= 0) renumbered_x[static_cast<std::size_t>(out.renumbered[v])] = surface_x[v];
+        }
+        surface_x = renumbered_x;
+      }
+    }
+  }
+  if (run_.empty()) {
+    base_ = surface.triangles();
+    base_vertices_ = static_cast<Index>(surface.vertex_count());
+  }
+  run_.push_back(blade);
+  const auto K = static_cast<Index>(run_.size());
+  // A blade going on from the previous one sweeps that strip again: a vertex moving against the blade
+  // can pass its edge between two steps' positions (each edge is recorded once).
+  Index added = 0;
+  if (K > 1) added += add_crossings(surface_x, base_, run_[run_.size() - 2], crossings_, static_cast<double>(K - 2));
+  added += add_crossings(surface_x, base_, blade, crossings_, static_cast<double>(K - 1));
+  if (!links_cut && added == 0) return out;
+  out.changed = true;
+
+  const BladeCrossing crossing(blade);
+  surface.refit_without(body, [&](Index v, Index j) {
+    return crossing(surface_x[static_cast<std::size_t>(v)], x[static_cast<std::size_t>(j)]);
+  });
+  double r_min = surface.radius(0);
+  for (std::size_t v = 1; v < surface.vertex_count(); ++v) r_min = std::min(r_min, surface.radius(static_cast<Index>(v)));
+  const PointGrid grid(body.rest, r_min);
+  std::vector<Index> near, candidates, labels;
+  // Phyxels within R of X (rest positions) that `keep` accepts, R enlarged until there are some.
+  const auto gather = [&](const Vec3& X, double& R, const auto& keep) {
+    for (int attempt = 0; attempt < 8; ++attempt, R *= 1.25) {
+      grid.within(X, R, -1, candidates);
+      near.clear();
+      for (Index j : candidates) {
+        if (keep(j)) near.push_back(j);
+      }
+      if (!near.empty()) return;
+    }
+  };
+
+  // Copies of the new cut points, one per side, fitted to the phyxels within their side vertex's radius
+  // that are in the same piece as its phyxels (linked to them through the links left) and visible
+  // from its side: no segment from a point a millionth of the edge off the cut on that side to the
+  // phyxel crosses this blade or the previous one (swept again above).
+  if (copied_ < crossings_.order.size()) {
+    const std::vector<Index> piece = pieces(body);
+    std::optional<BladeCrossing> previous;
+    if (K > 1) previous.emplace(run_[run_.size() - 2]);
+    for (; copied_ < crossings_.order.size(); ++copied_) {
+      const std::uint64_t key = crossings_.order[copied_];
+      SurfaceCrossings::Crossing& c = crossings_.edge.at(key);
+      const auto a = static_cast<std::size_t>(key >> 32), b = static_cast<std::size_t>(key & 0xffffffffu);
+      const Vec3 X = (1.0 - c.t) * surface.rest_positions()[a] + c.t * surface.rest_positions()[b];
+      const Vec3 on_cut = (1.0 - c.t) * surface_x[a] + c.t * surface_x[b];
+      for (const bool plus : {true, false}) {
+        const auto side = static_cast<Index>(plus == c.low_plus ? a : b);
+        const Vec3 seen_from = on_cut + 1e-6 * (surface_x[static_cast<std::size_t>(side)] - on_cut);
+        labels.clear();
+        for (Index j : surface.phyxels(side)) labels.push_back(piece[static_cast<std::size_t>(j)]);
+        double R = surface.radius(side);
+        gather(X, R, [&](Index j) {
+          const Vec3& xj = x[static_cast<std::size_t>(j)];
+          return (labels.empty() ||
+                  std::find(labels.begin(), labels.end(), piece[static_cast<std::size_t>(j)]) != labels.end()) &&
+                 !crossing(seen_from, xj) && !(previous && (*previous)(seen_from, xj));
+        });
+        const Index v = surface.add_vertex(body, X, R, near);
+        if (plus) c.vertex = v;
+      }
+    }
+  }
+
+  // Shared vertices of the slits. A new one is numbered past the vertices while the surface is cut
+  // and placed afterwards, once the ones no triangle uses any more are known: in such a one's place,
+  // else appended.
+  struct Placement {
+    Index key;
+    Vec3 X;
+    double R;
+  };
+  std::vector<Placement> placements;
+  const auto first_new = static_cast<Index>(surface.vertex_count());
+  const auto later = [&](Index key, const Vec3& X, double R, const Eigen::Vector2d& param) {
+    const Index v = first_new + static_cast<Index>(placements.size());
+    placements.push_back({key, X, R});
+    extras_[key] = {v, param};
+    return v;
+  };
+  SlitStrip strip;
+  strip.sweeps = K;
+  strip.pierce = [&](Index t, Eigen::Vector2d& param) {
+    if (const auto it = extras_.find(t); it != extras_.end()) {
+      param = it->second.param;
+      return it->second.vertex;
+    }
+    const Tri& tri = base_[static_cast<std::size_t>(t)];
+    const Vec3 &A = surface_x[static_cast<std::size_t>(tri[0])], &B = surface_x[static_cast<std::size_t>(tri[1])],
+               &C = surface_x[static_cast<std::size_t>(tri[2])];
+    std::optional<Hit> hit;
+    const std::vector<Edge> boundary = strip_boundary(run_);
+    for (const Edge& e : boundary) {
+      if ((hit = segment_hits(e.p, e.q, A, B, C))) {
+        param = (1.0 - hit->f) * e.from + hit->f * e.to;
+        break;
+      }
+    }
+    if (!hit) {  // moved off the boundary since it was swept: the centroid, at the nearest boundary point
+      hit = Hit{Vec3::Constant(1.0 / 3.0), 0.0};
+      const Vec3 centre = (A + B + C) / 3.0;
+      double best = INFINITY;
+      for (const Edge& e : boundary) {
+        const Vec3 d = e.q - e.p;
+        const double f = d.squaredNorm() > 0.0 ? std::clamp((centre - e.p).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
+        if (const double dist = (e.p + f * d - centre).norm(); dist < best) {
+          best = dist;
+          param = (1.0 - f) * e.from + f * e.to;
+        }
+      }
+    }
+    Vec3 X = Vec3::Zero();
+    double R = INFINITY;
+    for (int c = 0; c < 3; ++c) {
+      X += hit->barycentric[c] * surface.rest_positions()[static_cast<std::size_t>(tri[static_cast<std::size_t>(c)])];
+      R = std::min(R, surface.radius(tri[static_cast<std::size_t>(c)]));
+    }
+    return later(t, X, R, param);
+  };
+  strip.corner = [&](Index c) {
+    const Index key = -1 - c;
+    if (const auto it = extras_.find(key); it != extras_.end()) return it->second.vertex;
+    const Vec3 y = c == 0       ? run_.front().a0
+                   : c == 1     ? run_.front().b0
+                   : c <= 1 + K ? run_[static_cast<std::size_t>(c - 2)].b1
+                                : run_[static_cast<std::size_t>(2 * K + 1 - c)].a1;
+    return later(key, rest_of(body, x, y, r_min), r_min, Eigen::Vector2d::Zero());
+  };
+  auto cut = cut_surface(surface_x, base_, crossings_, &strip);
+  if (!cut) {
+    for (const Placement& p : placements) extras_.erase(p.key);
+    return out;
+  }
+  // Shared vertices only in triangles of shared vertices are left out with them (cut_surface): only
+  // those the new triangles use are kept or placed.
+  std::vector<std::uint8_t> referenced(static_cast<std::size_t>(first_new) + placements.size(), 0);
+  for (const Tri& t : cut->triangles) {
+    for (Index v : t) referenced[static_cast<std::size_t>(v)] = 1;
+  }
+  for (auto it = extras_.begin(); it != extras_.end();) {
+    if (referenced[static_cast<std::size_t>(it->second.vertex)]) {
+      ++it;
+    } else {
+      if (it->second.vertex < first_new) spare_.push_back(it->second.vertex);
+      it = extras_.erase(it);
+    }
+  }
+  std::vector<Index> placed(placements.size(), -1);
+  for (std::size_t k = 0; k < placements.size(); ++k) {
+    if (!referenced[static_cast<std::size_t>(first_new) + k]) continue;
+    const Placement& p = placements[k];
+    double R = p.R;
+    gather(p.X, R, [](Index) { return true; });
+    if (!spare_.empty()) {
+      placed[k] = spare_.back();
+      spare_.pop_back();
+      surface.refit_vertex(placed[k], body, p.X, R, near);
+    } else {
+      placed[k] = surface.add_vertex(body, p.X, R, near);
+    }
+    extras_.at(p.key).vertex = placed[k];
+  }
+  for (Tri& t : cut->triangles) {
+    for (Index& v : t) {
+      if (v >= first_new) v = placed[static_cast<std::size_t>(v - first_new)];
+    }
+  }
+  surface.set_triangles(std::move(cut->triangles));
+  slits_ = cut->chains;
+  if (cut->chains == 0) {  // through: the run ends
+    compose(out.renumbered, end_run(surface));
+  } else if (!spare_.empty()) {  // fewer shared vertices than before: the rest go
+    const std::vector<Index> renumbered = surface.remove_vertices(spare_);
+    spare_.clear();
+    for (auto& [key, e] : extras_) e.vertex = renumbered[static_cast<std::size_t>(e.vertex)];
+    for (auto& [key, c] : crossings_.edge) c.vertex = renumbered[static_cast<std::size_t>(c.vertex)];
+    compose(out.renumbered, renumbered);
+  }
+  return out;
+}
+std::vector<Index> SurfaceCutter::end_run(DrivenSurface& surface) {
+  run_.clear();
+  crossings_.clear();
+  extras_.clear();
+  spare_.clear();
+  copied_ = 0;
+  // Vertices the run added that no triangle uses.
+  std::vector<std::uint8_t> used(surface.vertex_count(), 0);
+  for (const Tri& t : surface.triangles()) {
+    for (Index v : t) used[static_cast<std::size_t>(v)] = 1;
+  }
+  std::vector<Index> gone;
+  for (auto v = static_cast<std::size_t>(base_vertices_); v < used.size(); ++v) {
+    if (!used[v]) gone.push_back(static_cast<Index>(v));
+  }
+  if (gone.empty()) return {};
+  return surface.remove_vertices(gone);
+}
+
+}  // namespace pliant::meshless
