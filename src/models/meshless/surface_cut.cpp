@@ -354,11 +354,23 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
   // each way: both are left out.
   struct Corner {
     Index minus, plus;
+    Index arc = -1;  // shared vertices: which stretch of the strip's boundary they lie on
   };
   std::vector<Corner> corner;
   std::vector<Vec3> polygon;
+  // Two shared vertices on different stretches of the strip's boundary (a cut face bounded by several
+  // chains) joined by a diagonal with cut points on both sides would pinch the two sides' faces
+  // together along it (an edge of four triangles): such a cut is refused.
   const auto emit = [&]() {
-    for (const Tri& f : triangulate_polygon(polygon)) {
+    const std::vector<Tri> faces = triangulate_polygon(polygon);
+    for (const Tri& f : faces) {
+      for (int k = 0; k < 3; ++k) {
+        const Corner& p = corner[static_cast<std::size_t>(f[static_cast<std::size_t>(k)])];
+        const Corner& q = corner[static_cast<std::size_t>(f[static_cast<std::size_t>((k + 1) % 3)])];
+        if (p.arc >= 0 && q.arc >= 0 && p.arc != q.arc) return false;
+      }
+    }
+    for (const Tri& f : faces) {
       const auto& a = corner[static_cast<std::size_t>(f[0])];
       const auto& b = corner[static_cast<std::size_t>(f[1])];
       const auto& c = corner[static_cast<std::size_t>(f[2])];
@@ -367,6 +379,7 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
       out.triangles.push_back({c.plus, b.plus, a.plus});
       out.cap_triangles += 2;
     }
+    return true;
   };
 
   // Slits: the cut face of an open chain lies in the strip, inside the body, which is on the chain's
@@ -384,18 +397,19 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
       if (closed[c0]) continue;
       corner.clear();
       polygon.clear();
+      Index arc = 0;  // the stretch after the chain being walked; the first chain's start is on the last
       for (std::size_t c = c0;;) {
         if (closed[c]) return std::nullopt;
         closed[c] = 1;
         const Chain& ch = chains[c];
-        corner.push_back({ch.first_vertex, ch.first_vertex});
+        corner.push_back({ch.first_vertex, ch.first_vertex, arc == 0 ? -2 : arc - 1});
         polygon.emplace_back(ch.first_param.x(), ch.first_param.y(), 0.0);
         for (Index e : ch.edges) {
           corner.push_back({copy(e, false), copy(e, true)});
           const Eigen::Vector2d& q = crossing[static_cast<std::size_t>(e)].param;
           polygon.emplace_back(q.x(), q.y(), 0.0);
         }
-        corner.push_back({ch.last_vertex, ch.last_vertex});
+        corner.push_back({ch.last_vertex, ch.last_vertex, arc});
         polygon.emplace_back(ch.last_param.x(), ch.last_param.y(), 0.0);
         // The next chain's start counter-clockwise, with no chain's end between.
         std::size_t to = chains.size();
@@ -412,7 +426,7 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
         for (double k = std::floor(ch.last_pos) + 1.0; k - ch.last_pos < best; k += 1.0) {
           const auto at = static_cast<Index>(std::fmod(k, perimeter));
           const Index v = strip->corner(at);
-          corner.push_back({v, v});
+          corner.push_back({v, v, arc});
           const auto K = static_cast<double>(strip->sweeps);
           const double a = static_cast<double>(at);
           const Eigen::Vector2d q = at == 0        ? Eigen::Vector2d(0, 0)
@@ -422,6 +436,7 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
         }
         if (to == c0) break;
         c = to;
+        ++arc;
       }
       // The polygon runs counter-clockwise in (s, τ) when the chains and strip agree.
       double area2 = 0.0;
@@ -430,8 +445,10 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
         const Vec3& q = polygon[(i + 1) % polygon.size()];
         area2 += p.x() * q.y() - q.x() * p.y();
       }
-      if (!(area2 > 0.0)) return std::nullopt;
-      emit();
+      for (Corner& k : corner) {
+        if (k.arc == -2) k.arc = arc;
+      }
+      if (!(area2 > 0.0) || !emit()) return std::nullopt;
       ++out.chains;
     }
   }
@@ -453,7 +470,7 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
       if (next[static_cast<std::size_t>(e)] < 0) return std::nullopt;
     }
     if (next[static_cast<std::size_t>(loop.back())] != loop.front()) return std::nullopt;
-    emit();
+    emit();  // no shared vertices
     ++out.loops;
   }
   return out;

@@ -21,7 +21,8 @@ std::vector<Index> pieces(const MlsBody& body) {
   std::iota(piece.begin(), piece.end(), Index{0});
   const auto root = [&](Index i) {
     while (piece[static_cast<std::size_t>(i)] != i)
-      i = piece[static_cast<std::size_t>(i)] = piece[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)])];
+      i = piece[static_cast<std::size_t>(i)] =
+          piece[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)])];
     return i;
   };
   for (std::size_t i = 0; i < body.rest.size(); ++i) {
@@ -130,7 +131,8 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
         out.changed = true;
         renumbered_x.resize(surface.vertex_count());
         for (std::size_t v = 0; v < out.renumbered.size(); ++v) {
-          if (out.renumbered[v] >= 0) renumbered_x[static_cast<std::size_t>(out.renumbered[v])] = surface_x[v];
+          if (out.renumbered[v] >= 0)
+            renumbered_x[static_cast<std::size_t>(out.renumbered[v])] = surface_x[v];
         }
         surface_x = renumbered_x;
       }
@@ -145,7 +147,9 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
   // A blade going on from the previous one sweeps that strip again: a vertex moving against the blade
   // can pass its edge between two steps' positions (each edge is recorded once).
   Index added = 0;
-  if (K > 1) added += add_crossings(surface_x, base_, run_[run_.size() - 2], crossings_, static_cast<double>(K - 2));
+  const std::size_t fresh = crossings_.order.size();  // crossings recorded before this sweep
+  if (K > 1)
+    added += add_crossings(surface_x, base_, run_[run_.size() - 2], crossings_, static_cast<double>(K - 2));
   added += add_crossings(surface_x, base_, blade, crossings_, static_cast<double>(K - 1));
   if (!links_cut && added == 0) return out;
   out.changed = true;
@@ -155,7 +159,8 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     return crossing(surface_x[static_cast<std::size_t>(v)], x[static_cast<std::size_t>(j)]);
   });
   double r_min = surface.radius(0);
-  for (std::size_t v = 1; v < surface.vertex_count(); ++v) r_min = std::min(r_min, surface.radius(static_cast<Index>(v)));
+  for (std::size_t v = 1; v < surface.vertex_count(); ++v)
+    r_min = std::min(r_min, surface.radius(static_cast<Index>(v)));
   const PointGrid grid(body.rest, r_min);
   std::vector<Index> near, candidates, labels;
   // Phyxels within R of X (rest positions) that `keep` accepts, R enlarged until there are some.
@@ -173,14 +178,24 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
   // Copies of the new cut points, one per side, fitted to the phyxels within their side vertex's radius
   // that are in the same piece as its phyxels (linked to them through the links left) and visible
   // from its side: no segment from a point a millionth of the edge off the cut on that side to the
-  // phyxel crosses this blade or the previous one (swept again above).
-  if (copied_ < crossings_.order.size()) {
+  // phyxel crosses this blade or the previous one (swept again above). A cut point of an earlier sweep
+  // whose copies were taken back (a cut the surface could not take, below) is tested against every
+  // blade of the run.
+  if (std::any_of(crossings_.edge.begin(), crossings_.edge.end(),
+                  [](const auto& e) { return e.second.vertex < 0; })) {
     const std::vector<Index> piece = pieces(body);
     std::optional<BladeCrossing> previous;
     if (K > 1) previous.emplace(run_[run_.size() - 2]);
-    for (; copied_ < crossings_.order.size(); ++copied_) {
-      const std::uint64_t key = crossings_.order[copied_];
+    std::vector<BladeCrossing> run_crossings;
+    for (std::size_t k = 0; k < crossings_.order.size(); ++k) {
+      const std::uint64_t key = crossings_.order[k];
       SurfaceCrossings::Crossing& c = crossings_.edge.at(key);
+      if (c.vertex >= 0) continue;
+      if (k < fresh && run_crossings.empty()) {
+        for (const Blade& r : run_) run_crossings.emplace_back(r);
+      }
+      const std::span<const BladeCrossing> blades = k < fresh ? std::span<const BladeCrossing>(run_crossings)
+                                                              : std::span<const BladeCrossing>(&crossing, 1);
       const auto a = static_cast<std::size_t>(key >> 32), b = static_cast<std::size_t>(key & 0xffffffffu);
       const Vec3 X = (1.0 - c.t) * surface.rest_positions()[a] + c.t * surface.rest_positions()[b];
       const Vec3 on_cut = (1.0 - c.t) * surface_x[a] + c.t * surface_x[b];
@@ -192,9 +207,11 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
         double R = surface.radius(side);
         gather(X, R, [&](Index j) {
           const Vec3& xj = x[static_cast<std::size_t>(j)];
-          return (labels.empty() ||
-                  std::find(labels.begin(), labels.end(), piece[static_cast<std::size_t>(j)]) != labels.end()) &&
-                 !crossing(seen_from, xj) && !(previous && (*previous)(seen_from, xj));
+          return (labels.empty() || std::find(labels.begin(), labels.end(),
+                                              piece[static_cast<std::size_t>(j)]) != labels.end()) &&
+                 std::none_of(blades.begin(), blades.end(),
+                              [&](const BladeCrossing& bc) { return bc(seen_from, xj); }) &&
+                 !(k >= fresh && previous && (*previous)(seen_from, xj));
         });
         const Index v = surface.add_vertex(body, X, R, near);
         if (plus) c.vertex = v;
@@ -226,7 +243,8 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
       return it->second.vertex;
     }
     const Tri& tri = base_[static_cast<std::size_t>(t)];
-    const Vec3 &A = surface_x[static_cast<std::size_t>(tri[0])], &B = surface_x[static_cast<std::size_t>(tri[1])],
+    const Vec3 &A = surface_x[static_cast<std::size_t>(tri[0])],
+               &B = surface_x[static_cast<std::size_t>(tri[1])],
                &C = surface_x[static_cast<std::size_t>(tri[2])];
     std::optional<Hit> hit;
     const std::vector<Edge> boundary = strip_boundary(run_);
@@ -242,7 +260,8 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
       double best = INFINITY;
       for (const Edge& e : boundary) {
         const Vec3 d = e.q - e.p;
-        const double f = d.squaredNorm() > 0.0 ? std::clamp((centre - e.p).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
+        const double f =
+            d.squaredNorm() > 0.0 ? std::clamp((centre - e.p).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
         if (const double dist = (e.p + f * d - centre).norm(); dist < best) {
           best = dist;
           param = (1.0 - f) * e.from + f * e.to;
@@ -252,7 +271,8 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     Vec3 X = Vec3::Zero();
     double R = INFINITY;
     for (int c = 0; c < 3; ++c) {
-      X += hit->barycentric[c] * surface.rest_positions()[static_cast<std::size_t>(tri[static_cast<std::size_t>(c)])];
+      X += hit->barycentric[c] *
+           surface.rest_positions()[static_cast<std::size_t>(tri[static_cast<std::size_t>(c)])];
       R = std::min(R, surface.radius(tri[static_cast<std::size_t>(c)]));
     }
     return later(t, X, R, param);
@@ -268,7 +288,26 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
   };
   auto cut = cut_surface(surface_x, base_, crossings_, &strip);
   if (!cut) {
+    // The surface keeps its triangles (the crossings do not form chains and loops it can take, e.g.
+    // where the blade crossed the lips of an older slit that overlap). Copies none of them uses are
+    // taken back, to be made again when a later sweep completes the cut.
     for (const Placement& p : placements) extras_.erase(p.key);
+    std::vector<std::uint8_t> used(surface.vertex_count(), 0);
+    for (const Tri& t : surface.triangles()) {
+      for (Index v : t) used[static_cast<std::size_t>(v)] = 1;
+    }
+    std::vector<Index> gone;
+    for (auto& [key, c] : crossings_.edge) {
+      if (c.vertex < 0 || used[static_cast<std::size_t>(c.vertex)]) continue;
+      gone.push_back(c.vertex);
+      gone.push_back(c.vertex + 1);
+      c.vertex = -1;
+    }
+    if (!gone.empty()) {
+      const std::vector<Index> renumbered = surface.remove_vertices(gone);
+      renumber(renumbered);
+      compose(out.renumbered, renumbered);
+    }
     return out;
   }
   // Shared vertices only in triangles of shared vertices are left out with them (cut_surface): only
@@ -312,18 +351,23 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
   } else if (!spare_.empty()) {  // fewer shared vertices than before: the rest go
     const std::vector<Index> renumbered = surface.remove_vertices(spare_);
     spare_.clear();
-    for (auto& [key, e] : extras_) e.vertex = renumbered[static_cast<std::size_t>(e.vertex)];
-    for (auto& [key, c] : crossings_.edge) c.vertex = renumbered[static_cast<std::size_t>(c.vertex)];
+    renumber(renumbered);
     compose(out.renumbered, renumbered);
   }
   return out;
 }
+void SurfaceCutter::renumber(std::span<const Index> renumbered) {
+  for (auto& [key, e] : extras_) e.vertex = renumbered[static_cast<std::size_t>(e.vertex)];
+  for (auto& [key, c] : crossings_.edge) {
+    if (c.vertex >= 0) c.vertex = renumbered[static_cast<std::size_t>(c.vertex)];
+  }
+}
+
 std::vector<Index> SurfaceCutter::end_run(DrivenSurface& surface) {
   run_.clear();
   crossings_.clear();
   extras_.clear();
   spare_.clear();
-  copied_ = 0;
   // Vertices the run added that no triangle uses.
   std::vector<std::uint8_t> used(surface.vertex_count(), 0);
   for (const Tri& t : surface.triangles()) {

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <numeric>
+#include <random>
 
 namespace pliant::meshless {
 namespace {
@@ -422,6 +423,50 @@ TEST(SurfaceCut, UncutBodiesKeepTheirSurfaceAndPartlyCutOnesTheirVertices) {
                            m->surface().rest_positions().begin()));
     EXPECT_EQ(m->surface_positions().size(), m->surface().vertex_count());
   }
+}
+
+// Random blades, through and partial, continuing runs and new ones, on a bar held at one end and
+// moving under gravity: after every step the surface is closed and outward oriented, every vertex is
+// on a triangle, and its signed volume over the rest positions is the bar's (cut faces, slits' and
+// through-cuts', come in pairs that coincide at rest).
+TEST(SurfaceCut, RandomBladesKeepTheSurfaceClosedAndItsRestVolume) {
+  const Vec3 size(0.1, 0.03, 0.03);
+  MeshlessBody b = bar(fine_box(size, {10, 3, 3}), Vec3(0, 0, -9.81));
+  for (Index i = 0; i < b.phyxels().size(); ++i) {
+    if (b.phyxels().rest[static_cast<std::size_t>(i)].x() < 0.01) b.set_fixed(i, true);
+  }
+  std::mt19937 rng(20261124);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const auto point = [&](double lo_z, double hi_z) {
+    return Vec3(0.015 + 0.08 * u(rng), -0.01 + 0.05 * u(rng), lo_z + (hi_z - lo_z) * u(rng));
+  };
+  Profile profile;
+  Index cut_steps = 0;
+  for (int run = 0; run < 12; ++run) {
+    // The handle above the bar, the edge's end inside or below it.
+    Vec3 a = point(0.04, 0.06), c = point(-0.01, 0.025);
+    const Vec3 move = 0.02 * Vec3(u(rng) - 0.5, u(rng) - 0.5, 0.5 * (u(rng) - 0.5));
+    const int sweeps = 1 + static_cast<int>(4 * u(rng));
+    for (int s = 0; s < sweeps; ++s) {
+      if (b.cut({a, c, a + move, c + move})) ++cut_steps;
+      a += move;
+      c += move;
+      b.step(0.002, profile);
+      const auto tris = b.surface().triangles();
+      expect_closed_oriented(tris);
+      const auto [label, count] = components(b.surface().vertex_count(), tris);
+      for (std::size_t v = 0; v < label.size(); ++v)
+        ASSERT_GE(label[v], 0) << "vertex " << v << " is on no triangle";
+      double volume = 0.0;
+      for (double v : volumes(b.surface().rest_positions(), tris, label, count)) volume += v;
+      EXPECT_NEAR(volume, size.prod(), 1e-11 * size.prod()) << "run " << run << ", sweep " << s;
+      ASSERT_EQ(b.surface_positions().size(), b.surface().vertex_count());
+      for (const Vec3& x : b.phyxels().position) ASSERT_TRUE(x.allFinite()) << "phyxel run " << run;
+      for (const Vec3& x : b.surface_positions()) ASSERT_TRUE(x.allFinite()) << "run " << run;
+    }
+  }
+  EXPECT_GT(cut_steps, 20);
+  EXPECT_GT(b.surface_topology_version(), 5u);
 }
 
 }  // namespace

@@ -65,12 +65,13 @@ class SurfaceCutter {
   Index base_vertices_ = 0;
   SurfaceCrossings crossings_;
   std::vector<Blade> run_;
-  std::size_t copied_ = 0;  // crossings (in crossings_.order) given their copies
   std::map<Index, Extra> extras_;
   std::vector<Index> spare_;  // shared vertices no triangle uses any more, reused or removed
   Index slits_ = 0;
 
   std::vector<Index> end_run(DrivenSurface& surface);
+  // Follows a renumbering of the surface's vertices (old → new) in the crossings' copies and extras.
+  void renumber(std::span<const Index> renumbered);
 };
 
 }  // namespace pliant::meshless
