@@ -1,7 +1,9 @@
 // Time integrators over a ForceModel (formulas in include/pliant/dynamics/integrator.hpp). Explicit
 // schemes follow their textbook definitions; the implicit ones linearise the forces about the current
-// state once per step and solve with Jacobi-preconditioned CG.
+// state once per step and solve with block-Jacobi (or Jacobi) preconditioned CG.
 #include "pliant/dynamics/integrator.hpp"
+
+#include <Eigen/Cholesky>
 
 #include <cmath>
 
@@ -51,6 +53,7 @@ void Integrator::ensure_size(std::size_t n) {
                   &k4v_, &r_,  &z_,  &p_,   &q_,   &rhs_, &y_,   &xm1_, &xm2_, &acc_})
     v->assign(n, Vec3::Zero());
   diag_.assign(n, 0.0);
+  blocks_.assign(n, Mat3::Zero());
   history_ = 0;
 }
 
@@ -317,8 +320,31 @@ void Integrator::solve(const ForceModel& model, std::span<const Vec3> x, double 
   const std::size_t n = x.size();
   const auto m = model.mass();
   const auto w = model.inverse_mass();
-  for (std::size_t i = 0; i < n; ++i) diag_[i] = (alpha + beta_d * model.mass_damping()) * m[i];
-  model.add_jacobi_diagonal(x, beta_k, beta_d, diag_);
+  const double mass_term = alpha + beta_d * model.mass_damping();
+  // Block Jacobi where the model has exact diagonal blocks (and the mass is the lumped one), inverted
+  // per node; a block that is not positive definite (or not finite) falls back to its diagonal's mean.
+  bool blocks = false;
+  if (def_.preconditioner == Preconditioner::block_jacobi && model.diagonal_mass()) {
+    for (std::size_t i = 0; i < n; ++i) blocks_[i] = (mass_term * m[i]) * Mat3::Identity();
+    blocks = model.add_block_diagonal(x, beta_k, beta_d, blocks_);
+    if (blocks) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const Eigen::LLT<Mat3> llt(blocks_[i]);
+        const Mat3 inverse = llt.solve(Mat3::Identity());
+        const double mean = blocks_[i].trace() / 3.0;
+        blocks_[i] = llt.info() == Eigen::Success && inverse.allFinite()
+                         ? inverse
+                         : Mat3((mean > 0.0 ? 1.0 / mean : 1.0) * Mat3::Identity());
+      }
+    }
+  }
+  if (!blocks) {
+    for (std::size_t i = 0; i < n; ++i) diag_[i] = mass_term * m[i];
+    model.add_jacobi_diagonal(x, beta_k, beta_d, diag_);
+  }
+  const auto precondition = [&](std::size_t i) {
+    return blocks ? Vec3(blocks_[i] * r_[i]) : diag_[i] > 0.0 ? Vec3(r_[i] / diag_[i]) : r_[i];
+  };
   for (std::size_t i = 0; i < n; ++i)
     if (w[i] == 0.0) y[i].setZero();
   apply(model, x, alpha, beta_k, beta_d, y, q_);
@@ -326,7 +352,7 @@ void Integrator::solve(const ForceModel& model, std::span<const Vec3> x, double 
   for (std::size_t i = 0; i < n; ++i) {
     const bool free = w[i] != 0.0;
     r_[i] = free ? Vec3(rhs[i] - q_[i]) : Vec3::Zero();
-    z_[i] = diag_[i] > 0.0 ? Vec3(r_[i] / diag_[i]) : r_[i];
+    z_[i] = precondition(i);
     p_[i] = z_[i];
     rz += r_[i].dot(z_[i]);
     if (free) rhs_norm2 += rhs[i].squaredNorm();
@@ -346,7 +372,7 @@ void Integrator::solve(const ForceModel& model, std::span<const Vec3> x, double 
     for (std::size_t i = 0; i < n; ++i) {
       y[i] += a * p_[i];
       r_[i] -= a * q_[i];
-      z_[i] = diag_[i] > 0.0 ? Vec3(r_[i] / diag_[i]) : r_[i];
+      z_[i] = precondition(i);
       rz_new += r_[i].dot(z_[i]);
     }
     const double b = rz_new / rz;

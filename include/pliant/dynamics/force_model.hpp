@@ -49,6 +49,13 @@ class ForceModel {
   /// times the weights), the Jacobi preconditioner of the implicit solves. Positive.
   virtual void add_jacobi_diagonal(std::span<const Vec3> x, double beta_k, double beta_d,
                                    std::span<double> diagonal) const = 0;
+  /// blocks[i] += the 3×3 diagonal block of beta_k·K + beta_d·D at node i (unit as above), exact, for a
+  /// model that forms it cheaply: the block-Jacobi preconditioner of the implicit solves, used instead of
+  /// add_jacobi_diagonal. Returns false and adds nothing when the model cannot (the default).
+  virtual bool add_block_diagonal(std::span<const Vec3> /*x*/, double /*beta_k*/, double /*beta_d*/,
+                                  std::span<Mat3> /*blocks*/) const {
+    return false;
+  }
 };
 
 }  // namespace pliant::dynamics

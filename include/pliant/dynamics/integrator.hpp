@@ -6,7 +6,8 @@
 // Explicit schemes are conditionally stable. For an undamped oscillator of angular frequency ω,
 // explicit Euler amplifies every step (|1 + iωh| > 1), symplectic Euler and central differences are
 // stable for ω h < 2, RK4 for ω h < 2√2. The implicit schemes linearise the forces once per step and
-// solve with Jacobi-preconditioned conjugate gradients on operators of the form α M + β_K K + β_D D:
+// solve with block-Jacobi (or Jacobi) preconditioned conjugate gradients on operators of the form α M + β_K K
+// + β_D D:
 //  backward Euler (Baraff & Witkin 1998): (M + h D + h² K) Δv = h (f - h K v)
 //  Newmark (1959), predictors x̃ = x + h v + h²(½ - β) a, ṽ = v + h(1 - γ) a:
 //    (M + β h² K + γ h D) a⁺ = f(x̃, ṽ);  x⁺ = x̃ + β h² a⁺, v⁺ = ṽ + γ h a⁺
@@ -46,6 +47,14 @@ const char* scheme_name(Scheme scheme);
 /// True for the schemes that solve a linear system each step.
 bool is_implicit(Scheme scheme);
 
+/// The implicit schemes' CG preconditioner.
+enum class Preconditioner {
+  /// The model's exact 3×3 diagonal blocks (ForceModel::add_block_diagonal), inverted per node; the
+  /// Jacobi diagonal where the model has no blocks or the mass is not diagonal.
+  block_jacobi,
+  jacobi,  ///< the model's diagonal estimate (ForceModel::add_jacobi_diagonal)
+};
+
 /// Plain integrator settings (C++20 aggregate).
 struct IntegratorDef {
   Scheme scheme = Scheme::symplectic_euler;
@@ -54,6 +63,7 @@ struct IntegratorDef {
   double newmark_gamma = 0.5;   ///< Newmark γ (dimensionless); > 0.5 adds numerical damping
   double cg_tolerance = 1e-8;   ///< relative residual at which CG stops (dimensionless)
   int cg_max_iterations = 200;  ///< CG iteration cap per solve
+  Preconditioner preconditioner = Preconditioner::block_jacobi;
 };
 
 /// Advances a ForceModel's state (x, v). Holds scratch arrays sized at the first step (or when the node
@@ -80,7 +90,7 @@ class Integrator {
   double last_relative_residual() const { return last_residual_; }
 
   /// One Newton step toward static equilibrium f(x, 0) = 0: solves K(x) Δ = f(x, 0) on the free nodes
-  /// (Jacobi-PCG to def().cg_tolerance, at most def().cg_max_iterations) and moves x (unit: m) by Δ.
+  /// (PCG to def().cg_tolerance, at most def().cg_max_iterations) and moves x (unit: m) by Δ.
   /// For a model whose forces are linear in x (linear elements, linear strain) one call reaches the
   /// static solution; repeat it for a nonlinear one. Returns the CG iterations taken.
   int static_step(const ForceModel& model, std::span<Vec3> x);
@@ -88,7 +98,8 @@ class Integrator {
  private:
   void ensure_size(std::size_t n);
   void explicit_step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3> v);
-  // Solves (α M + β_K K + β_D D) y = rhs on the free nodes (kinematic rows y = 0) by Jacobi-PCG.
+  // Solves (α M + β_K K + β_D D) y = rhs on the free nodes (kinematic rows y = 0) by PCG, block Jacobi
+  // or Jacobi (def().preconditioner).
   void solve(const ForceModel& model, std::span<const Vec3> x, double alpha, double beta_k, double beta_d,
              std::span<const Vec3> rhs, std::span<Vec3> y);
   void apply(const ForceModel& model, std::span<const Vec3> x, double alpha, double beta_k, double beta_d,
@@ -100,6 +111,7 @@ class Integrator {
   std::vector<Vec3> f_, x1_, v1_, k1x_, k1v_, k2x_, k2v_, k3x_, k3v_, k4x_, k4v_;
   std::vector<Vec3> r_, z_, p_, q_, rhs_, y_;
   std::vector<double> diag_;
+  std::vector<Mat3> blocks_;           // inverted diagonal blocks of the solve's matrix (block Jacobi)
   std::vector<Vec3> xm1_, xm2_, acc_;  // Houbolt history x₋₁, x₋₂; Newmark acceleration
   int history_ = 0;
   int last_iterations_ = 0;

@@ -193,6 +193,54 @@ void MlsForceModel::add_jacobi_diagonal(std::span<const Vec3> /*x*/, double beta
   for (std::size_t i = 0; i < jacobi_.size(); ++i) diagonal[i] += beta_k * jacobi_[i];
 }
 
+bool MlsForceModel::add_block_diagonal(std::span<const Vec3> x, double beta_k, double /*beta_d*/,
+                                       std::span<Mat3> blocks) const {
+  const Index n = body_.size();
+  const double kv = body_.volume_stiffness;
+  const bool current = tangent_ == MlsTangent::current;
+  const bool green = current && body_.strain == StrainMeasure::green;
+  // Per phyxel: G (J for the current tangent with Green strain, else I) and cof J.
+  block_scratch_.resize(2 * body_.rest.size());
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
+  for (Index i = 0; i < n; ++i) {
+    const auto iu = static_cast<std::size_t>(i);
+    Mat3 J = Mat3::Identity();
+    if (current) {
+      const Vec3 ui = x[iu] - body_.rest[iu];
+      for (Index l = body_.link_begin[iu]; l < body_.link_begin[iu + 1]; ++l) {
+        const auto lu = static_cast<std::size_t>(l);
+        const auto j = static_cast<std::size_t>(body_.link_target[lu]);
+        J.noalias() += (x[j] - body_.rest[j] - ui) * body_.link_d[lu].transpose();
+      }
+    }
+    block_scratch_[2 * iu] = green ? J : Mat3::Identity();
+    block_scratch_[2 * iu + 1] = current ? cofactor(J) : Mat3::Zero();
+  }
+  // Phyxel i's part of K_aa for stencil coefficient c.
+  const auto part = [&](std::size_t i, const Vec3& c) {
+    const auto& m = body_.materials[static_cast<std::size_t>(body_.material[i])];
+    const Mat3& G = block_scratch_[2 * i];
+    const Vec3 w = G * c, z = block_scratch_[2 * i + 1] * c;
+    const double lambda = current ? m.lambda : m.lambda + kv;
+    Mat3 k = (lambda + m.mu) * w * w.transpose() + m.mu * c.squaredNorm() * (G * G.transpose());
+    if (current) k.noalias() += kv * z * z.transpose();
+    return Mat3(body_.volume[i] * k);
+  };
+  // Gathered per a over the links into it (body_.in_*), so that no two threads write one block.
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
+  for (Index a = 0; a < n; ++a) {
+    const auto au = static_cast<std::size_t>(a);
+    Mat3 sum = part(au, -body_.d_sum[au]);
+    for (Index k = body_.in_begin[au]; k < body_.in_begin[au + 1]; ++k) {
+      const auto ku = static_cast<std::size_t>(k);
+      sum += part(static_cast<std::size_t>(body_.in_source[ku]),
+                  body_.link_d[static_cast<std::size_t>(body_.in_link[ku])]);
+    }
+    blocks[au] += beta_k * sum;
+  }
+  return true;
+}
+
 double MlsForceModel::elastic_energy(std::span<const Vec3> x) const {
   double total = 0.0;
   for (Index i = 0; i < body_.size(); ++i) {

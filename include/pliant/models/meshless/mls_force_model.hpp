@@ -63,6 +63,12 @@ class MlsForceModel final : public dynamics::ForceModel {
                            std::span<Vec3> y) const override;
   void add_jacobi_diagonal(std::span<const Vec3> x, double beta_k, double beta_d,
                            std::span<double> diagonal) const override;
+  /// The exact 3×3 diagonal blocks of the tangent(): per phyxel i and member a of its stencil (c_ia =
+  /// d_ia for a neighbour, -Σ_j d_ij for i itself), K_aa += v_i ((λ + μ) (G c)(G c)ᵀ + μ |c|² G Gᵀ +
+  /// k_v (cof J c)(cof J c)ᵀ) with G = J for the current tangent with Green strain, else I (the rest
+  /// tangent: λ + k_v for λ and no last term). One pass over the links, as a product.
+  bool add_block_diagonal(std::span<const Vec3> x, double beta_k, double beta_d,
+                          std::span<Mat3> blocks) const override;
 
   /// The elastic and volume forces alone (no loads) at positions x (unit: N), size() entries.
   void elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) const;
@@ -84,11 +90,12 @@ class MlsForceModel final : public dynamics::ForceModel {
   const MlsBody& body_;
   MlsLoads loads_;
   MlsTangent tangent_ = MlsTangent::rest;
-  std::vector<double> jacobi_;         // rest tangent diagonal estimate per phyxel (unit: N/m)
-  mutable std::vector<Mat3> stress_;   // v_i P_i of the last forces() (unit: N·m)
-  mutable std::vector<Mat3> product_;  // v_i σ_i of the last stiffness product
-  mutable double max_stretch2_ = 1.0;  // see max_stretch2()
-  mutable double stiffening_ = 1.0;    // see stiffening()
+  std::vector<double> jacobi_;               // rest tangent diagonal estimate per phyxel (unit: N/m)
+  mutable std::vector<Mat3> stress_;         // v_i P_i of the last forces() (unit: N·m)
+  mutable std::vector<Mat3> product_;        // v_i σ_i of the last stiffness product
+  mutable std::vector<Mat3> block_scratch_;  // per phyxel G and cof J of add_block_diagonal
+  mutable double max_stretch2_ = 1.0;        // see max_stretch2()
+  mutable double stiffening_ = 1.0;          // see stiffening()
 };
 
 /// Müller et al.'s (2004) plasticity, one step of length h (unit: s) at positions x: per phyxel the
