@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 
 namespace pliant::meshless {
@@ -350,36 +351,21 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
 
   // A cut face: a polygon of cut points (one copy per side) and shared vertices, triangulated once and
   // emitted per side: the negative side's copy with the polygon's orientation, the positive side's
-  // reversed. A triangle of shared vertices only would be emitted twice over the same vertices, once
-  // each way: both are left out.
+  // reversed (a slit's inner edges between shared vertices are split first, below).
   struct Corner {
     Index minus, plus;
-    Index arc = -1;  // shared vertices: which stretch of the strip's boundary they lie on
   };
   std::vector<Corner> corner;
   std::vector<Vec3> polygon;
-  // Two shared vertices on different stretches of the strip's boundary (a cut face bounded by several
-  // chains) joined by a diagonal with cut points on both sides would pinch the two sides' faces
-  // together along it (an edge of four triangles): such a cut is refused.
-  const auto emit = [&]() {
-    const std::vector<Tri> faces = triangulate_polygon(polygon);
-    for (const Tri& f : faces) {
-      for (int k = 0; k < 3; ++k) {
-        const Corner& p = corner[static_cast<std::size_t>(f[static_cast<std::size_t>(k)])];
-        const Corner& q = corner[static_cast<std::size_t>(f[static_cast<std::size_t>((k + 1) % 3)])];
-        if (p.arc >= 0 && q.arc >= 0 && p.arc != q.arc) return false;
-      }
-    }
+  const auto emit = [&](std::span<const Tri> faces) {
     for (const Tri& f : faces) {
       const auto& a = corner[static_cast<std::size_t>(f[0])];
       const auto& b = corner[static_cast<std::size_t>(f[1])];
       const auto& c = corner[static_cast<std::size_t>(f[2])];
-      if (a.minus == a.plus && b.minus == b.plus && c.minus == c.plus) continue;
       out.triangles.push_back({a.minus, b.minus, c.minus});
       out.triangles.push_back({c.plus, b.plus, a.plus});
       out.cap_triangles += 2;
     }
-    return true;
   };
 
   // Slits: the cut face of an open chain lies in the strip, inside the body, which is on the chain's
@@ -397,19 +383,18 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
       if (closed[c0]) continue;
       corner.clear();
       polygon.clear();
-      Index arc = 0;  // the stretch after the chain being walked; the first chain's start is on the last
       for (std::size_t c = c0;;) {
         if (closed[c]) return std::nullopt;
         closed[c] = 1;
         const Chain& ch = chains[c];
-        corner.push_back({ch.first_vertex, ch.first_vertex, arc == 0 ? -2 : arc - 1});
+        corner.push_back({ch.first_vertex, ch.first_vertex});
         polygon.emplace_back(ch.first_param.x(), ch.first_param.y(), 0.0);
         for (Index e : ch.edges) {
           corner.push_back({copy(e, false), copy(e, true)});
           const Eigen::Vector2d& q = crossing[static_cast<std::size_t>(e)].param;
           polygon.emplace_back(q.x(), q.y(), 0.0);
         }
-        corner.push_back({ch.last_vertex, ch.last_vertex, arc});
+        corner.push_back({ch.last_vertex, ch.last_vertex});
         polygon.emplace_back(ch.last_param.x(), ch.last_param.y(), 0.0);
         // The next chain's start counter-clockwise, with no chain's end between.
         std::size_t to = chains.size();
@@ -426,7 +411,7 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
         for (double k = std::floor(ch.last_pos) + 1.0; k - ch.last_pos < best; k += 1.0) {
           const auto at = static_cast<Index>(std::fmod(k, perimeter));
           const Index v = strip->corner(at);
-          corner.push_back({v, v, arc});
+          corner.push_back({v, v});
           const auto K = static_cast<double>(strip->sweeps);
           const double a = static_cast<double>(at);
           const Eigen::Vector2d q = at == 0        ? Eigen::Vector2d(0, 0)
@@ -436,7 +421,6 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
         }
         if (to == c0) break;
         c = to;
-        ++arc;
       }
       // The polygon runs counter-clockwise in (s, τ) when the chains and strip agree.
       double area2 = 0.0;
@@ -445,10 +429,51 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
         const Vec3& q = polygon[(i + 1) % polygon.size()];
         area2 += p.x() * q.y() - q.x() * p.y();
       }
-      for (Corner& k : corner) {
-        if (k.arc == -2) k.arc = arc;
+      if (!(area2 > 0.0)) return std::nullopt;
+      // An inner edge between two shared vertices would join the two sides' faces along it (an edge
+      // of four triangles, or a triangle over shared vertices only on both faces): each is split at
+      // its midpoint by a cut point of the face's own (strip.interior, one copy per side).
+      std::vector<Tri> faces = triangulate_polygon(polygon);
+      const auto shared = [&](Index k) {
+        const Corner& q = corner[static_cast<std::size_t>(k)];
+        return q.minus == q.plus;
+      };
+      for (bool again = true; again;) {
+        again = false;
+        std::map<std::pair<Index, Index>, int> uses;
+        for (const Tri& f : faces) {
+          for (int k = 0; k < 3; ++k) {
+            const Index u = f[static_cast<std::size_t>(k)], w = f[static_cast<std::size_t>((k + 1) % 3)];
+            ++uses[{std::min(u, w), std::max(u, w)}];
+          }
+        }
+        for (const auto& [e, count] : uses) {
+          if (count != 2 || !shared(e.first) || !shared(e.second)) continue;
+          const auto m = static_cast<Index>(corner.size());
+          const Vec3 mid = 0.5 * (polygon[static_cast<std::size_t>(e.first)] +
+                                  polygon[static_cast<std::size_t>(e.second)]);
+          const Index v = strip->interior(corner[static_cast<std::size_t>(e.first)].plus,
+                                          corner[static_cast<std::size_t>(e.second)].plus,
+                                          Eigen::Vector2d(mid.x(), mid.y()));
+          corner.push_back({v + 1, v});
+          polygon.push_back(mid);
+          const std::size_t count_before = faces.size();
+          for (std::size_t t = 0; t < count_before; ++t) {
+            for (int k = 0; k < 3; ++k) {
+              Tri& f = faces[t];
+              const Index u = f[static_cast<std::size_t>(k)], w = f[static_cast<std::size_t>((k + 1) % 3)],
+                          o = f[static_cast<std::size_t>((k + 2) % 3)];
+              if (std::min(u, w) != e.first || std::max(u, w) != e.second) continue;
+              f = {u, m, o};
+              faces.push_back({m, w, o});
+              break;
+            }
+          }
+          again = true;
+          break;  // the edge counts changed
+        }
       }
-      if (!(area2 > 0.0) || !emit()) return std::nullopt;
+      emit(faces);
       ++out.chains;
     }
   }
@@ -470,7 +495,7 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
       if (next[static_cast<std::size_t>(e)] < 0) return std::nullopt;
     }
     if (next[static_cast<std::size_t>(loop.back())] != loop.front()) return std::nullopt;
-    emit();  // no shared vertices
+    emit(triangulate_polygon(polygon));
     ++out.loops;
   }
   return out;

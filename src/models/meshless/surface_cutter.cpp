@@ -35,15 +35,18 @@ std::vector<Index> pieces(const MlsBody& body) {
 }
 
 // The rest position of the point y (unit: m) given where the phyxels are now (x): a linear
-// moving-least-squares fit of the rest positions over the phyxels within R of y (enlarged until some
-// are), Shepard weights on their displacements when too few for a linear fit, y itself when none.
+// moving-least-squares fit of the rest positions over the phyxels within R of y; Shepard weights on
+// their displacements when too few for a linear fit, or when none is within R (y outside the body: R
+// is enlarged until some are, and a linear fit would extrapolate); y itself when none is near at all.
 Vec3 rest_of(const MlsBody& body, std::span<const Vec3> x, const Vec3& y, double R) {
   std::vector<Index> near;
-  for (int attempt = 0; attempt < 8 && near.empty(); ++attempt, R *= 1.25) {
+  bool enlarged = false;
+  for (int attempt = 0; attempt < 8; ++attempt, R *= 1.25) {
     for (std::size_t j = 0; j < x.size(); ++j) {
       if ((x[j] - y).squaredNorm() < R * R) near.push_back(static_cast<Index>(j));
     }
     if (!near.empty()) break;
+    enlarged = true;
   }
   if (near.empty()) return y;
   Eigen::Matrix4d M = Eigen::Matrix4d::Zero();
@@ -61,7 +64,7 @@ Vec3 rest_of(const MlsBody& body, std::span<const Vec3> x, const Vec3& y, double
     sum += w;
   }
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix4d> eig(M, Eigen::EigenvaluesOnly);
-  if (eig.eigenvalues()[0] > 0.0 && eig.eigenvalues()[3] / eig.eigenvalues()[0] <= 1e6)
+  if (!enlarged && eig.eigenvalues()[0] > 0.0 && eig.eigenvalues()[3] / eig.eigenvalues()[0] <= 1e6)
     return (M.inverse() * B).row(0).transpose();
   return sum > 0.0 ? Vec3(y + shepard / sum) : y;
 }
@@ -219,28 +222,49 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     }
   }
 
-  // Shared vertices of the slits. A new one is numbered past the vertices while the surface is cut
-  // and placed afterwards, once the ones no triangle uses any more are known: in such a one's place,
-  // else appended.
+  // Vertices of the slits' cut faces. A new one is numbered past the vertices while the surface is cut
+  // and placed afterwards, once the ones no triangle uses any more are known: a single one in such a
+  // one's place, else appended; a pair of copies appended.
   struct Placement {
-    Index key;
+    ExtraKey key;
     Vec3 X;
     double R;
+    Index first;            // its (first) number while the surface is cut
+    Vec3 seen[2];           // a pair's: points just off the face on the positive, negative side
+    std::size_t sweep = 0;  // a pair's: the sweep it lies on
   };
   std::vector<Placement> placements;
   const auto first_new = static_cast<Index>(surface.vertex_count());
-  const auto later = [&](Index key, const Vec3& X, double R, const Eigen::Vector2d& param) {
-    const Index v = first_new + static_cast<Index>(placements.size());
-    placements.push_back({key, X, R});
-    extras_[key] = {v, param};
-    return v;
+  Index next_new = first_new;
+  std::vector<std::pair<ExtraKey, Extra>> stale;  // piercing points moved on, restored if the cut fails
+  const auto later = [&](const ExtraKey& key, const Vec3& X, double R, const Eigen::Vector2d& param,
+                         const Vec3* seen) {
+    placements.push_back({key, X, R, next_new, {Vec3::Zero(), Vec3::Zero()}});
+    if (seen) placements.back().seen[0] = seen[0], placements.back().seen[1] = seen[1];
+    extras_[key] = {next_new, param, K, seen != nullptr};
+    next_new += seen ? 2 : 1;
+    return placements.back().first;
   };
+  const auto rest_of_vertex = [&](Index v) {
+    if (v < first_new) return surface.rest_positions()[static_cast<std::size_t>(v)];
+    for (const Placement& p : placements) {
+      if (p.first == v) return p.X;
+    }
+    return Vec3(Vec3::Zero());
+  };
+  std::vector<BladeCrossing> run_crossings;
   SlitStrip strip;
   strip.sweeps = K;
   strip.pierce = [&](Index t, Eigen::Vector2d& param) {
-    if (const auto it = extras_.find(t); it != extras_.end()) {
-      param = it->second.param;
-      return it->second.vertex;
+    const ExtraKey key{0, t, 0};
+    if (const auto it = extras_.find(key); it != extras_.end()) {
+      // One pierced by the blade's last position then is pierced lower now, unless the slit grew past.
+      if (!(it->second.param.y() == static_cast<double>(it->second.sweeps) && it->second.sweeps != K)) {
+        param = it->second.param;
+        return it->second.vertex;
+      }
+      stale.emplace_back(*it);
+      extras_.erase(it);
     }
     const Tri& tri = base_[static_cast<std::size_t>(t)];
     const Vec3 &A = surface_x[static_cast<std::size_t>(tri[0])],
@@ -275,16 +299,44 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
            surface.rest_positions()[static_cast<std::size_t>(tri[static_cast<std::size_t>(c)])];
       R = std::min(R, surface.radius(tri[static_cast<std::size_t>(c)]));
     }
-    return later(t, X, R, param);
+    return later(key, X, R, param, nullptr);
   };
   strip.corner = [&](Index c) {
-    const Index key = -1 - c;
+    // Keyed by where it is on the strip (which end's path, which sweep's end), not by c, which moves
+    // along the a end's path as the run grows.
+    const bool b_end = c >= 1 && c <= 1 + K;
+    const ExtraKey key{1, b_end ? 1 : 0, c == 0 ? 0 : b_end ? c - 1 : 2 * K + 2 - c};
     if (const auto it = extras_.find(key); it != extras_.end()) return it->second.vertex;
     const Vec3 y = c == 0       ? run_.front().a0
                    : c == 1     ? run_.front().b0
                    : c <= 1 + K ? run_[static_cast<std::size_t>(c - 2)].b1
                                 : run_[static_cast<std::size_t>(2 * K + 1 - c)].a1;
-    return later(key, rest_of(body, x, y, r_min), r_min, Eigen::Vector2d::Zero());
+    return later(key, rest_of(body, x, y, r_min), r_min, Eigen::Vector2d::Zero(), nullptr);
+  };
+  strip.interior = [&](Index u, Index w, const Eigen::Vector2d& param) {
+    const auto id = [&](Index v) {
+      for (const auto& [key, e] : extras_) {
+        if (e.vertex == v && key[0] < 2) return key[0] == 0 ? key[1] : -1 - (2 * key[2] + key[1]);
+      }
+      return Index{0};
+    };
+    const Index iu = id(u), iw = id(w);
+    const ExtraKey key{2, std::min(iu, iw), std::max(iu, iw)};
+    if (const auto it = extras_.find(key); it != extras_.end()) return it->second.vertex;
+    // Where the face is, on the blade's sweep at that parameter, and a point just off it on each side.
+    const auto k =
+        static_cast<std::size_t>(std::clamp(std::floor(param.y()), 0.0, static_cast<double>(K - 1)));
+    const Blade& r = run_[k];
+    const double f = std::clamp(param.y() - static_cast<double>(k), 0.0, 1.0),
+                 s = std::clamp(param.x(), 0.0, 1.0);
+    const Vec3 at = (1.0 - f) * ((1.0 - s) * r.a0 + s * r.b0) + f * ((1.0 - s) * r.a1 + s * r.b1);
+    Vec3 normal = (r.b0 - r.a0).cross(r.a1 - r.a0) + (r.b1 - r.a1).cross(r.b1 - r.b0);
+    normal = normal.norm() > 0.0 ? Vec3(normal.normalized()) : Vec3::UnitZ();
+    const double off = 1e-6 * ((r.b0 - r.a0).norm() + (r.a1 - r.a0).norm());
+    const Vec3 seen[2] = {at + off * normal, at - off * normal};
+    const Index v = later(key, 0.5 * (rest_of_vertex(u) + rest_of_vertex(w)), r_min, param, seen);
+    placements.back().sweep = k;
+    return v;
   };
   auto cut = cut_surface(surface_x, base_, crossings_, &strip);
   if (!cut) {
@@ -292,6 +344,7 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     // where the blade crossed the lips of an older slit that overlap). Copies none of them uses are
     // taken back, to be made again when a later sweep completes the cut.
     for (const Placement& p : placements) extras_.erase(p.key);
+    for (const auto& [key, e] : stale) extras_[key] = e;
     std::vector<std::uint8_t> used(surface.vertex_count(), 0);
     for (const Tri& t : surface.triangles()) {
       for (Index v : t) used[static_cast<std::size_t>(v)] = 1;
@@ -310,34 +363,71 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     }
     return out;
   }
-  // Shared vertices only in triangles of shared vertices are left out with them (cut_surface): only
-  // those the new triangles use are kept or placed.
-  std::vector<std::uint8_t> referenced(static_cast<std::size_t>(first_new) + placements.size(), 0);
+  // Only the vertices the new triangles use are kept or placed.
+  std::vector<std::uint8_t> referenced(static_cast<std::size_t>(next_new), 0);
   for (const Tri& t : cut->triangles) {
     for (Index v : t) referenced[static_cast<std::size_t>(v)] = 1;
   }
+  const auto in_use = [&](const Extra& e) {
+    return referenced[static_cast<std::size_t>(e.vertex)] ||
+           (e.pair && referenced[static_cast<std::size_t>(e.vertex) + 1]);
+  };
+  for (const auto& [key, e] : stale) spare_.push_back(e.vertex);
   for (auto it = extras_.begin(); it != extras_.end();) {
-    if (referenced[static_cast<std::size_t>(it->second.vertex)]) {
+    if (in_use(it->second)) {
       ++it;
-    } else {
-      if (it->second.vertex < first_new) spare_.push_back(it->second.vertex);
-      it = extras_.erase(it);
+      continue;
     }
+    if (it->second.vertex < first_new) (it->second.pair ? spare_pairs_ : spare_).push_back(it->second.vertex);
+    it = extras_.erase(it);
   }
-  std::vector<Index> placed(placements.size(), -1);
-  for (std::size_t k = 0; k < placements.size(); ++k) {
-    if (!referenced[static_cast<std::size_t>(first_new) + k]) continue;
-    const Placement& p = placements[k];
+  std::vector<Index> placed(static_cast<std::size_t>(next_new - first_new), -1);
+  for (const Placement& p : placements) {
+    const auto it = extras_.find(p.key);
+    if (it == extras_.end() || it->second.vertex != p.first) continue;  // not used
     double R = p.R;
-    gather(p.X, R, [](Index) { return true; });
-    if (!spare_.empty()) {
-      placed[k] = spare_.back();
-      spare_.pop_back();
-      surface.refit_vertex(placed[k], body, p.X, R, near);
+    const auto slot = static_cast<std::size_t>(p.first - first_new);
+    if (it->second.pair) {
+      // One copy per side, fitted to the phyxels visible from just off the face on that side (no
+      // segment to the phyxel crosses the blade's sweeps around it, two either side).
+      if (run_crossings.empty()) {
+        for (const Blade& r : run_) run_crossings.emplace_back(r);
+      }
+      const auto from = run_crossings.begin() + static_cast<std::ptrdiff_t>(p.sweep >= 2 ? p.sweep - 2 : 0),
+                 to = run_crossings.begin() +
+                      static_cast<std::ptrdiff_t>(std::min(p.sweep + 3, run_crossings.size()));
+      Index v = -1;
+      const bool reuse = !spare_pairs_.empty();
+      if (reuse) {
+        v = spare_pairs_.back();
+        spare_pairs_.pop_back();
+      }
+      for (int side = 0; side < 2; ++side) {
+        R = p.R;
+        gather(p.X, R, [&](Index j) {
+          return std::none_of(from, to, [&](const BladeCrossing& bc) {
+            return bc(p.seen[side], x[static_cast<std::size_t>(j)]);
+          });
+        });
+        if (reuse)
+          surface.refit_vertex(v + side, body, p.X, R, near);
+        else if (side == 0)
+          v = surface.add_vertex(body, p.X, R, near);
+        else
+          surface.add_vertex(body, p.X, R, near);
+        placed[slot + static_cast<std::size_t>(side)] = v + side;
+      }
     } else {
-      placed[k] = surface.add_vertex(body, p.X, R, near);
+      gather(p.X, R, [](Index) { return true; });
+      if (!spare_.empty()) {
+        placed[slot] = spare_.back();
+        spare_.pop_back();
+        surface.refit_vertex(placed[slot], body, p.X, R, near);
+      } else {
+        placed[slot] = surface.add_vertex(body, p.X, R, near);
+      }
     }
-    extras_.at(p.key).vertex = placed[k];
+    it->second.vertex = placed[slot];
   }
   for (Tri& t : cut->triangles) {
     for (Index& v : t) {
@@ -348,16 +438,19 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
   slits_ = cut->chains;
   if (cut->chains == 0) {  // through: the run ends
     compose(out.renumbered, end_run(surface));
-  } else if (!spare_.empty()) {  // fewer shared vertices than before: the rest go
+  } else if (!spare_.empty() || !spare_pairs_.empty()) {  // fewer than before: the rest go
+    for (Index v : spare_pairs_) spare_.insert(spare_.end(), {v, v + 1});
     const std::vector<Index> renumbered = surface.remove_vertices(spare_);
     spare_.clear();
+    spare_pairs_.clear();
     renumber(renumbered);
     compose(out.renumbered, renumbered);
   }
   return out;
 }
 void SurfaceCutter::renumber(std::span<const Index> renumbered) {
-  for (auto& [key, e] : extras_) e.vertex = renumbered[static_cast<std::size_t>(e.vertex)];
+  for (auto& [key, e] : extras_)
+    e.vertex = renumbered[static_cast<std::size_t>(e.vertex)];  // pairs stay pairs
   for (auto& [key, c] : crossings_.edge) {
     if (c.vertex >= 0) c.vertex = renumbered[static_cast<std::size_t>(c.vertex)];
   }
@@ -368,6 +461,7 @@ std::vector<Index> SurfaceCutter::end_run(DrivenSurface& surface) {
   crossings_.clear();
   extras_.clear();
   spare_.clear();
+  spare_pairs_.clear();
   // Vertices the run added that no triangle uses.
   std::vector<std::uint8_t> used(surface.vertex_count(), 0);
   for (const Tri& t : surface.triangles()) {

@@ -425,6 +425,44 @@ TEST(SurfaceCut, UncutBodiesKeepTheirSurfaceAndPartlyCutOnesTheirVertices) {
   }
 }
 
+// The cut face covers all of the strip the blade swept inside the body, also where the blade's edge
+// never crossed the surface: a blade lying inside the bar lifted out through its top (the face reaches
+// down to where the blade started), and a blade pushed into the bar's end and on inside it (the face
+// reaches where the blade stopped).
+TEST(SurfaceCut, CutFacesCoverTheSweptStripInsideTheBody) {
+  const Vec3 size(0.1, 0.03, 0.03);
+  const double y = 0.0153;
+  struct Case {
+    Vec3 a, b, step;
+    int sweeps;
+    Vec3 lo, hi;  // the new vertices' rest bounds (x and z)
+  } cases[] = {
+      {Vec3(0.04, y, 0.015), Vec3(0.06, y, 0.015), Vec3(0, 0, 0.01), 3, Vec3(0.04, y, 0.015),
+       Vec3(0.06, y, 0.03)},
+      {Vec3(-0.01, y, 0.02), Vec3(-0.01, y, 0.01), Vec3(0.01, 0, 0), 6, Vec3(0.0, y, 0.01),
+       Vec3(0.05, y, 0.02)},
+  };
+  for (const Case& c : cases) {
+    MeshlessBody b = bar(fine_box(size, {10, 3, 3}), Vec3::Zero());
+    const std::size_t n0 = b.surface().vertex_count();
+    const std::vector<Vec3> rest(b.surface().rest_positions().begin(), b.surface().rest_positions().end());
+    Profile profile;
+    for (int s = 0; s < c.sweeps; ++s) {
+      const Vec3 a = c.a + s * c.step, e = c.b + s * c.step;
+      ASSERT_TRUE(b.cut({a, e, a + c.step, e + c.step}));
+      b.step(0.0, profile);
+    }
+    expect_slit(b, rest, size.prod());
+    Vec3 lo = Vec3::Constant(INFINITY), hi = Vec3::Constant(-INFINITY);
+    for (std::size_t v = n0; v < b.surface().vertex_count(); ++v) {
+      lo = lo.cwiseMin(b.surface().rest_positions()[v]);
+      hi = hi.cwiseMax(b.surface().rest_positions()[v]);
+    }
+    EXPECT_LT((lo - c.lo).norm(), 1e-12) << lo.transpose();
+    EXPECT_LT((hi - c.hi).norm(), 1e-12) << hi.transpose();
+  }
+}
+
 // Random blades, through and partial, continuing runs and new ones, on a bar held at one end and
 // moving under gravity: after every step the surface is closed and outward oriented, every vertex is
 // on a triangle, and its signed volume over the rest positions is the bar's (cut faces, slits' and

@@ -91,6 +91,9 @@ struct SlitStrip {
   std::function<Index(Index t, Eigen::Vector2d& param)> pierce;
   /// The vertex at the strip's corner c.
   std::function<Index(Index c)> corner;
+  /// A cut point inside the cut face, at strip parameter `param` between the shared vertices u and w
+  /// (pierce or corner vertices): its copy on the positive side (the negative side's is the next).
+  std::function<Index(Index u, Index w, const Eigen::Vector2d& param)> interior;
 };
 
 /// A surface cut along recorded crossings.
@@ -110,7 +113,9 @@ struct SurfaceCut {
 /// inside the body: the part of the strip bounded by the chains and the strip's boundary between
 /// them (with its corners, strip.corner), triangulated in (s, τ) and emitted once per side over that
 /// side's copies, so the surface stays closed and outward oriented, the two sides joined where the
-/// blade's edge ran. Nothing when the crossings do not form such chains and loops. Allocates.
+/// blade's edge ran; an inner edge of the face between two shared vertices is split by a cut point of
+/// the face (strip.interior), so the sides' faces meet only along the strip's boundary. Nothing when
+/// the crossings do not form such chains and loops. Allocates.
 std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
                                       const SurfaceCrossings& crossings, const SlitStrip* strip);
 

@@ -12,12 +12,14 @@
 //   a slit: the chain's triangles are split over the copies, the triangle each end lies in is split
 //   around the point where the strip's boundary pierces it, and the slit is closed by a cut face
 //   inside the body, down to the blade's edge (the corners of the strip, fitted to the phyxels around
-//   the blade's edge, joined to both sides), so the surface stays closed and the slit opens as the
+//   the blade's edge, joined to both sides; its inner edges between two such shared vertices split by
+//   cut points of the face, one copy per side), so the surface stays closed and the slit opens as the
 //   two sides move apart.
-// Vertex indices keep their meaning while a run goes on: copies and corners are appended and keep
-// their numbers; a piercing point no triangle uses any more (the slit grew past it) is reused for the
-// next one. When the run ends (the blade goes through, or the next blade does not start where the
-// last one ended), the vertices no triangle uses are removed and the others renumbered.
+// Vertex indices mostly keep their meaning while a run goes on: copies, corners and face points are
+// appended; a vertex no triangle uses any more (a piercing point the slit grew past, a face point of
+// the last triangulation) is reused for the next one, and those left over are removed. When the run
+// ends (the blade goes through, or the next blade does not start where the last one ended), the
+// vertices no triangle uses are removed and the others renumbered.
 #pragma once
 
 #include "pliant/core/types.hpp"
@@ -26,6 +28,7 @@
 #include "pliant/models/meshless/mls_body.hpp"
 #include "pliant/models/meshless/surface_cut.hpp"
 
+#include <array>
 #include <map>
 #include <span>
 #include <vector>
@@ -55,18 +58,25 @@ class SurfaceCutter {
   Index slits() const { return slits_; }
 
  private:
-  // A shared vertex the slits use: the point where the strip's boundary pierces a triangle (key: the
-  // triangle) or a corner of the strip (key: -1 - corner).
+  // A vertex of the slits' cut faces: where the strip's boundary pierces a triangle (key {0, t, 0}), a
+  // corner of the strip ({1, e, k}: the path of the blade's end e (0: a, 1: b) at the end of k sweeps),
+  // or a cut point inside the face between two of those ({2, u, w}, u < w their ids: t for a piercing
+  // point, -1 - (2k + e) for a corner), a pair of copies (vertex on the positive side, vertex + 1 on
+  // the negative).
+  using ExtraKey = std::array<Index, 3>;
   struct Extra {
     Index vertex = -1;
     Eigen::Vector2d param = Eigen::Vector2d::Zero();
+    Index sweeps = 0;  // the run's length when it was placed
+    bool pair = false;
   };
   std::vector<Tri> base_;  // the triangles when the run began
   Index base_vertices_ = 0;
   SurfaceCrossings crossings_;
   std::vector<Blade> run_;
-  std::map<Index, Extra> extras_;
-  std::vector<Index> spare_;  // shared vertices no triangle uses any more, reused or removed
+  std::map<ExtraKey, Extra> extras_;
+  std::vector<Index> spare_;        // single vertices no triangle uses any more, reused or removed
+  std::vector<Index> spare_pairs_;  // pairs of copies no triangle uses any more (the first of each)
   Index slits_ = 0;
 
   std::vector<Index> end_run(DrivenSurface& surface);
