@@ -140,15 +140,17 @@ Index MeshlessBody::grab_vertex(MeshlessGrabId id) const {
 
 void MeshlessBody::renumber_grabs(std::span<const Index> renumbered) {
   for (Grab& g : grabs_) {
-    if (g.vertex < 0 || static_cast<std::size_t>(g.vertex) >= renumbered.size()) continue;
+    if (g.vertex < 0 || static_cast<std::size_t>(g.vertex) >= std::min(renumbered.size(), x_surface_.size()))
+      continue;
     if (renumbered[static_cast<std::size_t>(g.vertex)] >= 0) {
       g.vertex = renumbered[static_cast<std::size_t>(g.vertex)];
       continue;
     }
-    // Its vertex was removed (a point no triangle used): the nearest vertex kept stands for it.
+    // Its vertex was removed (a point no triangle used): the nearest vertex kept stands for it (among
+    // those that had positions before the cut; the renumbering also covers the vertices it added).
     const Vec3 at = x_surface_[static_cast<std::size_t>(g.vertex)];
     double best = INFINITY;
-    for (std::size_t v = 0; v < renumbered.size(); ++v) {
+    for (std::size_t v = 0; v < std::min(renumbered.size(), x_surface_.size()); ++v) {
       if (renumbered[v] < 0) continue;
       if (const double d = (x_surface_[v] - at).squaredNorm(); d < best) {
         best = d;

@@ -463,13 +463,14 @@ TEST(SurfaceCut, CutFacesCoverTheSweptStripInsideTheBody) {
   }
 }
 
-// Random blades, through and partial, continuing runs and new ones, on a bar held at one end and
-// moving under gravity: after every step the surface is closed and outward oriented, every vertex is
-// on a triangle, and its signed volume over the rest positions is the bar's (cut faces, slits' and
-// through-cuts', come in pairs that coincide at rest).
-TEST(SurfaceCut, RandomBladesKeepTheSurfaceClosedAndItsRestVolume) {
+// Random blades, through and partial, continuing runs and new ones, on a bar held at one end: after
+// every step the surface is closed and outward oriented, every vertex is on a triangle, and its signed
+// volume over the rest positions is the bar's (cut faces, slits' and through-cuts', come in pairs that
+// coincide at rest). `moving`: under gravity with 2 ms steps, else cut at rest; `grab`: a grab held on
+// the newest vertex (a cut point or a slit's vertex, renumbered as the cuts go on) stays on a vertex.
+void random_blades(bool moving, bool grab) {
   const Vec3 size(0.1, 0.03, 0.03);
-  MeshlessBody b = bar(fine_box(size, {10, 3, 3}), Vec3(0, 0, -9.81));
+  MeshlessBody b = bar(fine_box(size, {10, 3, 3}), moving ? Vec3(0, 0, -9.81) : Vec3::Zero());
   for (Index i = 0; i < b.phyxels().size(); ++i) {
     if (b.phyxels().rest[static_cast<std::size_t>(i)].x() < 0.01) b.set_fixed(i, true);
   }
@@ -480,7 +481,9 @@ TEST(SurfaceCut, RandomBladesKeepTheSurfaceClosedAndItsRestVolume) {
   };
   Profile profile;
   Index cut_steps = 0;
+  MeshlessGrabId held;
   for (int run = 0; run < 12; ++run) {
+    if (grab && run == 3) held = b.grab(static_cast<Index>(b.surface().vertex_count()) - 1);
     // The handle above the bar, the edge's end inside or below it.
     Vec3 a = point(0.04, 0.06), c = point(-0.01, 0.025);
     const Vec3 move = 0.02 * Vec3(u(rng) - 0.5, u(rng) - 0.5, 0.5 * (u(rng) - 0.5));
@@ -489,7 +492,7 @@ TEST(SurfaceCut, RandomBladesKeepTheSurfaceClosedAndItsRestVolume) {
       if (b.cut({a, c, a + move, c + move})) ++cut_steps;
       a += move;
       c += move;
-      b.step(0.002, profile);
+      b.step(moving ? 0.002 : 0.0, profile);
       const auto tris = b.surface().triangles();
       expect_closed_oriented(tris);
       const auto [label, count] = components(b.surface().vertex_count(), tris);
@@ -499,6 +502,11 @@ TEST(SurfaceCut, RandomBladesKeepTheSurfaceClosedAndItsRestVolume) {
       for (double v : volumes(b.surface().rest_positions(), tris, label, count)) volume += v;
       EXPECT_NEAR(volume, size.prod(), 1e-11 * size.prod()) << "run " << run << ", sweep " << s;
       ASSERT_EQ(b.surface_positions().size(), b.surface().vertex_count());
+      if (grab && run >= 3) {
+        const Index g = b.grab_vertex(held);
+        ASSERT_GE(g, 0);
+        ASSERT_LT(static_cast<std::size_t>(g), b.surface().vertex_count());
+      }
       for (const Vec3& x : b.phyxels().position) ASSERT_TRUE(x.allFinite()) << "phyxel run " << run;
       for (const Vec3& x : b.surface_positions()) ASSERT_TRUE(x.allFinite()) << "run " << run;
     }
@@ -506,6 +514,10 @@ TEST(SurfaceCut, RandomBladesKeepTheSurfaceClosedAndItsRestVolume) {
   EXPECT_GT(cut_steps, 20);
   EXPECT_GT(b.surface_topology_version(), 5u);
 }
+
+TEST(SurfaceCut, RandomBladesKeepTheSurfaceClosedAndItsRestVolume) { random_blades(true, false); }
+
+TEST(SurfaceCut, RandomBladesAtRestKeepAGrabOnAVertex) { random_blades(false, true); }
 
 }  // namespace
 }  // namespace pliant::meshless
