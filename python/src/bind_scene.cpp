@@ -2,6 +2,7 @@
 // triangles) are read-only numpy views of the body's own memory: no copy, valid until the next step
 // (a tearing body may reallocate them then); .copy() keeps one.
 #include "bindings.hpp"
+#include "pliant/scene/capabilities.hpp"
 
 #include "cli.hpp"
 #include "pliant/scene/families.hpp"
@@ -197,6 +198,24 @@ void bind_scene(py::module_& m) {
             b.apply_force(p, to_vec3(force, "force"));
           },
           py::arg("point"), py::arg("force"), "Adds a force (unit: N) at a surface point for the next step")
+      .def(
+          "cut",
+          [](Body& b, const py::handle& a0, const py::handle& b0, const py::handle& a1,
+             const py::handle& b1) {
+            scene::Cuttable* cuttable = scene::capability<scene::Cuttable>(b);
+            if (!cuttable)
+              throw py::type_error(
+                  "body \"" + b.name() + "\" (family " + std::string(b.family()) +
+                  ") cannot be cut: meshless bodies and fem bodies with a hybrid region can");
+            return cuttable->cut(
+                {to_vec3(a0, "a0"), to_vec3(b0, "b0"), to_vec3(a1, "a1"), to_vec3(b1, "b1")});
+          },
+          py::arg("a0"), py::arg("b0"), py::arg("a1"), py::arg("b1"),
+          "Cuts along a blade, the edge a0-b0 moved to a1-b1 (unit: m), at the start of the next step; "
+          "False for a sweep of zero area or one that misses the body. Sweeps that go on from the last "
+          "one's end make one cut (a slit until it goes through)")
+      .def_property_readonly("surface_topology_version", &Body::surface_topology_version,
+                             "Grows when the surface's triangles change (a cut): re-read surface_triangles")
       .def_property_readonly("state_hash", &Body::state_hash)
       .def("__repr__", [](const Body& b) {
         return "<pliant.Body \"" + b.name() + "\" (" + std::string(b.family()) + "), " +

@@ -370,3 +370,48 @@ def test_modal_fem_body_from_python_pulls_back_and_settles():
     body.release(g)
     world.run(200)
     assert abs(body.surface_positions[tip, 1] - x0[tip, 1]) < 0.001
+
+
+def closed_and_oriented(tri):
+    """Every directed edge once and its reverse once."""
+    edges = np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]])
+    keys = {tuple(e) for e in edges.tolist()}
+    return len(keys) == len(edges) and all((b, a) in keys for a, b in keys)
+
+
+def test_a_meshless_body_is_cut_from_python_slit_then_split():
+    world = pliant.World(time_step=0.005)
+    body = world.add_body(
+        {
+            "mesh": {"shape": "box", "size": [0.1, 0.03, 0.03], "cells": [10, 3, 3]},
+            "material": {"E": 20000, "nu": 0.3, "density": 1000},
+            "meshless": {"spacing": 0.01, "gravity": [0, 0, 0]},
+        },
+        name="bar",
+        family="meshless",
+    )
+    n0, t0 = len(body.surface_positions), len(body.surface_triangles)
+    assert body.surface_topology_version == 0
+    c = 0.0537
+    # Down to half the height: a slit, the surface still one closed piece of the bar's volume.
+    assert body.cut([c, -1, 1], [c, 1, 1], [c, -1, 0.015], [c, 1, 0.015])
+    world.step()
+    assert body.surface_topology_version == 1
+    tri = body.surface_triangles.copy()
+    assert len(tri) > t0 and closed_and_oriented(tri)
+    rest = body.surface_rest_positions
+    volume = np.einsum("ij,ij->i", rest[tri[:, 0]], np.cross(rest[tri[:, 1]], rest[tri[:, 2]])).sum() / 6
+    assert volume == pytest.approx(0.1 * 0.03 * 0.03, rel=1e-12)
+    new = body.surface_rest_positions[n0:]
+    assert np.allclose(new[:, 0], c, atol=1e-12) and new[:, 2].min() == pytest.approx(0.015, abs=1e-12)
+    # On from there through the bottom: split in two closed pieces.
+    assert body.cut([c, -1, 0.015], [c, 1, 0.015], [c, -1, -1], [c, 1, -1])
+    world.step()
+    assert body.surface_topology_version >= 2 and closed_and_oriented(body.surface_triangles)
+    # A sweep of zero area cuts nothing; a family that cannot be cut says so.
+    assert not body.cut([c, -1, 1], [c, 1, 1], [c, -1, 1], [c, 1, 1])
+    beam = world.add_body(BEAM["bodies"][0], name="beam", family="green")
+    with pytest.raises(TypeError, match="cannot be cut"):
+        beam.cut([0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0])
+    with pytest.raises((TypeError, ValueError), match="a0"):
+        body.cut([0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0])
