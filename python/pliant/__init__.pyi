@@ -104,6 +104,9 @@ class Body:
     def reaction(self, grab: Grab) -> npt.NDArray[np.float64]: ...  # N
     def compliance(self, grab: Grab) -> npt.NDArray[np.float64]: ...  # 3x3, m/N
     def apply_force(self, point: SurfacePoint, force: _Vec3) -> None: ...  # force in N, for the next step
+    def cut(self, a0: _Vec3, b0: _Vec3, a1: _Vec3, b1: _Vec3) -> bool: ...  # m; the edge a0-b0 swept to a1-b1
+    @property
+    def surface_topology_version(self) -> int: ...  # grows when a cut changes the triangles
     @property
     def state_hash(self) -> int: ...
 
