@@ -204,15 +204,7 @@ bool MlsForceModel::add_block_diagonal(std::span<const Vec3> x, double beta_k, d
 #pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
   for (Index i = 0; i < n; ++i) {
     const auto iu = static_cast<std::size_t>(i);
-    Mat3 J = Mat3::Identity();
-    if (current) {
-      const Vec3 ui = x[iu] - body_.rest[iu];
-      for (Index l = body_.link_begin[iu]; l < body_.link_begin[iu + 1]; ++l) {
-        const auto lu = static_cast<std::size_t>(l);
-        const auto j = static_cast<std::size_t>(body_.link_target[lu]);
-        J.noalias() += (x[j] - body_.rest[j] - ui) * body_.link_d[lu].transpose();
-      }
-    }
+    const Mat3 J = current ? deformation_gradient(body_, x, i) : Mat3::Identity();
     block_scratch_[2 * iu] = green ? J : Mat3::Identity();
     block_scratch_[2 * iu + 1] = current ? cofactor(J) : Mat3::Zero();
   }

@@ -1,5 +1,7 @@
 #include "pliant/models/meshless/surface_cutter.hpp"
 
+#include "pliant/core/ray.hpp"
+#include "pliant/core/topology.hpp"
 #include "point_grid.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -7,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <optional>
 
 namespace pliant::meshless {
@@ -15,23 +16,15 @@ namespace {
 
 using detail::PointGrid;
 
-// The pieces the links make: per phyxel a representative of its connected component.
+// The pieces the links make: per phyxel the label of its connected component.
 std::vector<Index> pieces(const MlsBody& body) {
-  std::vector<Index> piece(body.rest.size());
-  std::iota(piece.begin(), piece.end(), Index{0});
-  const auto root = [&](Index i) {
-    while (piece[static_cast<std::size_t>(i)] != i)
-      i = piece[static_cast<std::size_t>(i)] =
-          piece[static_cast<std::size_t>(piece[static_cast<std::size_t>(i)])];
-    return i;
-  };
+  std::vector<Edge> links;
+  links.reserve(body.link_target.size());
   for (std::size_t i = 0; i < body.rest.size(); ++i) {
-    const Index ri = root(static_cast<Index>(i));  // stays a root: only other roots are linked to it
     for (Index l = body.link_begin[i]; l < body.link_begin[i + 1]; ++l)
-      piece[static_cast<std::size_t>(root(body.link_target[static_cast<std::size_t>(l)]))] = ri;
+      links.push_back({static_cast<Index>(i), body.link_target[static_cast<std::size_t>(l)]});
   }
-  for (std::size_t i = 0; i < piece.size(); ++i) piece[i] = root(static_cast<Index>(i));
-  return piece;
+  return connected_components(body.size(), links).label;
 }
 
 // The rest position of the point y (unit: m) given where the phyxels are now (x): a linear
@@ -69,34 +62,15 @@ Vec3 rest_of(const MlsBody& body, std::span<const Vec3> x, const Vec3& y, double
   return sum > 0.0 ? Vec3(y + shepard / sum) : y;
 }
 
-// Where the segment p → q crosses triangle (A, B, C) (Möller & Trumbore 1997): its barycentric
-// coordinates and the fraction of the way from p, within a rounding error of the edges.
-struct Hit {
-  Vec3 barycentric;
-  double f;
-};
-std::optional<Hit> segment_hits(const Vec3& p, const Vec3& q, const Vec3& A, const Vec3& B, const Vec3& C) {
-  const Vec3 e1 = B - A, e2 = C - A, d = q - p;
-  const Vec3 h = d.cross(e2);
-  const double a = e1.dot(h);
-  if (!(std::abs(a) > 1e-14 * e1.norm() * e2.norm() * d.norm())) return std::nullopt;
-  const Vec3 s = p - A, r = s.cross(e1);
-  const double u = s.dot(h) / a, v = d.dot(r) / a, f = e2.dot(r) / a;
-  constexpr double eps = 1e-9;
-  if (u < -eps || v < -eps || u + v > 1.0 + eps || f < -eps || f > 1.0 + eps) return std::nullopt;
-  const double uc = std::clamp(u, 0.0, 1.0), vc = std::clamp(v, 0.0, 1.0 - uc);
-  return Hit{Vec3(1.0 - uc - vc, uc, vc), std::clamp(f, 0.0, 1.0)};
-}
-
 // The strip's boundary as segments with the strip parameters of their ends: the last blade, the paths
 // of both ends over each sweep from the last one back, and the first blade.
-struct Edge {
+struct BoundarySegment {
   Vec3 p, q;
   Eigen::Vector2d from, to;
 };
-std::vector<Edge> strip_boundary(std::span<const Blade> run) {
+std::vector<BoundarySegment> strip_boundary(std::span<const Blade> run) {
   const auto K = static_cast<double>(run.size());
-  std::vector<Edge> out;
+  std::vector<BoundarySegment> out;
   out.push_back({run.back().a1, run.back().b1, {0.0, K}, {1.0, K}});
   for (std::size_t k = run.size(); k-- > 0;) {
     const auto t = static_cast<double>(k);
@@ -270,19 +244,20 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     const Vec3 &A = surface_x[static_cast<std::size_t>(tri[0])],
                &B = surface_x[static_cast<std::size_t>(tri[1])],
                &C = surface_x[static_cast<std::size_t>(tri[2])];
-    std::optional<Hit> hit;
-    const std::vector<Edge> boundary = strip_boundary(run_);
-    for (const Edge& e : boundary) {
-      if ((hit = segment_hits(e.p, e.q, A, B, C))) {
-        param = (1.0 - hit->f) * e.from + hit->f * e.to;
+    // Where a segment of the boundary crosses the triangle (both faces count).
+    std::optional<RayHit> hit;
+    const std::vector<BoundarySegment> boundary = strip_boundary(run_);
+    for (const BoundarySegment& e : boundary) {
+      if ((hit = intersect_ray_triangle(Ray{e.p, e.q - e.p}, A, B, C, 1.0))) {
+        param = (1.0 - hit->t) * e.from + hit->t * e.to;
         break;
       }
     }
     if (!hit) {  // moved off the boundary since it was swept: the centroid, at the nearest boundary point
-      hit = Hit{Vec3::Constant(1.0 / 3.0), 0.0};
+      hit = RayHit{-1, 0.0, 1.0 / 3.0, 1.0 / 3.0};
       const Vec3 centre = (A + B + C) / 3.0;
       double best = INFINITY;
-      for (const Edge& e : boundary) {
+      for (const BoundarySegment& e : boundary) {
         const Vec3 d = e.q - e.p;
         const double f =
             d.squaredNorm() > 0.0 ? std::clamp((centre - e.p).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
@@ -295,7 +270,7 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     Vec3 X = Vec3::Zero();
     double R = INFINITY;
     for (int c = 0; c < 3; ++c) {
-      X += hit->barycentric[c] *
+      X += hit->weights()[c] *
            surface.rest_positions()[static_cast<std::size_t>(tri[static_cast<std::size_t>(c)])];
       R = std::min(R, surface.radius(tri[static_cast<std::size_t>(c)]));
     }
