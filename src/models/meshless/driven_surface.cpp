@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <numeric>
 
 namespace pliant::meshless {
 namespace {
@@ -221,8 +220,7 @@ std::vector<Index> DrivenSurface::remove_vertices(std::span<const Index> gone) {
 Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool(Index, Index)>& drop) {
   std::vector<Index> begin(1, 0), phyxel;
   std::vector<FitTerm> term;
-  std::vector<Index> kept;
-  Index refitted = 0;
+  std::vector<Index> kept, refitted_vertices;
   for (std::size_t v = 0; v < rest_.size(); ++v) {
     const auto vi = static_cast<Index>(v);
     kept.clear();
@@ -236,7 +234,7 @@ Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool
         term.push_back(term_[static_cast<std::size_t>(k)]);
       }
     } else {
-      ++refitted;
+      refitted_vertices.push_back(vi);
       std::swap(phyxel, phyxel_);
       std::swap(term, term_);
       append_fit_or_shepard(body, rest_[v], radius_[v], kept);
@@ -248,8 +246,8 @@ Index DrivenSurface::refit_without(const MlsBody& body, const std::function<bool
   begin_ = std::move(begin);
   phyxel_ = std::move(phyxel);
   term_ = std::move(term);
-  if (refitted > 0) compute_frames(body);
-  return refitted;
+  for (const Index v : refitted_vertices) compute_frame(body, static_cast<std::size_t>(v));
+  return static_cast<Index>(refitted_vertices.size());
 }
 
 std::span<const Index> DrivenSurface::phyxels(Index v) const {
@@ -267,25 +265,23 @@ void DrivenSurface::compute_frames(const MlsBody& body) {
 }
 
 void DrivenSurface::compute_frame(const MlsBody& body, std::size_t v) {
-  {
-    Frame& fr = frame_[v];
-    const auto near = phyxels(static_cast<Index>(v));
-    const auto fit = terms(static_cast<Index>(v));
-    Vec3 a = Vec3::Zero();
-    Mat3 G = Mat3::Identity();
-    if (!near.empty()) {
-      const Vec3& X0 = body.rest[static_cast<std::size_t>(near[0])];
-      a = rest_[v] - X0;
-      for (std::size_t k = 0; k < near.size(); ++k) {
-        const Vec3 d = body.rest[static_cast<std::size_t>(near[k])] - X0;
-        a -= fit[k].phi * d;
-        G -= d * Vec3(fit[k].grad[0], fit[k].grad[1], fit[k].grad[2]).transpose();
-      }
+  Frame& fr = frame_[v];
+  const auto near = phyxels(static_cast<Index>(v));
+  const auto fit = terms(static_cast<Index>(v));
+  Vec3 a = Vec3::Zero();
+  Mat3 G = Mat3::Identity();
+  if (!near.empty()) {
+    const Vec3& X0 = body.rest[static_cast<std::size_t>(near[0])];
+    a = rest_[v] - X0;
+    for (std::size_t k = 0; k < near.size(); ++k) {
+      const Vec3 d = body.rest[static_cast<std::size_t>(near[k])] - X0;
+      a -= fit[k].phi * d;
+      G -= d * Vec3(fit[k].grad[0], fit[k].grad[1], fit[k].grad[2]).transpose();
     }
-    for (int i = 0; i < 3; ++i) fr.offset[i] = a[i];
-    for (int c = 0; c < 3; ++c)
-      for (int r = 0; r < 3; ++r) fr.g[3 * c + r] = G(r, c);
   }
+  for (int i = 0; i < 3; ++i) fr.offset[i] = a[i];
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) fr.g[3 * c + r] = G(r, c);
 }
 
 namespace {

@@ -204,6 +204,12 @@ double strip_perimeter_position(const Eigen::Vector2d& param, Index sweeps) {
 
 }  // namespace
 
+Eigen::Vector2d strip_corner(Index c, Index sweeps) {
+  if (c == 0) return {0.0, 0.0};
+  if (c <= 1 + sweeps) return {1.0, static_cast<double>(c - 1)};
+  return {0.0, static_cast<double>(2 * sweeps + 2 - c)};
+}
+
 std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const Tri> triangles,
                                       const SurfaceCrossings& recorded, const SlitStrip* strip) {
   const std::size_t n = recorded.order.size();
@@ -412,11 +418,7 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
           const auto at = static_cast<Index>(std::fmod(k, perimeter));
           const Index v = strip->corner(at);
           corner.push_back({v, v});
-          const auto K = static_cast<double>(strip->sweeps);
-          const double a = static_cast<double>(at);
-          const Eigen::Vector2d q = at == 0        ? Eigen::Vector2d(0, 0)
-                                    : a <= 1.0 + K ? Eigen::Vector2d(1.0, a - 1.0)
-                                                   : Eigen::Vector2d(0.0, 2.0 * K + 2.0 - a);
+          const Eigen::Vector2d q = strip_corner(at, strip->sweeps);
           polygon.emplace_back(q.x(), q.y(), 0.0);
         }
         if (to == c0) break;
@@ -438,39 +440,35 @@ std::optional<SurfaceCut> cut_surface(std::span<const Vec3> x, std::span<const T
         const Corner& q = corner[static_cast<std::size_t>(k)];
         return q.minus == q.plus;
       };
-      for (bool again = true; again;) {
-        again = false;
-        std::map<std::pair<Index, Index>, int> uses;
-        for (const Tri& f : faces) {
-          for (int k = 0; k < 3; ++k) {
-            const Index u = f[static_cast<std::size_t>(k)], w = f[static_cast<std::size_t>((k + 1) % 3)];
-            ++uses[{std::min(u, w), std::max(u, w)}];
-          }
+      // Splitting an edge changes no other edge's triangles, so the edges to split are found once.
+      std::map<std::pair<Index, Index>, int> uses;
+      for (const Tri& f : faces) {
+        for (int k = 0; k < 3; ++k) {
+          const Index u = f[static_cast<std::size_t>(k)], w = f[static_cast<std::size_t>((k + 1) % 3)];
+          ++uses[{std::min(u, w), std::max(u, w)}];
         }
-        for (const auto& [e, count] : uses) {
-          if (count != 2 || !shared(e.first) || !shared(e.second)) continue;
-          const auto m = static_cast<Index>(corner.size());
-          const Vec3 mid = 0.5 * (polygon[static_cast<std::size_t>(e.first)] +
-                                  polygon[static_cast<std::size_t>(e.second)]);
-          const Index v = strip->interior(corner[static_cast<std::size_t>(e.first)].plus,
-                                          corner[static_cast<std::size_t>(e.second)].plus,
-                                          Eigen::Vector2d(mid.x(), mid.y()));
-          corner.push_back({v + 1, v});
-          polygon.push_back(mid);
-          const std::size_t count_before = faces.size();
-          for (std::size_t t = 0; t < count_before; ++t) {
-            for (int k = 0; k < 3; ++k) {
-              Tri& f = faces[t];
-              const Index u = f[static_cast<std::size_t>(k)], w = f[static_cast<std::size_t>((k + 1) % 3)],
-                          o = f[static_cast<std::size_t>((k + 2) % 3)];
-              if (std::min(u, w) != e.first || std::max(u, w) != e.second) continue;
-              f = {u, m, o};
-              faces.push_back({m, w, o});
-              break;
-            }
+      }
+      for (const auto& [e, count] : uses) {
+        if (count != 2 || !shared(e.first) || !shared(e.second)) continue;
+        const auto m = static_cast<Index>(corner.size());
+        const Vec3 mid =
+            0.5 * (polygon[static_cast<std::size_t>(e.first)] + polygon[static_cast<std::size_t>(e.second)]);
+        const Index v = strip->interior(corner[static_cast<std::size_t>(e.first)].plus,
+                                        corner[static_cast<std::size_t>(e.second)].plus,
+                                        Eigen::Vector2d(mid.x(), mid.y()));
+        corner.push_back({v + 1, v});
+        polygon.push_back(mid);
+        const std::size_t count_before = faces.size();
+        for (std::size_t t = 0; t < count_before; ++t) {
+          Tri& f = faces[t];
+          for (int k = 0; k < 3; ++k) {
+            const Index u = f[static_cast<std::size_t>(k)], w = f[static_cast<std::size_t>((k + 1) % 3)],
+                        o = f[static_cast<std::size_t>((k + 2) % 3)];
+            if (std::min(u, w) != e.first || std::max(u, w) != e.second) continue;
+            f = {u, m, o};
+            faces.push_back({m, w, o});
+            break;
           }
-          again = true;
-          break;  // the edge counts changed
         }
       }
       emit(faces);

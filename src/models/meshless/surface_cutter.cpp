@@ -132,6 +132,13 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
   out.changed = true;
 
   const BladeCrossing crossing(blade);
+  std::vector<BladeCrossing> run_crossings;  // every blade of the run, built when needed
+  const auto run_blades = [&]() -> std::span<const BladeCrossing> {
+    if (run_crossings.empty()) {
+      for (const Blade& r : run_) run_crossings.emplace_back(r);
+    }
+    return run_crossings;
+  };
   surface.refit_without(body, [&](Index v, Index j) {
     return crossing(surface_x[static_cast<std::size_t>(v)], x[static_cast<std::size_t>(j)]);
   });
@@ -161,18 +168,14 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
   if (std::any_of(crossings_.edge.begin(), crossings_.edge.end(),
                   [](const auto& e) { return e.second.vertex < 0; })) {
     const std::vector<Index> piece = pieces(body);
-    std::optional<BladeCrossing> previous;
-    if (K > 1) previous.emplace(run_[run_.size() - 2]);
-    std::vector<BladeCrossing> run_crossings;
+    std::vector<BladeCrossing> recent{crossing};  // this blade and the previous one
+    if (K > 1) recent.emplace_back(run_[run_.size() - 2]);
     for (std::size_t k = 0; k < crossings_.order.size(); ++k) {
       const std::uint64_t key = crossings_.order[k];
       SurfaceCrossings::Crossing& c = crossings_.edge.at(key);
       if (c.vertex >= 0) continue;
-      if (k < fresh && run_crossings.empty()) {
-        for (const Blade& r : run_) run_crossings.emplace_back(r);
-      }
-      const std::span<const BladeCrossing> blades = k < fresh ? std::span<const BladeCrossing>(run_crossings)
-                                                              : std::span<const BladeCrossing>(&crossing, 1);
+      const std::span<const BladeCrossing> blades =
+          k < fresh ? run_blades() : std::span<const BladeCrossing>(recent);
       const auto a = static_cast<std::size_t>(key >> 32), b = static_cast<std::size_t>(key & 0xffffffffu);
       const Vec3 X = (1.0 - c.t) * surface.rest_positions()[a] + c.t * surface.rest_positions()[b];
       const Vec3 on_cut = (1.0 - c.t) * surface_x[a] + c.t * surface_x[b];
@@ -187,8 +190,7 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
           return (labels.empty() || std::find(labels.begin(), labels.end(),
                                               piece[static_cast<std::size_t>(j)]) != labels.end()) &&
                  std::none_of(blades.begin(), blades.end(),
-                              [&](const BladeCrossing& bc) { return bc(seen_from, xj); }) &&
-                 !(k >= fresh && previous && (*previous)(seen_from, xj));
+                              [&](const BladeCrossing& bc) { return bc(seen_from, xj); });
         });
         const Index v = surface.add_vertex(body, X, R, near);
         if (plus) c.vertex = v;
@@ -226,7 +228,6 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     }
     return Vec3(Vec3::Zero());
   };
-  std::vector<BladeCrossing> run_crossings;
   SlitStrip strip;
   strip.sweeps = K;
   strip.pierce = [&](Index t, Eigen::Vector2d& param) {
@@ -279,13 +280,13 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
   strip.corner = [&](Index c) {
     // Keyed by where it is on the strip (which end's path, which sweep's end), not by c, which moves
     // along the a end's path as the run grows.
-    const bool b_end = c >= 1 && c <= 1 + K;
-    const ExtraKey key{1, b_end ? 1 : 0, c == 0 ? 0 : b_end ? c - 1 : 2 * K + 2 - c};
+    const Eigen::Vector2d at = strip_corner(c, K);
+    const auto b_end = static_cast<Index>(at.x()), sweeps = static_cast<Index>(at.y());
+    const ExtraKey key{1, b_end, sweeps};
     if (const auto it = extras_.find(key); it != extras_.end()) return it->second.vertex;
-    const Vec3 y = c == 0       ? run_.front().a0
-                   : c == 1     ? run_.front().b0
-                   : c <= 1 + K ? run_[static_cast<std::size_t>(c - 2)].b1
-                                : run_[static_cast<std::size_t>(2 * K + 1 - c)].a1;
+    // The blade's end at the start of the run, or at the end of sweep `sweeps`.
+    const Blade& r = run_[static_cast<std::size_t>(std::max<Index>(sweeps - 1, 0))];
+    const Vec3& y = sweeps == 0 ? (b_end ? r.b0 : r.a0) : (b_end ? r.b1 : r.a1);
     return later(key, rest_of(body, x, y, r_min), r_min, Eigen::Vector2d::Zero(), nullptr);
   };
   strip.interior = [&](Index u, Index w, const Eigen::Vector2d& param) {
@@ -365,12 +366,9 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     if (it->second.pair) {
       // One copy per side, fitted to the phyxels visible from just off the face on that side (no
       // segment to the phyxel crosses the blade's sweeps around it, two either side).
-      if (run_crossings.empty()) {
-        for (const Blade& r : run_) run_crossings.emplace_back(r);
-      }
-      const auto from = run_crossings.begin() + static_cast<std::ptrdiff_t>(p.sweep >= 2 ? p.sweep - 2 : 0),
-                 to = run_crossings.begin() +
-                      static_cast<std::ptrdiff_t>(std::min(p.sweep + 3, run_crossings.size()));
+      const std::span<const BladeCrossing> all = run_blades();
+      const auto from = all.begin() + static_cast<std::ptrdiff_t>(p.sweep >= 2 ? p.sweep - 2 : 0),
+                 to = all.begin() + static_cast<std::ptrdiff_t>(std::min(p.sweep + 3, all.size()));
       Index v = -1;
       const bool reuse = !spare_pairs_.empty();
       if (reuse) {
@@ -410,7 +408,6 @@ SurfaceCutter::Outcome SurfaceCutter::sweep(DrivenSurface& surface, const MlsBod
     }
   }
   surface.set_triangles(std::move(cut->triangles));
-  slits_ = cut->chains;
   if (cut->chains == 0) {  // through: the run ends
     compose(out.renumbered, end_run(surface));
   } else if (!spare_.empty() || !spare_pairs_.empty()) {  // fewer than before: the rest go

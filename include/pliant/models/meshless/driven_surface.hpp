@@ -33,9 +33,7 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
-#include "pliant/models/meshless/cutting.hpp"
 #include "pliant/models/meshless/mls_body.hpp"
-#include "pliant/models/meshless/surface_cut.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -96,6 +96,9 @@ struct SlitStrip {
   std::function<Index(Index u, Index w, const Eigen::Vector2d& param)> interior;
 };
 
+/// The strip parameter (s, τ) of corner c of a strip of `sweeps` sweeps, numbered as SlitStrip says.
+Eigen::Vector2d strip_corner(Index c, Index sweeps);
+
 /// A surface cut along recorded crossings.
 struct SurfaceCut {
   std::vector<Tri> triangles;  ///< the old ones with split ones replaced, then pieces and cut faces

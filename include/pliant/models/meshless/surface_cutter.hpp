@@ -52,11 +52,6 @@ class SurfaceCutter {
   Outcome sweep(DrivenSurface& surface, const MlsBody& body, std::span<const Vec3> x,
                 std::span<const Vec3> surface_x, const Blade& blade, bool links_cut);
 
-  /// Sweeps in the current run (0 when none is going on).
-  Index run_length() const { return static_cast<Index>(run_.size()); }
-  /// Open chains closed by a slit in the surface as last cut.
-  Index slits() const { return slits_; }
-
  private:
   // A vertex of the slits' cut faces: where the strip's boundary pierces a triangle (key {0, t, 0}), a
   // corner of the strip ({1, e, k}: the path of the blade's end e (0: a, 1: b) at the end of k sweeps),
@@ -77,7 +72,6 @@ class SurfaceCutter {
   std::map<ExtraKey, Extra> extras_;
   std::vector<Index> spare_;        // single vertices no triangle uses any more, reused or removed
   std::vector<Index> spare_pairs_;  // pairs of copies no triangle uses any more (the first of each)
-  Index slits_ = 0;
 
   std::vector<Index> end_run(DrivenSurface& surface);
   // Follows a renumbering of the surface's vertices (old → new) in the crossings' copies and extras.
