@@ -53,7 +53,7 @@ void Integrator::ensure_size(std::size_t n) {
                   &k4v_, &r_,  &z_,  &p_,   &q_,   &rhs_, &y_,   &xm1_, &xm2_, &acc_})
     v->assign(n, Vec3::Zero());
   diag_.assign(n, 0.0);
-  blocks_.assign(n, Mat3::Zero());
+  blocks_.clear();  // sized by the first block-Jacobi solve: explicit schemes never need them
   history_ = 0;
 }
 
@@ -325,6 +325,7 @@ void Integrator::solve(const ForceModel& model, std::span<const Vec3> x, double 
   // per node; a block that is not positive definite (or not finite) falls back to its diagonal's mean.
   bool blocks = false;
   if (def_.preconditioner == Preconditioner::block_jacobi && model.diagonal_mass()) {
+    blocks_.resize(n);
     for (std::size_t i = 0; i < n; ++i) blocks_[i] = (mass_term * m[i]) * Mat3::Identity();
     blocks = model.add_block_diagonal(x, beta_k, beta_d, blocks_);
     if (blocks) {
