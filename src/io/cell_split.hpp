@@ -15,6 +15,7 @@
 #include "io/parse.hpp"
 
 #include <array>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -46,18 +47,33 @@ const char* shape_name(CellShape shape);
 /// `ids` is split into, by the rule above. `ids` may be any numbering that is global to the mesh.
 std::vector<std::array<int, 4>> split_solid(CellShape shape, const long long* ids);
 
-/// The triangles (as indices into `points`) of a planar or nearly planar polygon with corners
-/// `points` in order (either orientation; triangles keep it). Quadrilaterals are cut along the
-/// diagonal through the corner with the smallest `ids` entry unless that diagonal lies outside a
-/// concave quadrilateral; larger polygons are cut by ear clipping in their best-fit plane (Newell's
-/// normal). `ids` are the node numbers (for the diagonal rule).
-std::vector<std::array<int, 3>> split_polygon(const std::vector<Vec3>& points, const long long* ids);
+/// Largest polygon a reader splits, in corners. Triangulation is O(n) ear tests
+/// of local cost for the polygons meshes hold, but no polygon of a surface mesh comes near this, and
+/// a bound keeps a hostile file from costing unbounded time or memory: a larger one is an error
+/// naming the file and element.
+inline constexpr std::size_t kMaxPolygonCorners = 1'000'000;
+/// Work bound of one ear clipping (cells and corners looked at): kEarClipWorkPerCorner per corner plus
+/// kEarClipWorkBase, about a second at the size limit; reaching it is an error, never a hang.
+inline constexpr long long kEarClipWorkPerCorner = 400;
+inline constexpr long long kEarClipWorkBase = 50'000'000;
+
+/// Fills `triangles` (as indices into `points`) with the split of a planar or nearly planar polygon
+/// with corners `points` in order (either orientation; triangles keep it). Quadrilaterals are cut
+/// along the diagonal through the corner with the smallest `ids` entry unless that diagonal lies
+/// outside a concave quadrilateral; larger polygons are cut by ear clipping in their best-fit plane
+/// (Newell's normal), n - 2 triangles for a simple n-gon. `ids` are the node numbers (for the
+/// diagonal rule). Returns "" or the problem (more than kMaxPolygonCorners corners, or the work bound
+/// reached); `triangles` is then empty. `work_budget` > 0 replaces the default work bound (tests use
+/// it to check that the work grows linearly with the corners, independently of timing).
+std::string split_polygon(const std::vector<Vec3>& points, const long long* ids,
+                          std::vector<std::array<int, 3>>& triangles, long long work_budget = 0);
 
 /// Adds polygon `poly` (compact node indices, at least 3; a face of OBJ, OFF or PLY) to `builder` as
 /// triangles remembering `element_id`: split by split_polygon (the node indices standing in for the
 /// node numbers of the diagonal rule), each split recorded for the notice, as add_cell does. A
-/// triangle that repeats a node (a face listing one twice) is counted as skipped instead.
-void add_polygon(MeshBuilder& builder, const std::vector<Index>& poly, long long element_id);
+/// triangle that repeats a node (a face listing one twice) is counted as skipped instead. Returns ""
+/// or the problem of split_polygon, for the caller to name the file and face; nothing is added then.
+std::string add_polygon(MeshBuilder& builder, const std::vector<Index>& poly, long long element_id);
 
 /// Adds a cell of `shape` with `count` node ids (the file's numbers) to `builder`: lines, triangles
 /// and tetrahedra as they are, the others split as described above, each split recorded for the

@@ -179,7 +179,10 @@ struct Obj {
         }
         poly.push_back(static_cast<Index>(v - 1));
       }
-      add_polygon(builder, poly, static_cast<long long>(f + 1));
+      if (const std::string problem = add_polygon(builder, poly, static_cast<long long>(f + 1));
+          !problem.empty())
+        throw_failure(in.name() + ":" + std::to_string(faces[f].line) + ": face " + std::to_string(f + 1) +
+                      " " + problem);
     }
     return builder.finish();
   }

@@ -64,7 +64,8 @@ MeshFile read_off(std::string_view bytes, const std::string& name) {
       poly.push_back(static_cast<Index>(v));
     }
     rest_of_line("face colour");
-    add_polygon(builder, poly, f);
+    if (const std::string problem = add_polygon(builder, poly, f); !problem.empty())
+      in.fail("face " + std::to_string(f) + " " + problem);
   }
   if (!in.at_end()) {
     in.token("");

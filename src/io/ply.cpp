@@ -342,7 +342,8 @@ MeshFile read_ply(std::string_view file_bytes, const std::string& name) {
   for (std::size_t f = 0, at = 0; f < sizes.size(); at += sizes[f], ++f) {
     poly.assign(refs.begin() + static_cast<std::ptrdiff_t>(at),
                 refs.begin() + static_cast<std::ptrdiff_t>(at + sizes[f]));
-    add_polygon(builder, poly, static_cast<long long>(f));
+    if (const std::string problem = add_polygon(builder, poly, static_cast<long long>(f)); !problem.empty())
+      throw_failure(name + ": face " + std::to_string(f) + " " + problem);
   }
   return builder.finish();
 }

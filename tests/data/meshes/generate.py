@@ -163,6 +163,30 @@ write("box_surface_zlib.vtp", ('<?xml version="1.0"?>\n<VTKFile type="PolyData" 
       "<Points>\n" + tags[0] + "</Points>\n<Polys>\n" + tags[1] + tags[2] + "</Polys>\n</Piece>\n</PolyData>\n"
       '<AppendedData encoding="raw">\n_').encode() + appended + b"\n</AppendedData>\n</VTKFile>\n")
 
+# A comb of 100 teeth (width 1, height 5, on a spine of height 1) extruded to height 1: its top and
+# bottom are one 400-corner polygon each, the shape on which plain ear clipping was cubic.
+def comb(teeth):
+    w = 2 * teeth - 1
+    pts = [(0, 0), (w, 0)]
+    for t in range(teeth - 1, -1, -1):
+        x = 2 * t
+        pts += [(x + 1, 6), (x, 6)]
+        if t > 0:
+            pts += [(x, 1), (x - 1, 1)]
+    return pts
+
+
+COMB = comb(100)
+n = len(COMB)
+comb_faces = [[n - 1 - i for i in range(n)], [n + i for i in range(n)]]  # bottom (clockwise), top
+comb_faces += [[i, (i + 1) % n, n + (i + 1) % n, n + i] for i in range(n)]
+write("comb_prism.off", f"OFF\n# a 100-tooth comb extruded to height 1\n{2 * n} {len(comb_faces)} 0\n"
+      + "".join(f"{x} {y} {z}\n" for z in (0, 1) for x, y in COMB)
+      + "".join(f"{len(f)} " + " ".join(map(str, f)) + "\n" for f in comb_faces))
+COMB_AREA = sum(COMB[i][0] * COMB[(i + 1) % n][1] - COMB[(i + 1) % n][0] * COMB[i][1] for i in range(n)) / 2
+COMB_PERIMETER = sum(abs(COMB[(i + 1) % n][0] - COMB[i][0]) + abs(COMB[(i + 1) % n][1] - COMB[i][1])
+                     for i in range(n))
+
 with open(os.path.join(HERE, "good.txt"), "w") as f:
     f.write("# file<TAB>nodes<TAB>tets<TAB>triangles<TAB>volume<TAB>surface_area  (checked by tests/cli)\n")
     for name in ("box.msh", "box_binary41.msh", "box_format1.msh", "box.ele", "box.vtk", "box.vtu", "box.mesh"):
@@ -173,3 +197,4 @@ with open(os.path.join(HERE, "good.txt"), "w") as f:
     for name in ("box_surface.obj", "box_surface_ascii.stl", "box_surface_binary.stl", "box_surface_quads.mesh",
                  "box_surface.off", "box_surface_ascii.ply", "box_surface_binary_be.ply", "box_surface_cr.obj"):
         f.write(f"{name}\t8\t0\t12\t1\t7\n")
+    f.write(f"comb_prism.off\t{2 * n}\t0\t{2 * (n - 2) + 2 * n}\t{COMB_AREA:g}\t{2 * COMB_AREA + COMB_PERIMETER:g}\n")
