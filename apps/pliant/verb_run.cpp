@@ -21,6 +21,10 @@ namespace pliant::cli {
 namespace {
 
 constexpr long long kMaxSteps = 100'000'000;
+// Elements (tetrahedra or triangles) of one body mesh, and phyxels of a meshless body, that a run
+// accepts unless told otherwise: checked before a shape is meshed or a body sampled, so that a typo in
+// a size or spacing is one line instead of minutes and gigabytes (SceneLimits).
+constexpr long long kDefaultMaxElements = 10'000'000;
 
 struct RunArgs {
   std::string scene;
@@ -29,6 +33,7 @@ struct RunArgs {
   bool render = false;
   bool json = false;
   int threads = 0;
+  long long max_elements = kDefaultMaxElements;
 };
 
 void run(const RunArgs& args) {
@@ -39,7 +44,9 @@ void run(const RunArgs& args) {
   // A Green body precomputes for a while: on a terminal, say so (scripts see an empty stderr).
   std::optional<ProgressTicker> ticker;
   if (isatty(fileno(stderr)) != 0) ticker.emplace(args.scene);
-  scene::Scene scene = unwrap(scene::load_scene(args.scene));
+  scene::SceneLimits limits;
+  limits.max_mesh_elements = static_cast<std::size_t>(args.max_elements);
+  scene::Scene scene = unwrap(scene::load_scene(args.scene, limits));
   ticker.reset();
   RunOptions options;
   options.load_s = load_clock.seconds();
@@ -67,6 +74,10 @@ void setup_run(CLI::App& app) {
   add_number(*cmd, "--threads", args->threads,
              "Solver threads (default 0: OMP_NUM_THREADS, else all cores); summary.json records them",
              whole(0, 1024));
+  add_number(*cmd, "--max-elements", args->max_elements,
+             "Largest body mesh (tetrahedra or triangles) or meshless phyxel count accepted, checked before "
+             "meshing or sampling (default 10000000; 0: only each family's own cap)",
+             whole(0, 1'000'000'000'000));
   cmd->callback([args] { run(*args); });
 }
 

@@ -227,15 +227,17 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
   const bool spacing_given = def.sampling.spacing != 0.0;
   if (!spacing_given)  // default: about 10 phyxels across the smallest extent of the surface
     def.sampling.spacing = std::max(box.extent().minCoeff(), 1e-9) / 10.0;
-  if (in.max_mesh_elements > 0) {
-    // A scene read with limits (SceneLimits) bounds the phyxels as it bounds mesh elements: the lattice
-    // points of the surface's box at this spacing, counted before anything is sampled.
-    double count = 1.0;
-    for (int a = 0; a < 3; ++a) count *= std::floor(box.extent()[a] / def.sampling.spacing) + 1.0;
-    if (count > static_cast<double>(in.max_mesh_elements)) {
+  {
+    // The phyxels are bounded before anything is sampled (sampling alone can take minutes and
+    // gigabytes): the lattice points of the surface's box at this spacing, against the family's
+    // limit and, for a scene read with limits (SceneLimits), the mesh element limit.
+    double limit = meshless::kMaxPhyxels;
+    if (in.max_mesh_elements > 0) limit = std::min(limit, static_cast<double>(in.max_mesh_elements));
+    const double count = meshless::lattice_node_estimate(box, def.sampling.spacing);
+    if (count > limit) {
       const std::string message =
-          fmt::format("about {:.0f} phyxels at a spacing of {} m, above the limit of {}", count,
-                      def.sampling.spacing, in.max_mesh_elements);
+          fmt::format("about {:.0f} phyxels at a spacing of {} m, above the limit of {:.0f}", count,
+                      def.sampling.spacing, limit);
       if (spacing_given) body.at("meshless").at("spacing").fail(message);
       body.at("mesh").fail(message);
     }

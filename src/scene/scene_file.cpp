@@ -177,12 +177,14 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
   }
 }
 
-Result<Scene> load_scene(const std::filesystem::path& path) {
+Result<Scene> load_scene(const std::filesystem::path& path) { return load_scene(path, SceneLimits{}); }
+
+Result<Scene> load_scene(const std::filesystem::path& path, const SceneLimits& limits) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path.string() + ": cannot open scene file"};
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_scene(text.str(), path);
+  return parse_scene(text.str(), path, limits);
 }
 
 Result<std::unique_ptr<Body>> make_body(std::string_view body_json, const std::filesystem::path& file,

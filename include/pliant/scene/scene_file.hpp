@@ -71,6 +71,8 @@ Result<std::unique_ptr<Body>> make_body(std::string_view body_json, const std::f
 
 /// Reads and builds a scene. Relative mesh paths are resolved against the scene file's directory.
 Result<Scene> load_scene(const std::filesystem::path& path);
+/// load_scene within `limits` (`pliant run` passes its --max-elements).
+Result<Scene> load_scene(const std::filesystem::path& path, const SceneLimits& limits);
 /// Builds a scene from JSON text; `file` names it in messages and anchors relative paths.
 Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::path& file);
 /// parse_scene within `limits`.

@@ -138,7 +138,19 @@ Result<std::vector<Vec3>> sample_poisson(const SignedDistance& distance, const S
 
 }  // namespace
 
+double lattice_node_estimate(const Aabb& box, double spacing) {
+  if (!(spacing > 0.0) || !std::isfinite(spacing)) return INFINITY;
+  double count = 1.0;
+  for (int a = 0; a < 3; ++a) count *= std::floor(std::max(box.extent()[a], 0.0) / spacing) + 1.0;
+  return count;
+}
+
 Result<std::vector<Vec3>> sample_phyxels(const SignedDistance& distance, const SamplingDef& def) {
+  if (const double n = lattice_node_estimate(distance.bounds(), def.spacing);
+      std::isfinite(n) && n > kMaxPhyxels) {
+    return Error{fmt::format("sampling: about {:.0f} phyxels at a spacing of {} m, above the limit of {:.0f}",
+                             n, def.spacing, kMaxPhyxels)};
+  }
   if (!(def.jitter >= 0.0 && def.jitter <= 1.0)) {
     return Error{fmt::format("sampling: jitter {} is outside [0, 1]", def.jitter)};
   }

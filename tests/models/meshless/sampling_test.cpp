@@ -160,5 +160,32 @@ TEST(PoissonDisk, RejectsJitterAndBadSettings) {
   EXPECT_FALSE(sample_phyxels(ps.sd, {.spacing = ps.s, .kind = SamplingKind::poisson, .margin = 0.06}).ok());
 }
 
+// A 4 cm cube at a spacing of 0.1 mm is 401^3 lattice nodes: the estimate names that count and
+// sampling refuses it before building its signed-distance grid (which took 25-60 s and 1.2 GB). The
+// message is the estimate's, which no sampled count could produce; just under the limit still samples.
+TEST(Sampling, TooFineASpacingIsRefusedFromTheEstimateBeforeSampling) {
+  const TriMesh cube = test::box_surface(Vec3(0, 0, 0), Vec3(0.04, 0.04, 0.04));
+  const auto sd = SignedDistance::build(cube);
+  ASSERT_TRUE(sd.ok());
+  EXPECT_EQ(lattice_node_estimate(sd->bounds(), 1e-4), 401.0 * 401.0 * 401.0);
+  EXPECT_EQ(lattice_node_estimate(sd->bounds(), 0.0), INFINITY);
+  SamplingDef def;
+  def.spacing = 1e-4;
+  for (const SamplingKind kind : {SamplingKind::lattice, SamplingKind::poisson}) {
+    def.kind = kind;
+    const auto points = sample_phyxels(*sd, def);
+    ASSERT_FALSE(points.ok());
+    EXPECT_EQ(points.message(),
+              "sampling: about 64481201 phyxels at a spacing of 0.0001 m, above the limit of 4000000");
+  }
+  // 0.04 / 0.0003 -> 134 nodes per axis, 2.4 M: under the limit, sampled (lattice count inside = 133^3).
+  def.kind = SamplingKind::lattice;
+  def.spacing = 0.04 / 133.0;
+  ASSERT_LT(lattice_node_estimate(sd->bounds(), def.spacing), kMaxPhyxels);
+  const auto points = sample_phyxels(*sd, def);
+  ASSERT_TRUE(points.ok()) << points.message();
+  EXPECT_EQ(points->size(), 133u * 133u * 133u);
+}
+
 }  // namespace
 }  // namespace pliant::meshless

@@ -33,6 +33,19 @@ struct SamplingDef {
   double margin = 0.0;  ///< Poisson-disk: points keep signed distance ≤ -margin (unit: m), ≥ 0
 };
 
+/// Most phyxels a body may have. Sampling's own work (the signed-distance grid: one exact distance
+/// query and 8 bytes per lattice node) and the MLS body built on it grow with the lattice count, and
+/// a 4 cm cube at a spacing of 0.1 mm (64 M lattice nodes) took 25-60 s and 1.2 GB before being
+/// refused, while 29 M phyxels exhausted 8 GB: so the count is estimated from the bounding box and
+/// the spacing (lattice_node_estimate) and refused before anything is sampled.
+inline constexpr double kMaxPhyxels = 4'000'000;
+
+/// Lattice nodes of spacing `spacing` (unit: m) over `box`: the product over the axes of
+/// floor(extent / spacing) + 1. An upper bound on the lattice phyxels (and, within the Poisson-disk
+/// packing's 1/s³ density, on its points), and the size of the signed-distance grid sampling fills.
+/// Infinite for a non-positive or non-finite spacing.
+double lattice_node_estimate(const Aabb& box, double spacing);
+
 /// Phyxel positions (unit: m). Lattice: the cell centres of the lattice of spacing s from the surface's
 /// lower bounding corner (jittered when asked) whose signed distance is ≤ 0; regular points are read
 /// from the sampled SdfGrid, jittered points are tested exactly. Poisson-disk: points with signed
@@ -40,7 +53,8 @@ struct SamplingDef {
 /// Bridson's dart throwing (k candidates uniform in the shell [r, 2r] around a random active point);
 /// when no active point is left, every lattice node at signed distance ≤ -margin with no point within r
 /// seeds again, so each component is filled and no such node is farther than r from a point. Fails on a
-/// bad spacing, jitter, candidate count or margin, jitter with Poisson-disk, or when no point falls inside.
+/// bad spacing, jitter, candidate count or margin, jitter with Poisson-disk, when no point falls inside,
+/// or, before any sampling, when lattice_node_estimate of the surface's box exceeds kMaxPhyxels.
 Result<std::vector<Vec3>> sample_phyxels(const SignedDistance& distance, const SamplingDef& def);
 
 }  // namespace pliant::meshless
