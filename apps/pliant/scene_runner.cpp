@@ -216,6 +216,28 @@ void ensure_output_directory(const std::filesystem::path& dir) {
     fail(fmt::format("{}: output directory is not writable: {}", dir.string(), std::strerror(errno)));
 }
 
+std::string physical_range_problem(std::span<const Vec3> x, std::span<const Vec3> rest) {
+  for (const Vec3& p : x) {
+    if (!p.allFinite()) return "became unstable (non-finite positions)";
+  }
+  Vec3 lo = Vec3::Constant(INFINITY), hi = Vec3::Constant(-INFINITY);
+  for (const Vec3& p : rest) lo = lo.cwiseMin(p), hi = hi.cwiseMax(p);
+  const double size = rest.empty() ? 1e-3 : std::max((hi - lo).stableNorm(), 1e-3);
+  const double limit = kMaxDisplacementPerSize * size;
+  const std::size_t n = std::min(x.size(), rest.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    // The largest coordinate difference never overflows where the Euclidean norm's square would.
+    const double d = (x[i] - rest[i]).cwiseAbs().maxCoeff();
+    if (!(d <= limit)) {
+      return fmt::format(
+          "left any physical range (a surface node moved {:.3g} m, more than {:.0e} times the body's size of "
+          "{:.3g} m)",
+          d, kMaxDisplacementPerSize, size);
+    }
+  }
+  return {};
+}
+
 nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   scene::World& world = *scene.world;
   for (std::size_t b = 0; b < world.body_count(); ++b)
@@ -283,19 +305,19 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
       tool_max_force[k] = std::max(tool_max_force[k], tool.force.norm());
       tool_max_contacts[k] = std::max(tool_max_contacts[k], tool.contacts);
     }
-    // A blown-up body would fill every later frame with NaN: stop with the step and the body.
+    // A blown-up body would fill every later frame with NaN, or with finite positions so far off that
+    // every distance overflows (a 1e300 kg projectile threw a fem body's nodes 1e299 m away, and the
+    // summary read 0.0): stop with the step and the body (physical_range_problem).
     for (std::size_t b = 0; b < world.body_count(); ++b) {
       const scene::Body& body = world.body(static_cast<Index>(b));
-      for (const Vec3& x : body.surface_positions()) {
-        if (!x.allFinite()) {
+      if (const std::string problem =
+              physical_range_problem(body.surface_positions(), body.surface_rest_positions());
+          !problem.empty()) {
 #if PLIANT_HAS_RENDER
-          if (png) png->flush();  // the frames up to the blow-up help to see what went wrong
+        if (png) png->flush();  // the frames up to the blow-up help to see what went wrong
 #endif
-          fail(fmt::format(
-              "scene {}: step {}: body \"{}\" became unstable (non-finite positions); lower its time step "
-              "or stiffness",
-              scene.name, s, body.name()));
-        }
+        fail(fmt::format("scene {}: step {}: body \"{}\" {}; lower its time step, stiffness or loads",
+                         scene.name, s, body.name(), problem));
       }
     }
     if ((every > 0 && s % every == 0) || s == steps) write_frame(frame++);
@@ -324,8 +346,10 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
     const auto x = body.surface_positions();
     const auto x0 = body.surface_rest_positions();
     for (std::size_t i = 0; i < x.size(); ++i) {
-      const double d = (x[i] - x0[i]).norm();
-      if (!std::isfinite(d)) {  // a non-finite node, or one so far off that its distance overflows
+      // stableNorm: a distance beyond 1e154 m must not overflow to inf and be skipped (the run stops
+      // before that, see physical_range_problem; a body read back or driven in code may not).
+      const double d = (x[i] - x0[i]).stableNorm();
+      if (!std::isfinite(d)) {  // a non-finite node
         ++non_finite;
         continue;
       }

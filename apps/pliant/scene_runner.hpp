@@ -9,6 +9,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <span>
+#include <string>
 
 namespace pliant::cli {
 
@@ -27,8 +29,20 @@ struct RunOptions {
 /// than after a long precomputation.
 void ensure_output_directory(const std::filesystem::path& dir);
 
+/// A body's state is out of any physical range when a surface node is not finite or has moved more than
+/// kMaxDisplacementPerSize times the body's size (the diagonal of its rest surface's bounding box, at
+/// least 1 mm) from its rest position: no deformable body does that, while an overflowing solve (a
+/// 1e300 kg projectile) does it with finite numbers whose distances overflow.
+inline constexpr double kMaxDisplacementPerSize = 1e6;
+
+/// "" when surface positions `x` (unit: m) are within the range above, measured from `rest` (same
+/// length; the overlapping prefix is checked when a cut changed the count), else the problem as a
+/// phrase ("became unstable (non-finite positions)", "left any physical range (...)").
+std::string physical_range_problem(std::span<const Vec3> x, std::span<const Vec3> rest);
+
 /// Runs the scene; throws UserError on a failure the user can fix (unwritable directory, no EGL, a
-/// body whose positions turn non-finite: its step is too large for its stiffness).
+/// body whose positions turn non-finite or leave the physical range: its step is too large for its
+/// stiffness, or its loads absurd).
 nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options);
 
 }  // namespace pliant::cli
