@@ -73,6 +73,8 @@ Result<ModalBasis> modal_analysis(const SparseMatrix& stiffness, const SparseMat
                  std::to_string(mass.cols()) + ", expected " + std::to_string(full) + "-square"};
   const Index n = dofs.free_size();
   const Index r = def.modes;
+  // Every node fixed: "need 1 ≤ modes < 0" would read as a bad "modes"; the cause is the supports.
+  if (n == 0) return Error{"modal analysis: no free nodes (every node is fixed), so there is no mode"};
   if (r < 1 || r >= n)
     return Error{"modal analysis: " + std::to_string(r) + " modes asked, need 1 ≤ modes < " +
                  std::to_string(n) + " (the free DOFs)"};

@@ -351,6 +351,11 @@ put("output_unknown_color.json", green(output={"color": "temperature"}),
     '/output/color: expected a field of these bodies ("displacement"), got "temperature"')
 put("output_unknown_key.json", green(output={"format": "vtu"}), "/output/format: unknown key")
 
+# A modal body whose every node is fixed has nothing to vibrate: the cause, not "need 1 <= modes < 0".
+put("fem_modal_all_fixed.json",
+    fem(bodies__0__fixed=["box:-1,-1,-1,1,1,1"], bodies__0__fem={"modal": {"modes": 2}}),
+    "/bodies/0/fem/modal: fem modal: modal analysis: no free nodes (every node is fixed)")
+
 # ---- hostile scenes that fail while running (frames are written up to the failure), so they are not
 # in expected.txt (whose scenes must fail before writing anything); tests/cli/CMakeLists.txt runs
 # them, and ./dev fuzz seeds the scene harness with every file here ----

@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numbers>
+#include <numeric>
 #include <sstream>
 
 namespace pliant::fem {
@@ -138,6 +139,12 @@ TEST(ModalAnalysis, RejectsBadInput) {
   EXPECT_NE(slow.message().find("converge"), std::string::npos) << slow.message();
   const std::vector<materials::Material> two(2, mat);
   EXPECT_FALSE(modal_analysis(mesh, two, fixed, {.modes = 2}));
+  // Every node fixed: the cause named, not "need 1 ≤ modes < 0".
+  std::vector<Index> all(mesh.node_count());
+  std::iota(all.begin(), all.end(), Index{0});
+  auto none_free = modal_analysis(mesh, std::span(&mat, 1), all, {.modes = 2});
+  ASSERT_FALSE(none_free);
+  EXPECT_EQ(none_free.message(), "modal analysis: no free nodes (every node is fixed), so there is no mode");
 }
 
 // Clamped-free steel beam, L = 1 m, 5 cm square section: the lowest bending frequencies against
