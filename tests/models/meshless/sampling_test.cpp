@@ -178,13 +178,16 @@ TEST(Sampling, TooFineASpacingIsRefusedFromTheEstimateBeforeSampling) {
     EXPECT_EQ(points.message(),
               "sampling: about 64481201 phyxels at a spacing of 0.0001 m, above the limit of 4000000");
   }
-  // 0.04 / 0.0003 -> 134 nodes per axis, 2.4 M: under the limit, sampled (lattice count inside = 133^3).
+  // 158 nodes per axis (3.94 M) is just under the limit; 159 (4.02 M) over it. A coarse spacing samples
+  // the cell centres inside (the estimate bounds them: 20^3 of its 21^3).
+  EXPECT_LT(lattice_node_estimate(sd->bounds(), 0.04 / 157.5), kMaxPhyxels);
+  EXPECT_GT(lattice_node_estimate(sd->bounds(), 0.04 / 158.5), kMaxPhyxels);
   def.kind = SamplingKind::lattice;
-  def.spacing = 0.04 / 133.0;
-  ASSERT_LT(lattice_node_estimate(sd->bounds(), def.spacing), kMaxPhyxels);
+  def.spacing = 0.002;
   const auto points = sample_phyxels(*sd, def);
   ASSERT_TRUE(points.ok()) << points.message();
-  EXPECT_EQ(points->size(), 133u * 133u * 133u);
+  EXPECT_EQ(lattice_node_estimate(sd->bounds(), def.spacing), 21.0 * 21.0 * 21.0);
+  EXPECT_EQ(points->size(), 20u * 20u * 20u);
 }
 
 }  // namespace
