@@ -356,20 +356,7 @@ put("fem_modal_all_fixed.json",
     fem(bodies__0__fixed=["box:-1,-1,-1,1,1,1"], bodies__0__fem={"modal": {"modes": 2}}),
     "/bodies/0/fem/modal: fem modal: modal analysis: no free nodes (every node is fixed)")
 
-# ---- hostile scenes that fail while running (frames are written up to the failure), so they are not
-# in expected.txt (whose scenes must fail before writing anything); tests/cli/CMakeLists.txt runs
-# them, and ./dev fuzz seeds the scene harness with every file here ----
-def put_runtime(name, scene):
-    with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="\n") as f:
-        f.write(json.dumps(scene, indent=1) + "\n")
-
-
-# A 1e300 kg projectile throws the beam's nodes ~1e299 m away: finite numbers whose distances
-# overflow. The run must stop with one line, never finish with max_displacement_m 0.0.
-put_runtime("runtime_fem_huge_projectile.json", fem(
-    bodies__0__fem__integrator="backward_euler", steps=5,
-    interactions=[{"type": "projectile", "start": [0.08, 0.01, 0.04], "velocity": [0, 0, -5], "mass": 1e300,
-                   "mesh": {"shape": "icosphere", "radius": 0.01, "subdivisions": 1}}]))
+# ---- meshless limits ----
 # A 4 cm meshless cube at a spacing of 0.1 mm: 64 M lattice nodes, refused from the estimate before any
 # sampling (it took 25-60 s and 1.2 GB to be refused after sampling).
 put("meshless_spacing_too_fine.json", {
