@@ -1,9 +1,14 @@
 #include "alloc_counter.hpp"
 
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace {
@@ -11,11 +16,58 @@ std::atomic<bool> g_counting{false};
 std::atomic<long> g_allocations{0};
 std::atomic<long long> g_bytes{0};
 
+// PLIANT_ALLOC_TRACE=1 in the environment: each counted allocation writes its call stack to stderr
+// (backtrace_symbols_fd allocates nothing; resolve the "exe(+0x...)" offsets with addr2line -f -C -e).
+const bool g_trace = [] {
+  const char* v = std::getenv("PLIANT_ALLOC_TRACE");
+  return v && *v == '1';
+}();
+thread_local bool t_tracing = false;
+
+void trace() {
+  if (t_tracing) return;  // backtrace() may allocate once, loading the unwinder
+  t_tracing = true;
+  void* frames[24];
+  const int n = backtrace(frames, 24);
+  static const char kLine[] = "---- counted allocation\n";
+  (void)!write(2, kLine, sizeof kLine - 1);
+  backtrace_symbols_fd(frames, n, 2);
+  t_tracing = false;
+}
+
+// attribute_allocations_to: the library whose allocations are also counted apart, and their count.
+std::atomic<const char*> g_library{nullptr};
+std::atomic<long> g_attributed{0};
+thread_local bool t_attributing = false;
+// backtrace() loads the unwinder (and allocates) on its first call: made here, before any counting.
+const bool g_unwinder_loaded = [] {
+  void* frame[1];
+  return backtrace(frame, 1) >= 0;
+}();
+
+// Whether the calling stack passes through a shared object whose path contains `library`.
+bool called_from(const char* library) {
+  if (t_attributing || !g_unwinder_loaded) return false;
+  t_attributing = true;
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  bool found = false;
+  for (int i = 0; i < n && !found; ++i) {
+    Dl_info info;
+    found = dladdr(frames[i], &info) != 0 && info.dli_fname && std::strstr(info.dli_fname, library);
+  }
+  t_attributing = false;
+  return found;
+}
+
 // Relaxed: the counts are read after count_allocations(false), which the counted code precedes.
 inline void note(std::size_t bytes) {
   if (!g_counting.load(std::memory_order_relaxed)) return;
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   g_bytes.fetch_add(static_cast<long long>(bytes), std::memory_order_relaxed);
+  if (const char* library = g_library.load(std::memory_order_relaxed); library && called_from(library))
+    g_attributed.fetch_add(1, std::memory_order_relaxed);
+  if (g_trace) trace();
 }
 }  // namespace
 
@@ -147,9 +199,12 @@ void count_allocations(bool on) {
   if (on) {
     g_allocations = 0;
     g_bytes = 0;
+    g_attributed = 0;
   }
   g_counting = on;
 }
+void attribute_allocations_to(const char* library) { g_library = library; }
+long allocations_attributed() { return g_attributed.load(); }
 long allocations_counted() { return g_allocations.load(); }
 long long bytes_counted() { return g_bytes.load(); }
 }  // namespace pliant::test

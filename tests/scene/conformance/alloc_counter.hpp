@@ -18,6 +18,12 @@ void count_allocations(bool on);
 long allocations_counted();
 // Bytes requested by those allocations (unit: byte).
 long long bytes_counted();
+// Also counts apart the allocations whose call stack passes through a shared library whose path
+// contains `library` (e.g. "libcholmod"; nullptr: none): an allocation inside a dependency, that a
+// conformance check may allow, told from one of ours. Costs a stack walk per counted allocation.
+void attribute_allocations_to(const char* library);
+// Allocations counted since counting last started that came through that library.
+long allocations_attributed();
 // How this build counts: "malloc replacement" or "sanitizer malloc hook".
 const char* allocation_counter_method();
 
