@@ -8,6 +8,7 @@
 #include <omp.h>
 #include <Eigen/Core>
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -119,6 +120,32 @@ TEST(AllocationCounter, SeesOtherThreads) {
   const long idle = counted([] { parallel_region(false); }).first;
   const long busy = counted([] { parallel_region(true); }).first;
   EXPECT_EQ(busy, idle + 1);
+}
+
+// Allocations made inside a shared library are told apart by the call stack: a one-thread OpenMP region
+// allocates its team inside libgomp; a malloc of ours is not libgomp's.
+TEST(AllocationCounter, AttributesAllocationsToTheLibraryThatMadeThem) {
+  attribute_allocations_to("libgomp");
+  const long ours = counted([] {
+                      void* p = std::malloc(64);
+                      escape(p);
+                      std::free(p);
+                    }).first;
+  const long ours_attributed = allocations_attributed();
+  std::atomic<int> ran{0};
+  const long theirs = counted([&] {
+                        for (int k = 0; k < 3; ++k) {
+#pragma omp parallel num_threads(1)
+                          ran.fetch_add(1);
+                        }
+                      }).first;
+  const long theirs_attributed = allocations_attributed();
+  attribute_allocations_to(nullptr);
+  EXPECT_EQ(ours, 1);
+  EXPECT_EQ(ours_attributed, 0);
+  EXPECT_EQ(ran.load(), 3);
+  EXPECT_GE(theirs, 1) << "libgomp allocates a team for a one-thread region";
+  EXPECT_EQ(theirs_attributed, theirs);
 }
 
 TEST(AllocationCounter, CountsNothingWhenOff) {
