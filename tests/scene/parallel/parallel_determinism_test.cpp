@@ -6,17 +6,19 @@
 // the one-thread run none.
 //
 // The thresholds (src/models/...):
-//   fem       tets > 2048 (FemForceModel's loops), nodes > 2048 (ImplicitSolver's node loop),
-//             nodes > 4096 (StiffnessAssembler), ≥ 64 panels of the modal basis (panel products: 4096
-//             rows at most for 64 panels); the hybrid region's tets > 2048 (its own FemForceModel);
+//   fem       tets > 2048 (FemForceModel's loops and ImplicitSolver's assembly, kParallelTets and
+//             kParallelNodes, both compared with the tet count), ≥ 64 panels of the modal basis (panel
+//             products: 4096 rows at most for 64 panels); the hybrid region's tets > 2048 (its own
+//             FemForceModel); StiffnessAssembler's nodes > 4096 only at build (the hybrid body's
+//             condensation, Green's precomputation), not reached by these bodies;
 //   meshless  phyxels ≥ 2048 (MlsForceModel), surface vertices ≥ 4096 (DrivenSurface), phyxels ≥ 2048
 //             (a cut's visibility pass);
 //   impact    ≥ 4096 rays or candidate nodes (DentTarget's ray casts and dent weights,
 //             DentTargetOptions::parallel_min);
 //   green     its precomputation shares right-hand sides among the threads at any size.
 // Not covered: PCG's sparse product runs in parallel above 2·10⁶ non-zeros (about 15k nodes), too slow a
-// body for this suite under AddressSanitizer; its rows are independent sums in a fixed order, and
-// springs has no parallel loop.
+// body for this suite under AddressSanitizer (its rows are independent sums in a fixed order). Springs has
+// no parallel loop.
 #include "scene/parallel/omp_team_probe.hpp"
 
 #include "pliant/core/threads.hpp"
@@ -95,7 +97,7 @@ std::string grab(const char* body, const char* near, const char* offset) {
          R"(, "track": [ { "t": 0, "offset": [0, 0, 0] }, { "t": 0.05, "offset": )" + offset + " } ] }";
 }
 
-// A corotational bar of 4,900 nodes and 19,440 tets (above 2048 tets, 2048 and 4096 nodes), implicit.
+// A corotational bar of 4,900 nodes and 19,440 tets (above 2048), implicit.
 TEST(ParallelDeterminism, FemImplicitBarAboveEveryThreshold) {
   const std::string json = R"({ "pliant": 1, "time_step": 0.01, "bodies": [ { "name": "bar", "family": "fem",
       "mesh": { "shape": "box", "size": [0.48, 0.09, 0.09], "cells": [48, 9, 9] }, "fixed": ["xmin"],
