@@ -1,6 +1,9 @@
 // Determinism: the same scene text gives a bit-identical World::state_hash() at every step, on one
 // solver thread and on two, and a changed input (the grab's offset) gives a different one, so the
-// hash really covers the state.
+// hash really covers the state. These bodies are small, below the families' parallel thresholds, so
+// their steps run serially on two threads as on one (the Green precomputation excepted);
+// parallel/parallel_determinism_test.cpp repeats the check on bodies above every threshold and proves
+// that the two-thread runs ran parallel regions.
 #include "pliant/core/threads.hpp"
 #include "pliant/scene/scene_file.hpp"
 

@@ -93,6 +93,28 @@ Eigen::VectorXd Condensation::condense_rhs(const Eigen::VectorXd& f) const {
   return fs;
 }
 
+void Condensation::condense_rhs(const Eigen::VectorXd& f, Eigen::VectorXd& out) const {
+  out.resize(static_cast<Eigen::Index>(surface_.size()));
+  for (std::size_t k = 0; k < surface_.size(); ++k) out[k] = f[surface_[k]];
+  if (interior_.empty()) return;
+  interior_load_.resize(static_cast<Eigen::Index>(interior_.size()));
+  for (std::size_t k = 0; k < interior_.size(); ++k) interior_load_[k] = f[interior_[k]];
+  interior_factor_.solve(interior_load_, interior_solution_);
+  out.noalias() -= k_si_ * interior_solution_;
+}
+
+void Condensation::recover_interior(const Eigen::VectorXd& f, const Eigen::VectorXd& u_surface,
+                                    Eigen::VectorXd& out) const {
+  if (interior_.empty()) {
+    out.resize(0);
+    return;
+  }
+  interior_load_.resize(static_cast<Eigen::Index>(interior_.size()));
+  for (std::size_t k = 0; k < interior_.size(); ++k) interior_load_[k] = f[interior_[k]];
+  interior_load_.noalias() -= k_si_.transpose() * u_surface;  // K_is = K_siᵀ
+  interior_factor_.solve(interior_load_, out);
+}
+
 Eigen::VectorXd Condensation::solve_surface(const Eigen::VectorXd& condensed_rhs) const {
   return condensed_factor_.solve(condensed_rhs);
 }

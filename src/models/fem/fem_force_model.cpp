@@ -2,6 +2,7 @@
 // gather in incidence order (deterministic for any thread count).
 #include "pliant/models/fem/fem_force_model.hpp"
 
+#include "core/parallel_for.hpp"
 #include "corotational_lanes.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/models/fem/assembly.hpp"
@@ -266,14 +267,13 @@ void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const 
   const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
   const detail::LaneKernel kernel = detail::best_lane_kernel();
-#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
-  for (Index g = 0; g < groups; ++g) {
+  parallel_for(groups, team, [&](Index g) {
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)]) {
       detail::corotational_forces(lane_data(), x.data(), nullptr, 0.0, first, count, rotated_.data(), nullptr,
                                   kernel);
-      continue;
+      return;
     }
     for (Index t = first; t < first + count; ++t) {
       const auto ts = static_cast<std::size_t>(t);
@@ -285,7 +285,7 @@ void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const 
       else
         set_gradients(rotated_, ts, rotated_gradients(extract_rotation(F), shape_.dm_inverse[ts]));
     }
-  }
+  });
   std::copy(x.begin(), x.end(), cached_x_.begin());
   rotation_valid_ = need_rotation;
   dpdf_valid_ = need_dpdf;
@@ -294,15 +294,14 @@ void FemForceModel::update_cache(std::span<const Vec3> x, bool with_dpdf) const 
 void FemForceModel::gather(double scale, std::span<Vec3> y) const {
   const auto n = static_cast<Index>(rest_.size());
   const int team = tets_.size() > kParallelTets ? solver_threads() : 1;
-#pragma omp parallel for schedule(static) if (tets_.size() > kParallelTets) num_threads(team)
-  for (Index i = 0; i < n; ++i) {
+  parallel_for(n, team, [&](Index i) {
     double sum[3] = {0.0, 0.0, 0.0};
     for (Index k = incident_offsets_[i]; k < incident_offsets_[i + 1]; ++k) {
       const double* s = &slots_[static_cast<std::size_t>(incident_slots_[static_cast<std::size_t>(k)])];
       for (int r = 0; r < 3; ++r) sum[r] += s[r * detail::kTetLanes];
     }
     y[static_cast<std::size_t>(i)] += scale * Vec3(sum[0], sum[1], sum[2]);
-  }
+  });
 }
 
 void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
@@ -310,15 +309,14 @@ void FemForceModel::tet_stiffness_products(std::span<const Vec3> p) const {
   const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
   const detail::LaneKernel kernel = detail::best_lane_kernel();
-#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
-  for (Index g = 0; g < groups; ++g) {
+  parallel_for(groups, team, [&](Index g) {
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)])
       detail::corotational_products(lane_data(), rotated_.data(), p.data(), first, slots_.data(), kernel);
     else
       for (Index t = first; t < first + count; ++t) tet_stiffness_product(p, t);
-  }
+  });
 }
 
 void FemForceModel::tet_stiffness_product(std::span<const Vec3> p, Index t) const {
@@ -407,8 +405,7 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
   const auto groups = static_cast<Index>(corotational_group_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
   const detail::LaneKernel kernel = detail::best_lane_kernel();
-#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
-  for (Index g = 0; g < groups; ++g) {
+  parallel_for(groups, team, [&](Index g) {
     const Index first = g * detail::kTetLanes;
     const int count = static_cast<int>(std::min<Index>(detail::kTetLanes, nt - first));
     if (corotational_group_[static_cast<std::size_t>(g)])
@@ -427,7 +424,7 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
           set_slot(slots_, ts, a, slot_at(slots_, ts, a) + c * (v[static_cast<std::size_t>(tet[a])] + sum));
       }
     }
-  }
+  });
   if (any_corotational_ || (any_hyperelastic_ && beta != 0.0)) {
     std::copy(x.begin(), x.end(), cached_x_.begin());
     rotation_valid_ = any_corotational_;
@@ -469,15 +466,14 @@ void FemForceModel::add_mass_product(std::span<const Vec3> p, double scale, std:
   }
   const auto nt = static_cast<Index>(tets_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
-#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
-  for (Index t = 0; t < nt; ++t) {
+  parallel_for(nt, team, [&](Index t) {
     const auto ts = static_cast<std::size_t>(t);
     const Tet& tet = tets_[ts];
     const double c = material_[ts].density * shape_.volume[ts] / 20.0;
     Vec3 sum = Vec3::Zero();
     for (int a = 0; a < 4; ++a) sum += p[static_cast<std::size_t>(tet[a])];
     for (int a = 0; a < 4; ++a) set_slot(slots_, ts, a, c * (p[static_cast<std::size_t>(tet[a])] + sum));
-  }
+  });
   gather(scale, y);
 }
 
@@ -579,8 +575,7 @@ void FemForceModel::element_stiffnesses(std::span<const Vec3> x, std::span<Mat12
   update_cache(x, true);
   const auto nt = static_cast<Index>(tets_.size());
   const int team = nt > kParallelTets ? solver_threads() : 1;
-#pragma omp parallel for schedule(static) if (nt > kParallelTets) num_threads(team)
-  for (Index t = 0; t < nt; ++t) {
+  parallel_for(nt, team, [&](Index t) {
     const auto ts = static_cast<std::size_t>(t);
     const Mat3& dminv = shape_.dm_inverse[ts];
     const double V = shape_.volume[ts];
@@ -597,7 +592,7 @@ void FemForceModel::element_stiffnesses(std::span<const Vec3> x, std::span<Mat12
       }
       out[ts] = warped_stiffness(g, h, material_[ts], V);
     }
-  }
+  });
 }
 
 }  // namespace pliant::fem

@@ -94,7 +94,10 @@ struct HybridSolver::Operational {
   SparseMatrix a_ii, a_ib, a_bb;
   std::vector<int> ii_offset, ib_offset, bb_offset;
   Eigen::VectorXd bi, ti, gb, xb, rb, zb, pb, qb;
-  Eigen::VectorXf gf, zf;  // rest_factor_pcg: the interface block solve in float
+  Eigen::VectorXf gf, zf;
+  // Sized by the first Newton iteration and reused, so that a step after warm-up allocates nothing: the
+  // condensed load's correction, the recovered interior, a product A_ib p before its A_ii solve.
+  Eigen::VectorXd correction, yi, aib_p;  // rest_factor_pcg: the interface block solve in float
 };
 
 // interface_pcg's preconditioner: the explicit inverse (through a dense Cholesky factorisation) of the
@@ -633,9 +636,9 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
     for (std::size_t q = 0; q < interior.size(); ++q)
       o.lin_b[interior[q]] =
           rhs_[sz(interior_dofs_[q] / 3)][static_cast<Eigen::Index>(interior_dofs_[q] % 3)];
-    const Eigen::VectorXd correction = condensation_->condense_rhs(o.lin_b);
+    condensation_->condense_rhs(o.lin_b, o.correction);
     for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
-      o.b[o.surface_dof[k]] += correction[static_cast<Eigen::Index>(k)];
+      o.b[o.surface_dof[k]] += o.correction[static_cast<Eigen::Index>(k)];
   }
   auto project = [&](Eigen::VectorXd& vec) {
     if (!any_held_) return;
@@ -667,7 +670,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
       if (interior) {
         for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
           o.bi[static_cast<Eigen::Index>(k)] = in[o.interior_dof[k]];
-        o.ti = o.factor->solve(o.bi);
+        o.factor->solve(o.bi, o.ti);
         o.gb.noalias() -= o.a_ib.transpose() * o.ti;
       }
       o.gf = o.gb.cast<float>();
@@ -677,7 +680,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
         out[o.surface_dof[k]] = o.zb[static_cast<Eigen::Index>(k)];
       if (interior) {
         o.bi.noalias() -= o.a_ib * o.zb;
-        o.ti = o.factor->solve(o.bi);
+        o.factor->solve(o.bi, o.ti);
         for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
           out[o.interior_dof[k]] = o.ti[static_cast<Eigen::Index>(k)];
       }
@@ -737,7 +740,7 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
     report.cg_iterations += it;
     report.relative_residual = bnorm > 0.0 ? rnorm / bnorm : 0.0;
   } else {
-    o.y = o.factor->solve(o.b);
+    o.factor->solve(o.b, o.y);
     o.q.noalias() = o.A * o.y;
     report.relative_residual = bnorm > 0.0 ? (o.b - o.q).norm() / bnorm : 0.0;
   }
@@ -746,10 +749,10 @@ bool HybridSolver::solve_increment(std::span<const Vec3> x, ImplicitReport& repo
   if (condensation_) {
     for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
       o.us[static_cast<Eigen::Index>(k)] = o.y[o.surface_dof[k]];
-    const Eigen::VectorXd yi = condensation_->recover_interior(o.lin_b, o.us);
+    condensation_->recover_interior(o.lin_b, o.us, o.yi);
     for (std::size_t q = 0; q < interior_dofs_.size(); ++q)
       dv_[sz(interior_dofs_[q] / 3)][static_cast<Eigen::Index>(interior_dofs_[q] % 3)] +=
-          yi[static_cast<Eigen::Index>(q)];
+          o.yi[static_cast<Eigen::Index>(q)];
   }
   return std::isfinite(report.relative_residual);
 }
@@ -833,7 +836,7 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
   for (std::size_t k = 0; k < o.surface_dof.size(); ++k)
     o.gb[static_cast<Eigen::Index>(k)] = o.b[o.surface_dof[k]];
   if (interior) {
-    o.ti = o.factor->solve(o.bi);
+    o.factor->solve(o.bi, o.ti);
     o.gb.noalias() -= o.a_ib.transpose() * o.ti;
   }
   // Held interface DOFs: T projected onto the free ones (P T P, identity on the held), its preconditioner
@@ -847,8 +850,8 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
     q.noalias() = S.selfadjointView<Eigen::Lower>() * p;
     q.noalias() += o.a_bb * p;
     if (interior) {
-      o.ti.noalias() = o.a_ib * p;
-      o.ti = o.factor->solve(o.ti);
+      o.aib_p.noalias() = o.a_ib * p;
+      o.factor->solve(o.aib_p, o.ti);
       q.noalias() -= o.a_ib.transpose() * o.ti;
     }
     if (any_held_)
@@ -900,7 +903,7 @@ bool HybridSolver::solve_interface(ImplicitReport& report) {
     o.y[o.surface_dof[k]] = o.xb[static_cast<Eigen::Index>(k)];
   if (interior) {
     o.bi.noalias() -= o.a_ib * o.xb;
-    o.ti = o.factor->solve(o.bi);
+    o.factor->solve(o.bi, o.ti);
     for (std::size_t k = 0; k < o.interior_dof.size(); ++k)
       o.y[o.interior_dof[k]] = o.ti[static_cast<Eigen::Index>(k)];
   }

@@ -1,6 +1,7 @@
 // Assembled backward Euler and quasi-static Newton for FemForceModel (formulas in the header).
 #include "pliant/models/fem/implicit_solver.hpp"
 
+#include "core/parallel_for.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/models/fem/single_precision_factor.hpp"
 #include "pliant/models/fem/sparse_cholesky.hpp"
@@ -222,15 +223,14 @@ void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
   double* values = A_.valuePtr();
   const auto mass = model.mass();
   const bool consistent = model.def().mass == MassKind::consistent;
-#pragma omp parallel for schedule(static) if (nt > kParallelNodes) num_threads(team)
-  for (Index a = 0; a < nf; ++a) {
+  parallel_for(nf, team, [&](Index a) {
     const auto as = static_cast<std::size_t>(a);
     const Index deg = column_offsets_[as + 1] - column_offsets_[as];
     double* col = values + 9 * static_cast<std::size_t>(column_offsets_[as]);
     std::fill(col, col + 9 * deg, 0.0);
     if (identity_held && held_[as]) {
       for (int c = 0; c < 3; ++c) col[3 * deg * c + 3 * diagonal_slot_[as] + c] = 1.0;
-      continue;
+      return;
     }
     for (Index k = incident_offsets_[as]; k < incident_offsets_[as + 1]; ++k) {
       const auto ks = static_cast<std::size_t>(k);
@@ -256,7 +256,7 @@ void ImplicitSolver::assemble(std::span<const Vec3> x, double mass_coefficient,
       const double m = mass_coefficient * mass[static_cast<std::size_t>(free_nodes_[as])];
       for (int c = 0; c < 3; ++c) col[3 * deg * c + 3 * diagonal_slot_[as] + c] += m;
     }
-  }
+  });
 }
 
 void ImplicitSolver::apply_matrix_free(const Eigen::VectorXd& p, Eigen::VectorXd& q) {

@@ -3,6 +3,7 @@
 // Cholesky (Lin & Moré 1999, as implemented by Eigen's IncompleteCholesky).
 #include "pliant/models/fem/pcg.hpp"
 
+#include "core/parallel_for.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 
@@ -59,12 +60,11 @@ struct PcgSolver::Impl {
     const int* outer = A.outerIndexPtr();
     const int* inner = A.innerIndexPtr();
     const double* values = A.valuePtr();
-#pragma omp parallel for schedule(static) if (A.nonZeros() > 2'000'000) num_threads(team_)
-    for (Eigen::Index i = 0; i < n; ++i) {
+    parallel_for(n, A.nonZeros() > 2'000'000 ? team_ : 1, [&](Eigen::Index i) {
       double sum = 0.0;
       for (int k = outer[i]; k < outer[i + 1]; ++k) sum += values[k] * in[inner[k]];
       out[i] = sum;
-    }
+    });
   }
 
   void apply(const Eigen::VectorXd& in, Eigen::VectorXd& out) {

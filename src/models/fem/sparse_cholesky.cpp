@@ -6,6 +6,7 @@
 #include "pliant/core/threads.hpp"
 #include "sparse_cholesky_impl.hpp"
 
+#include <limits>
 #include <string>
 
 namespace pliant::fem {
@@ -22,6 +23,13 @@ std::string_view to_string(CholeskyBackend backend) {
       return "cholmod_simplicial";
   }
   return "unknown";
+}
+
+SparseCholesky::Impl::~Impl() {
+  cholmod_common& common = cholmod.cholmod();
+  cholmod_free_dense(&solution, &common);
+  cholmod_free_dense(&work_y, &common);
+  cholmod_free_dense(&work_e, &common);
 }
 
 SparseCholesky::SparseCholesky(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -91,6 +99,30 @@ Status SparseCholesky::refactor(const SparseMatrix& A) {
 Eigen::VectorXd SparseCholesky::solve(const Eigen::VectorXd& b) const {
   if (impl_->backend != CholeskyBackend::eigen_simplicial_ldlt) return impl_->cholmod.solve(b);
   return impl_->ldlt.solve(b);
+}
+
+void SparseCholesky::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const {
+  x.resize(impl_->size);
+  if (impl_->backend == CholeskyBackend::eigen_simplicial_ldlt) {
+    x = impl_->ldlt.solve(b);  // permutes and substitutes in x: no temporary
+    return;
+  }
+  // cholmod_solve (what Eigen's wrapper calls) allocates its result and workspaces and frees them again
+  // on every call; cholmod_solve2 is the same solve with them kept (it is what cholmod_solve runs).
+  cholmod_dense rhs{};
+  rhs.nrow = rhs.d = static_cast<std::size_t>(b.size());
+  rhs.ncol = 1;
+  rhs.nzmax = rhs.nrow;
+  rhs.x = const_cast<double*>(b.data());  // read only
+  rhs.xtype = CHOLMOD_REAL;
+  rhs.dtype = CHOLMOD_DOUBLE;
+  auto* L = const_cast<cholmod_factor*>(impl_->cholmod.factor());
+  if (!cholmod_solve2(CHOLMOD_A, L, &rhs, nullptr, &impl_->solution, nullptr, &impl_->work_y, &impl_->work_e,
+                      &impl_->cholmod.cholmod())) {
+    x.setConstant(std::numeric_limits<double>::quiet_NaN());  // as a failed solve(b) reports: not finite
+    return;
+  }
+  x = Eigen::Map<const Eigen::VectorXd>(static_cast<const double*>(impl_->solution->x), impl_->size);
 }
 
 Eigen::MatrixXd SparseCholesky::solve(const Eigen::MatrixXd& B) const {

@@ -16,12 +16,17 @@ class CholmodSupernodal : public Eigen::CholmodSupernodalLLT<SparseMatrix, Eigen
 };
 
 struct SparseCholesky::Impl {
+  ~Impl();
   CholeskyBackend backend;
   Eigen::Index size = 0;
   long long factor_nonzeros = 0;
   // CHOLMOD's solve writes to its common workspace, hence mutable; see the header's thread note.
   mutable CholmodSupernodal cholmod;
   Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<int>> ldlt;
+  // cholmod_solve2's solution and workspaces, kept between solves so that solve(b, x) allocates once.
+  mutable cholmod_dense* solution = nullptr;
+  mutable cholmod_dense* work_y = nullptr;
+  mutable cholmod_dense* work_e = nullptr;
 };
 
 }  // namespace pliant::fem

@@ -1,6 +1,7 @@
 #include "pliant/models/meshless/driven_surface.hpp"
 
 #include "core/cpu_dispatch.hpp"
+#include "core/parallel_for.hpp"
 #include "pliant/core/threads.hpp"
 #include "point_grid.hpp"
 
@@ -424,14 +425,13 @@ void DrivenSurface::update(std::span<const Vec3> x, std::span<Vec3> positions, s
       kernel == SurfaceKernel::avx2 || (kernel == SurfaceKernel::automatic && cpu::has_avx2_fma());
   constexpr Index block = 512;  // vertices per dispatch
   const Index blocks = (n + block - 1) / block;
-#pragma omp parallel for schedule(static) num_threads(n >= 4096 ? solver_threads() : 1)
-  for (Index c = 0; c < blocks; ++c) {
+  parallel_for(blocks, n >= 4096 ? solver_threads() : 1, [&](Index c) {
     const Index first = c * block, last = std::min(n, first + block);
     if (avx2)
       surface_avx2(args, first, last);
     else
       surface_baseline(args, first, last);
-  }
+  });
 }
 
 void DrivenSurface::scatter_force(Index v, const Vec3& f, std::span<Vec3> phyxel_force) const {

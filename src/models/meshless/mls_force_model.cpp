@@ -1,5 +1,7 @@
 #include "pliant/models/meshless/mls_force_model.hpp"
 
+#include "core/parallel_for.hpp"
+
 #include "pliant/core/threads.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -95,8 +97,7 @@ MlsForceModel::MlsForceModel(const MlsBody& body, MlsLoads loads)
 
 void MlsForceModel::gather(std::span<const Mat3> g, double scale, std::span<Vec3> y) const {
   const Index n = body_.size();
-#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
-  for (Index j = 0; j < n; ++j) {
+  parallel_for(n, team(n), [&](Index j) {
     const auto ju = static_cast<std::size_t>(j);
     Vec3 sum = g[ju] * body_.d_sum[ju];
     for (Index k = body_.in_begin[ju]; k < body_.in_begin[ju + 1]; ++k) {
@@ -105,17 +106,16 @@ void MlsForceModel::gather(std::span<const Mat3> g, double scale, std::span<Vec3
                        body_.link_d[static_cast<std::size_t>(body_.in_link[ku])];
     }
     y[ju] += scale * sum;
-  }
+  });
 }
 
 void MlsForceModel::elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) const {
   const Index n = body_.size();
   const double kv = body_.volume_stiffness;
   double stretch = 1.0, stiff = 1.0;
-#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n)) \
-    reduction(max                                                                      \
-              : stretch, stiff)
-  for (Index i = 0; i < n; ++i) {
+  // Not parallel_for (core/parallel_for.hpp) for its max reduction, but on the same rule: one thread runs a
+  // plain loop (a one-thread OpenMP region allocates its team).
+  auto phyxel = [&](Index i, double& high_stretch, double& high_stiff) {
     const auto iu = static_cast<std::size_t>(i);
     const Mat3 J = deformation_gradient(body_, x, i);
     const auto& m = body_.materials[static_cast<std::size_t>(body_.material[iu])];
@@ -124,13 +124,20 @@ void MlsForceModel::elastic_forces(std::span<const Vec3> x, std::span<Vec3> f) c
     // eigenvalue only where its cheap upper bound could raise one of them (NaN-safe comparisons).
     const Mat3 C = J.transpose() * J;
     const double det = J.determinant(), upper = largest_eigenvalue_bound(C);
-    if (!(upper <= stretch) || !(stretch_stiffening(upper, det, body_.strain, m.lambda, m.mu, kv) <= stiff)) {
+    if (!(upper <= high_stretch) ||
+        !(stretch_stiffening(upper, det, body_.strain, m.lambda, m.mu, kv) <= high_stiff)) {
       const double c = largest_eigenvalue(C);
       const double g = stretch_stiffening(c, det, body_.strain, m.lambda, m.mu, kv);
       // A NaN becomes +∞ (std::max would keep a NaN only as its first argument).
-      stretch = std::isnan(c) ? std::numeric_limits<double>::infinity() : std::max(stretch, c);
-      stiff = std::isnan(g) ? std::numeric_limits<double>::infinity() : std::max(stiff, g);
+      high_stretch = std::isnan(c) ? std::numeric_limits<double>::infinity() : std::max(high_stretch, c);
+      high_stiff = std::isnan(g) ? std::numeric_limits<double>::infinity() : std::max(high_stiff, g);
     }
+  };
+  if (team(n) <= 1) {
+    for (Index i = 0; i < n; ++i) phyxel(i, stretch, stiff);
+  } else {
+#pragma omp parallel for schedule(static) num_threads(team(n)) reduction(max : stretch, stiff)
+    for (Index i = 0; i < n; ++i) phyxel(i, stretch, stiff);
   }
   max_stretch2_ = stretch;
   stiffening_ = stiff;
@@ -153,8 +160,7 @@ void MlsForceModel::add_stiffness_product(std::span<const Vec3> x, std::span<con
   const double kv = body_.volume_stiffness;
   const bool current = tangent_ == MlsTangent::current;
   const bool green = body_.strain == StrainMeasure::green;
-#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
-  for (Index i = 0; i < n; ++i) {
+  parallel_for(n, team(n), [&](Index i) {
     const auto iu = static_cast<std::size_t>(i);
     const auto& m = body_.materials[static_cast<std::size_t>(body_.material[iu])];
     // dJ = Σ_j (p_j - p_i) d_ijᵀ, the change of J along p (and J itself for the current tangent).
@@ -181,7 +187,7 @@ void MlsForceModel::add_stiffness_product(std::span<const Vec3> x, std::span<con
       }
     }
     product_[iu] = body_.volume[iu] * dP;
-  }
+  });
   gather(product_, -scale, y);  // K = -∂f/∂x
 }
 
@@ -201,13 +207,12 @@ bool MlsForceModel::add_block_diagonal(std::span<const Vec3> x, double beta_k, d
   const bool green = current && body_.strain == StrainMeasure::green;
   // Per phyxel: G (J for the current tangent with Green strain, else I) and cof J.
   block_scratch_.resize(2 * body_.rest.size());
-#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
-  for (Index i = 0; i < n; ++i) {
+  parallel_for(n, team(n), [&](Index i) {
     const auto iu = static_cast<std::size_t>(i);
     const Mat3 J = current ? deformation_gradient(body_, x, i) : Mat3::Identity();
     block_scratch_[2 * iu] = green ? J : Mat3::Identity();
     block_scratch_[2 * iu + 1] = current ? cofactor(J) : Mat3::Zero();
-  }
+  });
   // Phyxel i's part of K_aa for stencil coefficient c.
   const auto part = [&](std::size_t i, const Vec3& c) {
     const auto& m = body_.materials[static_cast<std::size_t>(body_.material[i])];
@@ -219,8 +224,7 @@ bool MlsForceModel::add_block_diagonal(std::span<const Vec3> x, double beta_k, d
     return Mat3(body_.volume[i] * k);
   };
   // Gathered per a over the links into it (body_.in_*), so that no two threads write one block.
-#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
-  for (Index a = 0; a < n; ++a) {
+  parallel_for(n, team(n), [&](Index a) {
     const auto au = static_cast<std::size_t>(a);
     Mat3 sum = part(au, -body_.d_sum[au]);
     for (Index k = body_.in_begin[au]; k < body_.in_begin[au + 1]; ++k) {
@@ -229,7 +233,7 @@ bool MlsForceModel::add_block_diagonal(std::span<const Vec3> x, double beta_k, d
                   body_.link_d[static_cast<std::size_t>(body_.in_link[ku])]);
     }
     blocks[au] += beta_k * sum;
-  }
+  });
   return true;
 }
 
@@ -251,15 +255,14 @@ void update_plasticity(MlsBody& body, std::span<const Vec3> x, double h) {
   if (body.plastic_strain.size() != body.rest.size())
     body.plastic_strain.assign(body.rest.size(), Mat3::Zero());
   const Index n = body.size();
-#pragma omp parallel for schedule(static) if (n >= kParallelFrom) num_threads(team(n))
-  for (Index i = 0; i < n; ++i) {
+  parallel_for(n, team(n), [&](Index i) {
     const auto iu = static_cast<std::size_t>(i);
     Mat3& ep = body.plastic_strain[iu];
     const Mat3 elastic = strain_of(deformation_gradient(body, x, i), body.strain) - ep;
     if (elastic.norm() > p.yield) ep += h * p.creep * elastic;
     const double size = ep.norm();
     if (size > p.max) ep *= p.max / size;
-  }
+  });
 }
 
 RestFrequency rest_max_frequency2(const MlsBody& body, int max_steps, double tolerance) {

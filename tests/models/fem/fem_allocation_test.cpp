@@ -1,7 +1,7 @@
 // No heap allocation after warm-up: FemForceModel's forces and products, the dynamics integrators over
 // it, and ImplicitSolver's PCG and rest-factor PCG steps (rest_factor_pcg factors once, in its first
 // step; its float preconditioner solves in member scratch; the cholmod path allocates inside CHOLMOD). The
-// counter sees operator new (standard containers); Eigen's and CHOLMOD's malloc calls bypass it.
+// counter sees every allocation: operator new (standard containers) and malloc (Eigen, OpenMP, CHOLMOD).
 #include "fem_test_util.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/fem/fem_force_model.hpp"

@@ -43,6 +43,12 @@ class Condensation {
   Eigen::VectorXd solve_surface(const Eigen::VectorXd& condensed_rhs) const;
   /// u_i = K_ii⁻¹ (f_i - K_is u_s).
   Eigen::VectorXd recover_interior(const Eigen::VectorXd& f, const Eigen::VectorXd& u_surface) const;
+  /// condense_rhs and recover_interior into caller buffers (`out` resized): bit-identical, and after the
+  /// first call they allocate nothing, for a step that must not. They share scratch vectors kept in this
+  /// object, so, like SparseCholesky, not for concurrent calls on one object.
+  void condense_rhs(const Eigen::VectorXd& f, Eigen::VectorXd& out) const;
+  void recover_interior(const Eigen::VectorXd& f, const Eigen::VectorXd& u_surface,
+                        Eigen::VectorXd& out) const;
   /// The whole solution, A-sized: surface and interior put back in place.
   Eigen::VectorXd solve(const Eigen::VectorXd& f) const;
 
@@ -56,6 +62,7 @@ class Condensation {
   SparseCholesky interior_factor_;
   Eigen::MatrixXd condensed_;
   Eigen::LLT<Eigen::MatrixXd> condensed_factor_;
+  mutable Eigen::VectorXd interior_load_, interior_solution_;  // scratch of the overloads with `out`
 };
 
 }  // namespace pliant::fem

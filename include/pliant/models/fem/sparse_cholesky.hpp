@@ -63,6 +63,10 @@ class SparseCholesky {
   Status refactor(const SparseMatrix& A);
   /// x = A⁻¹ b.
   Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
+  /// x = A⁻¹ b into `x` (resized to size()), bit-identical to solve(b); after the first call with this
+  /// factor it allocates nothing (CHOLMOD's solve keeps its workspace in the factor object), for a
+  /// step that must not allocate. `x` and `b` must not alias.
+  void solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) const;
   /// X = A⁻¹ B for a block of right-hand sides (columns), in one pass over the factor.
   Eigen::MatrixXd solve(const Eigen::MatrixXd& B) const;
 
