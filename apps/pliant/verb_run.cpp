@@ -41,6 +41,8 @@ void run(const RunArgs& args) {
   if (isatty(fileno(stderr)) != 0) ticker.emplace(args.scene);
   scene::Scene scene = unwrap(scene::load_scene(args.scene));
   ticker.reset();
+  // What reading changed (nodes in no element dropped, cells split): said, never blocking.
+  for (const std::string& notice : scene.notices) fmt::print(stderr, "pliant: notice: {}\n", notice);
   RunOptions options;
   options.load_s = load_clock.seconds();
   options.out_dir =

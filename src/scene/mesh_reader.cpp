@@ -141,11 +141,15 @@ void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, 
     const JsonReader f = m.at("file");
     const std::filesystem::path path = dir / f.string();
     io::MeshFile file = take(io::read_mesh_file(path), f);
+    std::vector<std::string> notes;
     if (!file.tets.empty()) {
-      in.volume = take(io::read_tet_mesh(path), f);
+      in.volume = take(io::read_tet_mesh(path, &notes), f);
     } else {
       in.surface = take(io::read_tri_mesh(path), f);
+      notes = file.notices;
     }
+    for (const std::string& note : notes)
+      in.notices.push_back(f.pointer() + ": " + path.string() + ": " + note);
     return;
   }
   const std::string shape =
