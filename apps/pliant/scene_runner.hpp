@@ -20,6 +20,9 @@ struct RunOptions {
   double load_s = -1.0;           ///< time spent building the scene (unit: s), reported when ≥ 0
   /// Called after every step (e.g. the Python module checks for Ctrl-C there); may throw to stop.
   std::function<void()> after_step;
+  /// Asked after every step (e.g. whether Ctrl-C was pressed); true ends the run early with
+  /// summary.json's "interrupted": true and the steps done so far.
+  std::function<bool()> stop_requested;
 };
 
 /// Creates `dir` (and its parents) if missing and checks that files can be written in it; throws
@@ -28,7 +31,8 @@ struct RunOptions {
 void ensure_output_directory(const std::filesystem::path& dir);
 
 /// Runs the scene; throws UserError on a failure the user can fix (unwritable directory, no EGL, a
-/// body whose positions turn non-finite: its step is too large for its stiffness).
+/// body whose positions turn non-finite: its step is too large for its stiffness). A body that turns
+/// non-finite still leaves summary.json, with "failure" and the "last_good_step".
 nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options);
 
 }  // namespace pliant::cli

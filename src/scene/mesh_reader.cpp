@@ -140,7 +140,20 @@ void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, 
     m.expect_object(with_transform_keys({"file"}));
     const JsonReader f = m.at("file");
     const std::filesystem::path path = dir / f.string();
-    io::MeshFile file = take(io::read_mesh_file(path), f);
+    auto read = io::read_mesh_file(path);
+    if (!read.ok()) {
+      // A relative path that leads nowhere: say what it was resolved against (the scene file's folder,
+      // not the working directory).
+      std::error_code ec;
+      const std::filesystem::path written(f.string());
+      if (written.is_relative() && !std::filesystem::exists(path, ec)) {
+        const std::filesystem::path base = std::filesystem::absolute(dir.empty() ? "." : dir, ec);
+        f.fail(read.message() + " (\"" + written.string() + "\" is relative to the scene file's folder " +
+               base.lexically_normal().string() + ")");
+      }
+      f.fail(read.message());
+    }
+    io::MeshFile file = std::move(read).value();
     std::vector<std::string> notes;
     if (!file.tets.empty()) {
       in.volume = take(io::read_tet_mesh(path, &notes), f);

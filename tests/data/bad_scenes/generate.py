@@ -174,6 +174,8 @@ put("rect_size_string.json", springs(bodies__0__mesh__size=["4 cm", 0.04]),
     '/bodies/0/mesh/size/0: expected a number > 0, got "4 cm"')
 put("mesh_file_missing.json", green(bodies__0__mesh={"file": "no_such_mesh.msh"}),
     "/bodies/0/mesh/file: ")
+put("mesh_file_missing_relative.json", green(bodies__0__mesh={"file": "meshes/no_such_mesh.msh"}),
+    '("meshes/no_such_mesh.msh" is relative to the scene file\'s folder /')
 # JSON strings with control characters are echoed escaped, so the message stays one line.
 put("string_with_newline.json", green(interactions__0__body="pi\npe\u0007"),
     '/interactions/0/body: no body named "pi\\npe\\x07"')
