@@ -271,7 +271,13 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   int frame = 0;
   write_frame(frame++);
   Stopwatch wall;
-  for (int s = 1; s <= steps; ++s) {
+  // How the run ends: after `done` steps, normally, after Ctrl-C (`interrupted`) or when a body failed
+  // (`failure`); the summary below is written in every case, so a run that ends badly still reports.
+  int done = 0;
+  bool interrupted = false;
+  std::string failure;
+  double good_time = world.time();  // simulated time at the last step without a failure (unit: s)
+  for (int s = 1; s <= steps && failure.empty(); ++s) {
     world.step();
     auto note = [&](const std::string& name, double ms) {
       auto [it, inserted] = stages.try_emplace(name);
@@ -313,15 +319,21 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
       if (const std::string problem =
               physical_range_problem(body.surface_positions(), body.surface_rest_positions());
           !problem.empty()) {
-#if PLIANT_HAS_RENDER
-        if (png) png->flush();  // the frames up to the blow-up help to see what went wrong
-#endif
-        fail(fmt::format("scene {}: step {}: body \"{}\" {}; lower its time step, stiffness or loads",
-                         scene.name, s, body.name(), problem));
+        failure = fmt::format("scene {}: step {}: body \"{}\" {}; lower its time step, stiffness or loads",
+                              scene.name, s, body.name(), problem);
       }
+      if (!failure.empty()) break;
     }
+    if (!failure.empty()) break;  // the frames up to the blow-up are flushed below
+    done = s;
+    good_time = world.time();
     if ((every > 0 && s % every == 0) || s == steps) write_frame(frame++);
     if (options.after_step) options.after_step();
+    if (s < steps && options.stop_requested && options.stop_requested()) {
+      if (every == 0 || s % every != 0) write_frame(frame++);  // the last state reached
+      interrupted = true;
+      break;
+    }
   }
   const double wall_s = wall.seconds();
 #if PLIANT_HAS_RENDER
@@ -330,9 +342,14 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
 
   nlohmann::json summary;
   summary["scene"] = scene.name;
-  summary["steps"] = steps;
-  summary["time_s"] = world.time();
+  summary["steps"] = done;
+  summary["time_s"] = good_time;
   summary["wall_s"] = wall_s;
+  // Simulated time per wall-clock second of stepping: below 1 the scene runs slower than real time.
+  summary["realtime_factor"] = wall_s > 0.0 ? good_time / wall_s : 0.0;
+  summary["interrupted"] = interrupted;
+  summary["last_good_step"] = done;
+  if (!failure.empty()) summary["failure"] = failure;
   summary["threads"] = solver_threads();
   summary["state_hash"] = fmt::format("{:016x}", world.state_hash());
   if (options.load_s >= 0.0) summary["load_s"] = options.load_s;
@@ -378,7 +395,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   for (const std::string& name : stage_order) {
     const StageStats& st = stages[name];
     stage_json.push_back(
-        {{"stage", name}, {"mean_ms", steps > 0 ? st.total / steps : 0.0}, {"max_ms", st.max}});
+        {{"stage", name}, {"mean_ms", done > 0 ? st.total / done : 0.0}, {"max_ms", st.max}});
   }
   summary["stages"] = stage_json;
   summary["vtu_files"] = vtu.files();
@@ -388,9 +405,10 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   summary["png_files"] = 0;
 #endif
   unwrap(io::write_file_atomically(options.out_dir / "summary.json", summary.dump(2) + "\n"));
+  if (!failure.empty()) fail(failure);  // after the summary, which records it and the last good step
 
   if (options.print_table) {
-    fmt::print("scene {}: {} steps, {:.3f} s simulated, {:.2f} s wall{}\n", scene.name, steps, world.time(),
+    fmt::print("scene {}: {} steps, {:.3f} s simulated, {:.2f} s wall{}\n", scene.name, done, good_time,
                wall_s, options.load_s >= 0.0 ? fmt::format(" (+ {:.2f} s to build)", options.load_s) : "");
     fmt::print("  {:<34} {:>10} {:>10}\n", "stage", "mean ms", "max ms");
     for (const auto& st : stage_json) {

@@ -22,6 +22,9 @@ struct RunOptions {
   double load_s = -1.0;           ///< time spent building the scene (unit: s), reported when ≥ 0
   /// Called after every step (e.g. the Python module checks for Ctrl-C there); may throw to stop.
   std::function<void()> after_step;
+  /// Asked after every step (e.g. whether Ctrl-C was pressed); true ends the run early with
+  /// summary.json's "interrupted": true and the steps done so far.
+  std::function<bool()> stop_requested;
 };
 
 /// Creates `dir` (and its parents) if missing and checks that files can be written in it; throws
@@ -42,7 +45,8 @@ std::string physical_range_problem(std::span<const Vec3> x, std::span<const Vec3
 
 /// Runs the scene; throws UserError on a failure the user can fix (unwritable directory, no EGL, a
 /// body whose positions turn non-finite or leave the physical range: its step is too large for its
-/// stiffness, or its loads absurd).
+/// stiffness, or its loads absurd). A body that fails so still leaves summary.json, with "failure" and
+/// the "last_good_step".
 nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options);
 
 }  // namespace pliant::cli

@@ -8,6 +8,7 @@
 // to stdout, or with -o to a file (written atomically; an error-severity finding still fails after
 // the report is written).
 #include "cli.hpp"
+#include "mesh_units_options.hpp"
 
 #include "pliant/core/quality.hpp"
 #include "pliant/core/topology.hpp"
@@ -33,6 +34,7 @@ struct InfoArgs {
   std::string path;
   std::string output;  // empty: stdout
   bool json = false;
+  MeshUnitsArgs units;
 };
 
 // The report on stdout, or in the -o file.
@@ -56,6 +58,9 @@ nlohmann::json stats_json(const QualityStats& s) {
 
 void describe_mesh(const InfoArgs& args) {
   io::MeshFile file = unwrap(io::read_mesh_file(args.path));
+  // Every length below (bounding box, volume, area, tet sizes) is in metres after --units/--scale.
+  const MeshTransform transform = args.units.transform();
+  transform_positions(file.positions, transform);
   if (file.tets.empty() && file.triangles.empty()) {
     const std::string found = file.skipped_summary();
     fail(args.path + ": no tetrahedra or triangles" + (found.empty() ? "" : " (found " + found + ")"));
@@ -71,6 +76,8 @@ void describe_mesh(const InfoArgs& args) {
   for (const auto& [kind, n] : file.skipped) skipped[kind] = n;
   j["skipped"] = skipped;
   j["notices"] = file.notices;
+  j["units"] = args.units.units;
+  j["scale"] = args.units.scale;
 
   Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (const Vec3& p : file.positions) {
@@ -182,6 +189,7 @@ void setup_info(CLI::App& app) {
   cmd->add_option("file", args->path, "The file to describe")->required();
   cmd->add_option("-o,--output", args->output, "Write the description to this file (default: stdout)");
   cmd->add_flag("--json", args->json, "Describe in JSON (default: text)");
+  add_mesh_units_options(*cmd, args->units);
   cmd->callback([args] { run_info(*args); });
 }
 

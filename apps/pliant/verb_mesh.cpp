@@ -2,6 +2,7 @@
 // closed surfaces (OBJ, STL, ...) filled with tetrahedra. The output format follows the extension:
 // .vtu (tets or triangles), .obj and .stl (triangles; for a tet mesh, its boundary surface).
 #include "cli.hpp"
+#include "mesh_units_options.hpp"
 #include "option_checks.hpp"
 
 #if PLIANT_HAS_MESHING
@@ -187,6 +188,7 @@ struct SurfaceArgs {
   bool keep_surface = false;
   double feature_angle = 40.0;
   int threads = 1;
+  MeshUnitsArgs units;
 };
 
 // The procedural shapes, each a subcommand of `pliant mesh` (setup_mesh below).
@@ -211,8 +213,10 @@ void run_surface(const SurfaceArgs& a) {
   // Messages name nodes and triangles as the input file numbers them, not as welding renumbered them.
   io::SurfaceNumbering numbering;
   std::vector<Index> first;
-  const TriMesh surface =
-      meshing::weld_identical_nodes(unwrap(io::read_tri_mesh(a.input, &numbering)), &first);
+  TriMesh read = unwrap(io::read_tri_mesh(a.input, &numbering));
+  // In metres before welding and meshing: --size and every reported length are in metres.
+  transform_positions(read.positions, a.units.transform());
+  const TriMesh surface = meshing::weld_identical_nodes(std::move(read), &first);
   meshing::SurfaceNames names;
   names.triangle = std::move(numbering.triangle);
   for (const Index v : first) names.node.push_back(numbering.node[static_cast<std::size_t>(v)]);
@@ -273,6 +277,7 @@ void setup_mesh(CLI::App& app) {
              "Sharp-edge angle kept when remeshing (degrees)", between(0, 180))
       ->capture_default_str();
   add_number(*mesh, "--threads", surface->threads, "gmsh threads", whole(1))->capture_default_str();
+  add_mesh_units_options(*mesh, surface->units);
   mesh->callback([mesh, surface] {
     if (mesh->get_subcommands().empty()) run_surface(*surface);
   });

@@ -102,7 +102,10 @@ TetMesh load_mesh(const std::string& spec) {
     fail("procedural meshes need the pliant::meshing module");
 #endif
   }
-  return unwrap(io::read_tet_mesh(spec));
+  std::vector<std::string> notices;
+  TetMesh mesh = unwrap(io::read_tet_mesh(spec, &notices));
+  for (const std::string& notice : notices) fmt::print(stderr, "pliant: notice: {}: {}\n", spec, notice);
+  return mesh;
 }
 
 std::vector<Index> region_nodes(const TetMesh& mesh, const std::string& text, const std::string& option) {

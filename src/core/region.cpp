@@ -80,7 +80,15 @@ std::string number_text(double v) {
 }
 
 const char* const kExpected =
-    "expected x<V, y>=V, ..., box:x0,y0,z0,x1,y1,z1, sphere:cx,cy,cz,r, nodes:i,j,k-l, or xmin..zmax[:tol]";
+    "expected x<V, y>=V, y<20%, ..., box:x0,y0,z0,x1,y1,z1, sphere:cx,cy,cz,r, nodes:i,j,k-l, or "
+    "xmin..zmax[:tol], xmin+2%, xmax-2%";
+
+// "20%" -> 20; nothing unless the token ends in '%' and the rest is a finite number.
+std::optional<double> parse_percent(std::string_view token) {
+  token = trim(token);
+  if (token.empty() || token.back() != '%') return std::nullopt;
+  return parse_number(token.substr(0, token.size() - 1));
+}
 
 }  // namespace
 
@@ -134,14 +142,34 @@ Result<Region> parse_region(std::string_view text) {
     }
     return Region(std::move(list));
   }
-  if (head.size() == 4 && axis_of(head[0]) >= 0 && (head.substr(1) == "min" || head.substr(1) == "max")) {
-    ExtremeRegion extreme{axis_of(head[0]), head.substr(1) == "max", std::nullopt};
-    if (colon != std::string_view::npos) {
-      const auto tol = parse_number(rest);
-      if (!tol || *tol < 0) {
-        return fail(text, "tolerance \"" + std::string(trim(rest)) + "\" is not a number >= 0 (in m)");
+  // xmin, xmin:TOL, xmin+TOL, xmax-TOL; TOL in m or as a percentage of the extent ("2%").
+  const std::string_view face = s.substr(0, std::min<std::size_t>(4, s.size()));
+  if (face.size() == 4 && axis_of(face[0]) >= 0 && (face.substr(1) == "min" || face.substr(1) == "max")) {
+    const bool upper = face.substr(1) == "max";
+    ExtremeRegion extreme{axis_of(face[0]), upper, std::nullopt, std::nullopt};
+    const std::string_view after = trim(s.substr(4));
+    if (!after.empty()) {
+      const char sign = after.front();
+      if (sign != ':' && sign != '+' && sign != '-')
+        return fail(text, std::string("unknown region; ") + kExpected);
+      if (sign != ':' && (sign == '+') == upper) {
+        return fail(text, std::string("the band lies inside the box: write ") + face[0] +
+                              (upper ? "max-" : "min+") + std::string(trim(after.substr(1))));
       }
-      extreme.tolerance = *tol;
+      const std::string_view amount = trim(after.substr(1));
+      if (const auto percent = parse_percent(amount)) {
+        if (*percent < 0 || *percent > 100)
+          return fail(text,
+                      "tolerance \"" + std::string(amount) + "\" is not a percentage between 0% and 100%");
+        extreme.tolerance_percent = *percent;
+      } else {
+        const auto tol = parse_number(amount);
+        if (!tol || *tol < 0) {
+          return fail(
+              text, "tolerance \"" + std::string(amount) + "\" is not a number >= 0 (in m) or a percentage");
+        }
+        extreme.tolerance = *tol;
+      }
     }
     return Region(extreme);
   }
@@ -160,6 +188,11 @@ Result<Region> parse_region(std::string_view text) {
     } else {
       return fail(text, std::string("after the axis expected one of < <= > >=; ") + kExpected);
     }
+    if (const auto percent = parse_percent(op.substr(op_length))) {
+      half.value = *percent;
+      half.relative = true;
+      return Region(half);
+    }
     const auto value = parse_number(op.substr(op_length));
     if (!value)
       return fail(text, "\"" + std::string(trim(op.substr(op_length))) + "\" is not a finite number (in m)");
@@ -173,7 +206,8 @@ std::string to_string(const Region& region) {
   struct Printer {
     std::string operator()(const HalfSpaceRegion& h) const {
       static const char* const ops[] = {"<", "<=", ">", ">="};
-      return std::string(1, "xyz"[h.axis]) + ops[static_cast<int>(h.comparison)] + number_text(h.value);
+      return std::string(1, "xyz"[h.axis]) + ops[static_cast<int>(h.comparison)] + number_text(h.value) +
+             (h.relative ? "%" : "");
     }
     std::string operator()(const BoxRegion& b) const {
       std::string s = "box:";
@@ -191,7 +225,11 @@ std::string to_string(const Region& region) {
     }
     std::string operator()(const ExtremeRegion& e) const {
       std::string s = std::string(1, "xyz"[e.axis]) + (e.upper ? "max" : "min");
-      if (e.tolerance) s += ":" + number_text(*e.tolerance);
+      if (e.tolerance_percent) {
+        s += (e.upper ? "-" : "+") + number_text(*e.tolerance_percent) + "%";
+      } else if (e.tolerance) {
+        s += ":" + number_text(*e.tolerance);
+      }
       return s;
     }
   };
@@ -208,7 +246,12 @@ std::vector<Index> select_nodes(const std::vector<Vec3>& positions, const Region
   };
   if (const auto* h = std::get_if<HalfSpaceRegion>(&region)) {
     const int a = h->axis;
-    const double v = h->value;
+    double v = h->value;
+    if (h->relative) {
+      const Aabb box = bounding_box(positions);
+      if (box.empty()) return selected;
+      v = box.min[a] + h->value / 100.0 * (box.max[a] - box.min[a]);
+    }
     switch (h->comparison) {
       case Comparison::less:
         select_if([&](const Vec3& p) { return p[a] < v; });
@@ -238,8 +281,10 @@ std::vector<Index> select_nodes(const std::vector<Vec3>& positions, const Region
   } else if (const auto* e = std::get_if<ExtremeRegion>(&region)) {
     const Aabb box = bounding_box(positions);
     if (box.empty()) return selected;
-    const double tol = e->tolerance ? *e->tolerance : 1e-6 * box.diagonal();
     const int a = e->axis;
+    const double tol = e->tolerance_percent ? *e->tolerance_percent / 100.0 * (box.max[a] - box.min[a])
+                       : e->tolerance       ? *e->tolerance
+                                            : 1e-6 * box.diagonal();
     const double face = e->upper ? box.max[a] : box.min[a];
     select_if([&](const Vec3& p) { return std::abs(p[a] - face) <= tol; });
   }

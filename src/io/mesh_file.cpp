@@ -105,7 +105,9 @@ Result<MeshFile> read_mesh_file(const std::filesystem::path& path) {
   return parse_mesh(*bytes, path.string(), ext);
 }
 
-Result<TetMesh> read_tet_mesh(const std::filesystem::path& path) {
+Result<TetMesh> read_tet_mesh(const std::filesystem::path& path) { return read_tet_mesh(path, nullptr); }
+
+Result<TetMesh> read_tet_mesh(const std::filesystem::path& path, std::vector<std::string>* notices) {
   auto file = read_mesh_file(path);
   if (!file) return file.error();
   if (file->tets.empty()) {
@@ -114,7 +116,36 @@ Result<TetMesh> read_tet_mesh(const std::filesystem::path& path) {
       found = plural(file->triangles.size(), "triangle") + (found.empty() ? "" : ", " + found);
     return Error{path.string() + ": no tetrahedra" + (found.empty() ? "" : " (found " + found + ")")};
   }
-  return TetMesh{std::move(file->positions), std::move(file->tets)};
+  if (notices) notices->insert(notices->end(), file->notices.begin(), file->notices.end());
+  // Nodes in no tetrahedron: dropped with a notice, the rest renumbered in file order.
+  std::vector<Index> remap(file->positions.size(), -1);
+  for (const Tet& t : file->tets) {
+    for (const Index v : t) remap[static_cast<std::size_t>(v)] = 0;
+  }
+  std::vector<long long> dropped;
+  std::vector<Vec3> kept;
+  kept.reserve(file->positions.size());
+  for (std::size_t i = 0; i < remap.size(); ++i) {
+    if (remap[i] < 0) {
+      dropped.push_back(file->node_ids.empty() ? static_cast<long long>(i) : file->node_ids[i]);
+      continue;
+    }
+    remap[i] = static_cast<Index>(kept.size());
+    kept.push_back(file->positions[i]);
+  }
+  if (dropped.empty()) return TetMesh{std::move(file->positions), std::move(file->tets)};
+  for (Tet& t : file->tets) {
+    for (Index& v : t) v = remap[static_cast<std::size_t>(v)];
+  }
+  if (notices) {
+    std::string which;
+    for (std::size_t k = 0; k < dropped.size() && k < 5; ++k)
+      which += (k ? ", " : "") + std::to_string(dropped[k]);
+    if (dropped.size() > 5) which += ", ...";
+    notices->push_back("dropped " + plural(dropped.size(), "node") + " that belong to no tetrahedron (" +
+                       which + " as the file numbers them); the other nodes are renumbered in order");
+  }
+  return TetMesh{std::move(kept), std::move(file->tets)};
 }
 
 Result<TriMesh> read_tri_mesh(const std::filesystem::path& path) { return read_tri_mesh(path, nullptr); }

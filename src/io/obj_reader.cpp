@@ -5,8 +5,8 @@
 // v/vt/vn entries, 1-based or negative (relative: -1 is the last vertex so far). Polygons are
 // triangulated by ear clipping in their own plane. Counted as skipped: "l" lines and "p" points.
 // Ignored: vt, vn, vp, o, g, s, usemtl, mtllib, the display attributes, and free-form geometry
-// (counted). A "\" at the end of a line continues the statement on the next. Anything else is an
-// error naming the file and line.
+// (counted). A "\" at the end of a line continues the statement on the next. NUL bytes padding the
+// end of the file are ignored with a notice. Anything else is an error naming the file and line.
 #include "io/cell_split.hpp"
 #include "io/parse.hpp"
 #include "io/readers.hpp"
@@ -191,8 +191,23 @@ struct Obj {
 }  // namespace
 
 MeshFile read_obj(std::string_view bytes, const std::string& name) {
+  // Some exporters pad the file with NUL bytes (SOFA's raptor ends in one): NULs after the last
+  // statement, mixed with blank space only, are padding and ignored with a notice. A NUL anywhere
+  // else is still an error naming its line.
+  std::size_t end = bytes.size(), nuls = 0;
+  while (end > 0 && (bytes[end - 1] == '\0' || bytes[end - 1] == '\n' || bytes[end - 1] == '\r' ||
+                     bytes[end - 1] == ' ' || bytes[end - 1] == '\t')) {
+    nuls += bytes[end - 1] == '\0';
+    --end;
+  }
+  if (nuls > 0) bytes = bytes.substr(0, end);
   Obj obj(bytes, name);
-  return obj.run();
+  MeshFile mesh = obj.run();
+  if (nuls > 0) {
+    mesh.notices.push_back("ignored " + std::to_string(nuls) + (nuls == 1 ? " NUL byte" : " NUL bytes") +
+                           " at the end of the file (padding)");
+  }
+  return mesh;
 }
 
 }  // namespace pliant::io::detail

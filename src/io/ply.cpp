@@ -4,8 +4,11 @@
 // The header declares elements in order, each with scalar properties and list properties ("property
 // list COUNT_TYPE ITEM_TYPE name"). Pliant reads the "vertex" element's x, y, z (any numeric type, in
 // any order among other properties) and the "face" element's "vertex_indices" (or "vertex_index")
-// list; every other element and property is read past. Polygons are triangulated. Counts are checked
-// against the bytes left before anything is allocated.
+// list; every other element and property is read past. Polygons are triangulated. A "tristrips"
+// element's "vertex_indices" list (as the Stanford and Cyberware scans write it: strips separated by
+// -1) is read as triangles of alternating winding, so every triangle keeps the strip's orientation;
+// the degenerate triangles strips use to turn corners are dropped. Counts are checked against the
+// bytes left before anything is allocated.
 #include "io/cell_split.hpp"
 #include "io/parse.hpp"
 #include "io/readers.hpp"
@@ -27,6 +30,37 @@ namespace detail {
 namespace {
 
 enum class Type { i8, u8, i16, u16, i32, u32, f32, f64 };
+
+// Triangle strips: in a strip a b c d e ..., triangle k is (k, k+1, k+2) for even k and (k+1, k, k+2)
+// for odd k, which keeps one winding along the strip. A triangle with a repeated vertex is the strip
+// turning a corner, not a face: it is dropped. -1 ends a strip. The notices say what was read, as
+// for VTK's strips ("split 1 triangle strip into 130 triangles").
+void add_strips(MeshBuilder& builder, const std::vector<long long>& strips) {
+  std::size_t start = 0, dropped = 0;
+  for (std::size_t i = 0; i < strips.size(); ++i) {
+    if (strips[i] != -1) continue;
+    std::size_t triangles = 0;
+    for (std::size_t k = start; k + 2 < i; ++k) {
+      const bool odd = (k - start) % 2 == 1;
+      const Index a = static_cast<Index>(strips[odd ? k + 1 : k]);
+      const Index b = static_cast<Index>(strips[odd ? k : k + 1]);
+      const Index c = static_cast<Index>(strips[k + 2]);
+      if (a == b || b == c || a == c) {
+        ++dropped;
+        continue;
+      }
+      builder.add_triangle({a, b, c});
+      ++triangles;
+    }
+    if (i > start) builder.note_split("triangle strip", "triangle", triangles);
+    start = i + 1;
+  }
+  if (dropped > 0) {
+    builder.mesh().notices.push_back("dropped " + std::to_string(dropped) +
+                                     (dropped == 1 ? " degenerate triangle" : " degenerate triangles") +
+                                     " where triangle strips turn");
+  }
+}
 
 bool parse_type(std::string_view s, Type& t) {
   static constexpr std::pair<std::string_view, Type> names[] = {
@@ -273,6 +307,7 @@ MeshFile read_ply(std::string_view file_bytes, const std::string& name) {
   std::vector<long long> refs;  // polygon vertex indices, flat
   std::vector<std::size_t> sizes;
   std::vector<std::size_t> where;  // line or byte offset of each face, for messages
+  std::vector<long long> strips;   // triangle-strip indices, flat, strips separated by -1
   for (const Element& e : elements) {
     // Each instance takes at least 1 byte per value in binary, 2 in ASCII ("0 ").
     std::size_t min_each = 0;
@@ -303,6 +338,9 @@ MeshFile read_ply(std::string_view file_bytes, const std::string& name) {
         const auto len = static_cast<long long>(n);
         data.check_count(len, format == Format::ascii ? 2 : size_of(prop.type), "list entries");
         const bool indices = face && (prop.name == "vertex_indices" || prop.name == "vertex_index");
+        const bool strip =
+            e.name == "tristrips" && (prop.name == "vertex_indices" || prop.name == "vertex_index");
+        if (strip && !is_integer(prop.type)) data.fail("triangle strip vertex indices of type float");
         if (indices) {
           if (!is_integer(prop.type)) data.fail("face vertex indices of type float");
           if (len < 3)
@@ -320,16 +358,25 @@ MeshFile read_ply(std::string_view file_bytes, const std::string& name) {
                         " vertices (numbered from 0)");
             }
             refs.push_back(static_cast<long long>(v));
+          } else if (strip) {
+            if (v < -1 || v >= static_cast<double>(nv)) {
+              data.fail("triangle strip " + std::to_string(i) + " references vertex " +
+                        std::to_string(static_cast<long long>(v)) + ", but there are " + std::to_string(nv) +
+                        " vertices (numbered from 0; -1 ends a strip)");
+            }
+            strips.push_back(static_cast<long long>(v));
           }
         }
       }
       if (&e == vertex) builder.add_node(i, p);
+      if (e.name == "tristrips") {
+        strips.push_back(-1);  // one element's list ends its last strip
+      }
       if (format == Format::ascii && !text.at_line_end()) {
         text.token("");
         text.fail(e.name + " " + std::to_string(i) + " has more values than its properties");
       }
     }
-    if (e.name == "tristrips") builder.skip_element("triangle strip", static_cast<std::size_t>(e.count));
   }
   if (format == Format::ascii ? !text.at_end() : bytes.remaining() != 0) {
     if (format == Format::ascii) {
@@ -345,6 +392,7 @@ MeshFile read_ply(std::string_view file_bytes, const std::string& name) {
     if (const std::string problem = add_polygon(builder, poly, static_cast<long long>(f)); !problem.empty())
       throw_failure(name + ": face " + std::to_string(f) + " " + problem);
   }
+  add_strips(builder, strips);
   return builder.finish();
 }
 

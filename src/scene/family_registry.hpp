@@ -37,6 +37,7 @@ struct BodyInputs {
   int max_threads = 0;                ///< SceneLimits::max_threads (0: no cap)
   bool write_files = true;            ///< SceneLimits::write_files
   std::size_t max_mesh_elements = 0;  ///< SceneLimits::max_mesh_elements, for meshes a family reads itself
+  std::vector<std::string> notices;   ///< what reading the mesh changed (Scene::notices), one line each
 };
 
 /// Reads the family-specific keys of `body` (the whole body object; shared keys are already read) and

@@ -1,5 +1,6 @@
 #include "mesh_reader.hpp"
 
+#include "pliant/core/mesh_transform.hpp"
 #include "pliant/io/mesh_file.hpp"
 #include "pliant/meshing/ball.hpp"
 #include "pliant/meshing/box.hpp"
@@ -13,8 +14,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace pliant::scene::detail {
 namespace {
@@ -89,24 +93,82 @@ long double shape_element_estimate(const JsonReader& m, const std::string& shape
   return 0;  // an unknown shape: read_mesh_unchecked says which ones exist
 }
 
+// The keys of a mesh's units and transform (MeshTransform), accepted beside a file or any shape.
+std::vector<std::string_view> with_transform_keys(std::initializer_list<std::string_view> keys) {
+  std::vector<std::string_view> all(keys);
+  all.insert(all.end(), {"units", "scale", "rotate", "translate"});
+  return all;
+}
+
+// "rotate": {"axis": [x, y, z], "degrees": a} or a unit quaternion [w, x, y, z].
+Eigen::Quaterniond read_rotation(const JsonReader& r) {
+  if (r.json().is_array()) {
+    const auto e = r.elements();
+    if (e.size() != 4)
+      r.fail_expected("a unit quaternion [w, x, y, z] or {\"axis\": [x, y, z], \"degrees\": a}");
+    return take(quaternion_rotation(e[0].number(), e[1].number(), e[2].number(), e[3].number()), r);
+  }
+  if (!r.json().is_object())
+    r.fail_expected("a unit quaternion [w, x, y, z] or {\"axis\": [x, y, z], \"degrees\": a}");
+  r.expect_object({"axis", "degrees"});
+  const JsonReader axis = r.at("axis");
+  return take(axis_angle_rotation(axis.vec3(), r.at("degrees").number()), axis);
+}
+
+// Units and transform of a scene mesh, applied in MeshTransform's order (units, scale, rotate,
+// translate).
+MeshTransform read_transform(const JsonReader& m) {
+  MeshTransform t;
+  if (auto v = m.find("units")) t.metres_per_unit = *metres_per_unit(v->one_of({"m", "cm", "mm"}));
+  if (auto v = m.find("scale")) {
+    if (v->json().is_array()) {
+      const auto e = v->elements();
+      if (e.size() != 3) v->fail_expected("a number > 0 or an array of 3 numbers > 0");
+      t.scale = {e[0].positive(), e[1].positive(), e[2].positive()};
+    } else {
+      t.scale = Vec3::Constant(v->positive());
+    }
+  }
+  if (auto v = m.find("rotate")) t.rotation = read_rotation(*v);
+  if (auto v = m.find("translate")) t.translate = v->vec3();
+  return t;
+}
+
 // "mesh": {"file": "beam.msh"} or {"shape": "tube", ...parameters of that shape}.
 void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in) {
   if (m.has("file")) {
-    m.expect_object({"file"});
+    m.expect_object(with_transform_keys({"file"}));
     const JsonReader f = m.at("file");
     const std::filesystem::path path = dir / f.string();
-    io::MeshFile file = take(io::read_mesh_file(path), f);
+    auto read = io::read_mesh_file(path);
+    if (!read.ok()) {
+      // A relative path that leads nowhere: say what it was resolved against (the scene file's folder,
+      // not the working directory).
+      std::error_code ec;
+      const std::filesystem::path written(f.string());
+      if (written.is_relative() && !std::filesystem::exists(path, ec)) {
+        const std::filesystem::path base = std::filesystem::absolute(dir.empty() ? "." : dir, ec);
+        f.fail(read.message() + " (\"" + written.string() + "\" is relative to the scene file's folder " +
+               base.lexically_normal().string() + ")");
+      }
+      f.fail(read.message());
+    }
+    io::MeshFile file = std::move(read).value();
+    std::vector<std::string> notes;
     if (!file.tets.empty()) {
-      in.volume = take(io::read_tet_mesh(path), f);
+      in.volume = take(io::read_tet_mesh(path, &notes), f);
     } else {
       in.surface = take(io::read_tri_mesh(path), f);
+      notes = file.notices;
     }
+    for (const std::string& note : notes)
+      in.notices.push_back(f.pointer() + ": " + path.string() + ": " + note);
     return;
   }
   const std::string shape =
       m.at("shape").one_of({"box", "tube", "ball", "disc", "hexdisc", "rect", "icosphere"});
   if (shape == "box") {
-    m.expect_object({"shape", "origin", "size", "cells", "split"});
+    m.expect_object(with_transform_keys({"shape", "origin", "size", "cells", "split"}));
     meshing::BoxDef d;
     if (auto v = m.find("origin")) d.origin = v->vec3();
     if (auto v = m.find("size")) d.size = positive3(*v);
@@ -115,8 +177,8 @@ void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, 
       d.split = v->one_of({"five", "six"}) == "six" ? meshing::CellSplit::six : meshing::CellSplit::five;
     in.volume = take(meshing::box_mesh(d), m);
   } else if (shape == "tube") {
-    m.expect_object({"shape", "inner_radius", "outer_radius", "length", "segments_around", "segments_along",
-                     "segments_through"});
+    m.expect_object(with_transform_keys({"shape", "inner_radius", "outer_radius", "length", "segments_around",
+                                         "segments_along", "segments_through"}));
     meshing::TubeDef d;
     d.inner_radius = m.positive_or("inner_radius", d.inner_radius);
     d.outer_radius = m.positive_or("outer_radius", d.outer_radius);
@@ -127,14 +189,14 @@ void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, 
         static_cast<Index>(m.integer_or("segments_through", d.segments_through, 1, kMaxIndex));
     in.volume = take(meshing::tube_mesh(d), m);
   } else if (shape == "ball") {
-    m.expect_object({"shape", "center", "radius", "resolution"});
+    m.expect_object(with_transform_keys({"shape", "center", "radius", "resolution"}));
     meshing::BallDef d;
     if (auto v = m.find("center")) d.center = v->vec3();
     d.radius = m.positive_or("radius", d.radius);
     d.resolution = static_cast<Index>(m.integer_or("resolution", d.resolution, 2, kMaxIndex));
     in.volume = take(meshing::ball_mesh(d), m);
   } else if (shape == "disc") {
-    m.expect_object({"shape", "center", "radius", "nodes", "boundary_nodes"});
+    m.expect_object(with_transform_keys({"shape", "center", "radius", "nodes", "boundary_nodes"}));
     meshing::DiscMembraneDef d;
     if (auto v = m.find("center")) d.center = v->vec3();
     d.radius = m.positive_or("radius", d.radius);
@@ -142,14 +204,14 @@ void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, 
     d.boundary_nodes = static_cast<Index>(m.integer_or("boundary_nodes", d.boundary_nodes, 6, kMaxIndex));
     in.surface = take(meshing::disc_membrane(d), m);
   } else if (shape == "hexdisc") {
-    m.expect_object({"shape", "center", "radius", "rings"});
+    m.expect_object(with_transform_keys({"shape", "center", "radius", "rings"}));
     meshing::HexDiscDef d;
     if (auto v = m.find("center")) d.center = v->vec3();
     d.radius = m.positive_or("radius", d.radius);
     d.rings = static_cast<Index>(m.integer_or("rings", d.rings, 1, 10000));
     in.surface = take(meshing::hex_disc(d), m);
   } else if (shape == "rect") {
-    m.expect_object({"shape", "size", "cells"});
+    m.expect_object(with_transform_keys({"shape", "size", "cells"}));
     meshing::RectMembraneDef d;
     if (auto v = m.find("size")) {
       const auto e = v->elements();
@@ -164,7 +226,7 @@ void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, 
     }
     in.surface = take(meshing::rect_membrane(d), m);
   } else {
-    m.expect_object({"shape", "center", "radius", "subdivisions"});
+    m.expect_object(with_transform_keys({"shape", "center", "radius", "subdivisions"}));
     meshing::IcosphereDef d;
     if (auto v = m.find("center")) d.center = v->vec3();
     d.radius = m.positive_or("radius", d.radius);
@@ -182,6 +244,9 @@ void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs
     check_elements(m, shape_element_estimate(m, m.at("shape").string()), max_elements,
                    "the parameters ask for about");
   read_mesh_unchecked(m, dir, in);
+  const MeshTransform transform = read_transform(m);
+  if (in.volume) transform_positions(in.volume->positions, transform);
+  if (in.surface) transform_positions(in.surface->positions, transform);
   const std::size_t n = in.volume ? in.volume->tets.size() : in.surface ? in.surface->triangles.size() : 0;
   check_elements(m, static_cast<long double>(n), max_elements, "the mesh has");
 }

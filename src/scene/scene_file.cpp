@@ -66,7 +66,8 @@ std::string read_color_field(const JsonReader& r, const World& world) {
 
 // One body object: the shared keys (name, family, mesh or the given mesh, fixed), then the family's.
 std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path& file, double dt,
-                                const SceneLimits& limits, const BodyMesh* mesh) {
+                                const SceneLimits& limits, const BodyMesh* mesh,
+                                std::vector<std::string>* notices = nullptr) {
   const JsonReader fam = b.at("family");
   const detail::FamilyEntry* entry =
       fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
@@ -111,6 +112,7 @@ std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path
       in.fixed.push_back(std::move(region));
     }
   }
+  if (notices) notices->insert(notices->end(), in.notices.begin(), in.notices.end());
   return entry->make(b, std::move(in));
 }
 
@@ -153,7 +155,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
           b.at("name").fail("duplicate body name \"" + read_file_name(b.at("name")) + "\" (also " +
                             bodies[i].pointer() + "/name)");
       }
-      scene.world->add_body(read_body(b, file, dt, limits, nullptr));
+      scene.world->add_body(read_body(b, file, dt, limits, nullptr, &scene.notices));
     }
     if (auto list = root.find("interactions")) {
       for (const JsonReader& r : list->elements())

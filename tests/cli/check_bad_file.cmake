@@ -1,7 +1,7 @@
 # Runs `pliant VERB DIR/FILE [-o OUT]` (VERB: info for meshes and assets, run for scenes) and checks:
 # exit status 2, exactly one line on stderr, starting with "pliant: error: " and containing the
 # substring DIR/expected.txt lists for FILE, and, when OUT is given, no file written under it (a scene
-# is checked completely before anything is written).
+# is checked completely before anything is written) and no output folder left behind.
 file(STRINGS ${DIR}/expected.txt lines)
 set(expect "")
 foreach(line IN LISTS lines)
@@ -41,6 +41,10 @@ if(DEFINED OUT)
   file(GLOB_RECURSE written LIST_DIRECTORIES false ${OUT}/*)
   if(written)
     message(FATAL_ERROR "${what}: failed but wrote files: ${written}")
+  endif()
+  # Nor an empty output folder: the run made it, and removes it again when it failed before writing.
+  if(EXISTS ${OUT})
+    message(FATAL_ERROR "${what}: failed but left the output folder ${OUT}")
   endif()
   file(REMOVE_RECURSE ${OUT})
 endif()

@@ -53,9 +53,40 @@ TEST(Region, ExtremesAreRobustToRoundOff) {
   EXPECT_EQ(select(m, "xmin").size(), 9u);
 }
 
+// Relative regions measure from the bounding box of the positions they select from: the same text
+// picks the same nodes of a mesh at any scale and placement, and the cut lands where hand arithmetic
+// on the box puts it.
+TEST(Region, RelativeRegionsFollowTheBoundingBox) {
+  // y in [-0.2, 0.55] (4 layers of 0.25 + offset), x in [1, 2], z in [0, 0.5].
+  const TetMesh m = test::structured_box(4, 3, 2, 0.25, Vec3(1, -0.2, 0));
+  // 20% of y's extent 0.75 above ymin -0.2: y < -0.05 holds the first layer only.
+  EXPECT_EQ(select(m, "y<20%"), brute(m, [](const Vec3& p) { return p.y() < -0.2 + 0.2 * 0.75; }));
+  EXPECT_EQ(select(m, "y<20%").size(), 5u * 3u);
+  // 40% -> y < 0.1: two layers.
+  EXPECT_EQ(select(m, "y<40%").size(), 2u * 5u * 3u);
+  EXPECT_EQ(select(m, "y>=100%"), select(m, "ymax"));
+  EXPECT_EQ(select(m, "x<=0%"), select(m, "xmin"));
+  // A band of 30% of x's extent 1 from xmin (x = 1) holds the layers at 1 and 1.25.
+  EXPECT_EQ(select(m, "xmin+30%"), brute(m, [](const Vec3& p) { return p.x() <= 1.3; }));
+  EXPECT_EQ(select(m, "xmin:30%"), select(m, "xmin+30%"));
+  EXPECT_EQ(select(m, "xmax-30%"), brute(m, [](const Vec3& p) { return p.x() >= 1.7; }));
+  EXPECT_EQ(select(m, "xmin+2%"), select(m, "xmin"));
+  EXPECT_EQ(select(m, "xmin+0.3"), select(m, "xmin:0.3"));
+  // Scaled by 100 and moved, the relative forms select the very same nodes.
+  TetMesh big = m;
+  for (Vec3& p : big.positions) p = 100 * p + Vec3(-7, 3, 11);
+  for (const char* text : {"y<20%", "z>=50%", "xmin+30%", "zmax-1%", "x<37.5%"})
+    EXPECT_EQ(select(big, text), select(m, text)) << text;
+  // A region of no positions selects nothing rather than reading an empty box.
+  auto r = parse_region("y<20%");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(select_nodes({}, *r).empty());
+}
+
 TEST(Region, RoundTripsThroughText) {
-  for (const char* text : {"x<0.001", "y<=-2", "z>0.2", "x>=1e-07", "box:0,0,0,1,1,0.1", "sphere:0,0,0,0.05",
-                           "nodes:1,2,3", "xmin", "ymax:0.001"}) {
+  for (const char* text :
+       {"x<0.001", "y<=-2", "z>0.2", "x>=1e-07", "box:0,0,0,1,1,0.1", "sphere:0,0,0,0.05", "nodes:1,2,3",
+        "xmin", "ymax:0.001", "y<20%", "z>=97.5%", "xmin+2%", "zmax-0.5%"}) {
     auto r = parse_region(text);
     ASSERT_TRUE(r.ok()) << text;
     EXPECT_EQ(to_string(*r), text);
@@ -85,6 +116,11 @@ TEST(Region, ErrorsSayWhatWasExpected) {
   EXPECT_NE(message("w<0").find("unknown region"), std::string::npos);
   EXPECT_NE(message("").find("empty"), std::string::npos);
   EXPECT_NE(message("xmin:-1").find("tolerance"), std::string::npos);
+  EXPECT_NE(message("xmin+150%").find("between 0% and 100%"), std::string::npos);
+  EXPECT_NE(message("xmin-2%").find("write xmin+2%"), std::string::npos);
+  EXPECT_NE(message("ymax+2%").find("write ymax-2%"), std::string::npos);
+  EXPECT_NE(message("y<nan%").find("is not a finite number"), std::string::npos);
+  EXPECT_NE(message("xmin*2").find("unknown region"), std::string::npos);
   EXPECT_LT(message(std::string(10000, 'q')).size(), 300u);
 }
 

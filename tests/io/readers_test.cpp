@@ -274,5 +274,105 @@ TEST(Dispatch, TriMeshFromVolumeFileKeepsOnlyTriangleNodes) {
   }
 }
 
+namespace strips_and_padding {
+
+// A PLY of two strips (Turk's triangle strips: -1 between strips, alternating winding), as the
+// Stanford and common-3D scans write them. The 2 × 1 grid of squares below, one strip per row of two
+// squares, must come out as the 4 triangles a face list would give, each wound counter-clockwise seen
+// from +z like the strip's first triangle; the strip's repeated vertex (a turn) makes no triangle.
+//   3---4---5
+//   | \ | \ |       y
+//   0---1---2       +-- x
+TEST(PlyReader, TriangleStripsAlternateWindingAndDropTurns) {
+  const std::string ply =
+      "ply\nformat ascii 1.0\nelement vertex 6\nproperty float x\nproperty float y\nproperty float z\n"
+      "element tristrips 1\nproperty list int int vertex_indices\nend_header\n"
+      "0 0 0\n1 0 0\n2 0 0\n0 1 0\n1 1 0\n2 1 0\n"
+      // strip 1: 0 1 3 4 4 -> (0,1,3), (3,1,4) (odd: first two swapped), (3,4,4) a turn, dropped;
+      // strip 2: 1 2 4 5
+      "10 0 1 3 4 4 -1 1 2 4 5\n";
+  const MeshFile m = parse_ok(ply, ".ply");
+  ASSERT_EQ(m.positions.size(), 6u);
+  ASSERT_EQ(m.triangles.size(), 4u);
+  const std::vector<Tri> want = {{0, 1, 3}, {3, 1, 4}, {1, 2, 4}, {4, 2, 5}};
+  for (std::size_t t = 0; t < want.size(); ++t) {
+    // The same triangle up to rotation of its corners (orientation is what matters).
+    const Tri& got = m.triangles[t];
+    bool same = false;
+    for (int r = 0; r < 3; ++r)
+      same =
+          same || (got[0] == want[t][r] && got[1] == want[t][(r + 1) % 3] && got[2] == want[t][(r + 2) % 3]);
+    EXPECT_TRUE(same) << "triangle " << t << ": " << got[0] << " " << got[1] << " " << got[2];
+  }
+  // Every triangle faces +z: the alternation kept the winding.
+  for (const Tri& t : m.triangles) {
+    const Vec3 n = (m.positions[t[1]] - m.positions[t[0]]).cross(m.positions[t[2]] - m.positions[t[0]]);
+    EXPECT_GT(n.z(), 0);
+  }
+  EXPECT_NE(std::find(m.notices.begin(), m.notices.end(), "split 2 triangle strips into 4 triangles"),
+            m.notices.end());
+  EXPECT_NE(std::find(m.notices.begin(), m.notices.end(),
+                      "dropped 1 degenerate triangle where triangle strips turn"),
+            m.notices.end());
+  EXPECT_NE(parse_error("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+                        "property float z\nelement tristrips 1\nproperty list int int vertex_indices\n"
+                        "end_header\n0 0 0\n1 0 0\n0 1 0\n4 0 1 2 7\n",
+                        ".ply")
+                .find("triangle strip 0 references vertex 7, but there are 3 vertices"),
+            std::string::npos);
+}
+
+TEST(ObjReader, TrailingNulBytesAreIgnoredWithANotice) {
+  const std::string obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  const MeshFile plain = parse_ok(obj, ".obj");
+  EXPECT_TRUE(plain.notices.empty());
+  for (const std::string& padding : {std::string(1, '\0'), std::string("\n") + '\0' + '\0' + "\n"}) {
+    const MeshFile m = parse_ok(obj + padding, ".obj");
+    EXPECT_EQ(m.positions, plain.positions);
+    EXPECT_EQ(m.triangles, plain.triangles);
+    const std::size_t n = static_cast<std::size_t>(std::count(padding.begin(), padding.end(), '\0'));
+    ASSERT_EQ(m.notices.size(), 1u);
+    EXPECT_EQ(m.notices[0], "ignored " + std::to_string(n) + (n == 1 ? " NUL byte" : " NUL bytes") +
+                                " at the end of the file (padding)");
+  }
+  // A NUL before the last statement is no padding: still an error naming its line.
+  EXPECT_NE(parse_error(std::string("v 0 0 0\n") + '\0' + "\nv 1 0 0\n", ".obj").find(":2:"),
+            std::string::npos);
+}
+
+TEST(Dispatch, TetMeshDropsNodesInNoTetrahedronWithANotice) {
+  Sample s = cube_sample();
+  // Three stray nodes: before, between and after the used ones, as in SOFA's raptorTetra_8418.vtu.
+  s.positions.insert(s.positions.begin(), Vec3(9, 9, 9));
+  for (Tet& t : s.tets)
+    for (Index& v : t) ++v;
+  for (Tri& t : s.triangles)
+    for (Index& v : t) ++v;
+  s.positions.insert(s.positions.begin() + 4, Vec3(8, 8, 8));
+  for (Tet& t : s.tets)
+    for (Index& v : t) v += v >= 4;
+  for (Tri& t : s.triangles)
+    for (Index& v : t) v += v >= 4;
+  s.positions.push_back(Vec3(7, 7, 7));
+  s.triangles.clear();  // a volume-only file: the stray nodes are in no element at all
+  const auto dir = std::filesystem::temp_directory_path() / "pliant_io_stray";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "c.msh", std::ios::binary) << testing::msh22(s, false);
+  std::vector<std::string> notices;
+  const auto r = read_tet_mesh(dir / "c.msh", &notices);
+  ASSERT_TRUE(r.ok()) << r.message();
+  const Sample cube = cube_sample();
+  EXPECT_EQ(r->positions, cube.positions);
+  EXPECT_EQ(r->tets, cube.tets);
+  ASSERT_EQ(notices.size(), 1u);
+  // msh22 numbers nodes from 1: the stray ones are 1, 5 and 11 in the file.
+  EXPECT_EQ(notices[0],
+            "dropped 3 nodes that belong to no tetrahedron (1, 5, 11 as the file numbers them); the other "
+            "nodes are renumbered in order");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace strips_and_padding
+
 }  // namespace
 }  // namespace pliant::io

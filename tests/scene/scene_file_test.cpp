@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace pliant::scene {
 namespace {
@@ -75,6 +79,63 @@ TEST(SceneFile, SceneAndBodyNamesAreFileNames) {
   ASSERT_TRUE(unnamed.ok()) << unnamed.message();
   EXPECT_EQ(unnamed->name, "my_scene");
 }
+
+namespace transforms {
+
+// The rest surface of a one-body springs scene whose "mesh" object is `mesh_json`.
+std::vector<Vec3> rest_surface(const std::string& mesh_json, const std::filesystem::path& file = "t.json") {
+  const std::string json =
+      R"({"pliant": 1, "time_step": 0.01, "bodies": [ { "name": "s", "family": "springs",
+      "mesh": )" +
+      mesh_json + R"(, "fixed": ["xmin"], "springs": { "stiffness": 50, "mass_density": 1000 } } ]})";
+  Result<Scene> scene = parse_scene(json, file);
+  EXPECT_TRUE(scene.ok()) << scene.message();
+  if (!scene.ok()) return {};
+  return scene->world->body(0).surface_positions();
+}
+
+// units, scale, rotate, translate in that order, against the transform worked out by hand: a rect
+// in cm, scaled by (2, 3, 1), turned 90° about x ((x, y, z) -> (x, -z, y)), then moved.
+TEST(SceneFile, MeshUnitsAndTransformApplyInTheDocumentedOrder) {
+  const std::string rect = R"({"shape": "rect", "size": [4, 2], "cells": [2, 2])";
+  const auto plain = rest_surface(rect + "}");
+  for (const char* rotate :
+       {R"({"axis": [2, 0, 0], "degrees": 90})", "[0.70710678118654752, 0.70710678118654752, 0, 0]"}) {
+    const auto moved = rest_surface(rect + R"(, "units": "cm", "scale": [2, 3, 1], "rotate": )" + rotate +
+                                    R"(, "translate": [1, 0, -0.5]})");
+    ASSERT_EQ(moved.size(), plain.size());
+    ASSERT_FALSE(plain.empty());
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+      const Vec3 p = plain[i];
+      const Vec3 expected(0.02 * p.x() + 1, -0.01 * p.z(), 0.03 * p.y() - 0.5);
+      EXPECT_NEAR((moved[i] - expected).norm(), 0, 1e-15) << rotate << " node " << i;
+    }
+  }
+  // A single number scales every axis alike; "m" changes nothing.
+  const auto doubled = rest_surface(rect + R"(, "scale": 2, "units": "m"})");
+  for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(doubled[i], 2 * plain[i]);
+}
+
+TEST(SceneFile, MeshFileUnitsAreMillimetres) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "pliant_scene_units_test";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream obj(dir / "tri.obj");
+    obj << "v 0 0 0\nv 100 0 0\nv 0 50 0\nv 100 50 0\nf 1 2 4\nf 1 4 3\n";
+  }
+  const auto surface =
+      rest_surface(R"({"file": "tri.obj", "units": "mm", "translate": [0, 0, 2]})", dir / "t.json");
+  ASSERT_EQ(surface.size(), 4u);
+  // Each corner of the file, in metres and moved, is a node of the body.
+  for (const Vec3& corner : {Vec3(0, 0, 2), Vec3(0.1, 0, 2), Vec3(0, 0.05, 2), Vec3(0.1, 0.05, 2)}) {
+    double nearest = 1;
+    for (const Vec3& p : surface) nearest = std::min(nearest, (p - corner).norm());
+    EXPECT_LT(nearest, 1e-16) << corner.transpose();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace transforms
 
 }  // namespace
 }  // namespace pliant::scene

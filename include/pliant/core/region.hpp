@@ -8,6 +8,12 @@
 //   nodes:1,2,3,10-19                 explicit node indices, ranges inclusive
 //   xmin  xmax  ymin  ymax  zmin  zmax   nodes on that face of the mesh's bounding box, within
 //   xmin:0.001 ...                       1e-6 of the box diagonal, or within the given tolerance
+//   y<20%  z>=90%                     half-space relative to the bounding box: y below ymin + 20% of
+//                                     the box's extent along y (0% = the min face, 100% = the max face)
+//   xmin+2%  zmax-5%                  the band of 2% (5%) of the box's extent along that axis inside
+//   xmin:2%                           the min (max) face; xmin+0.003 is xmin:0.003 (in m)
+// Relative forms are evaluated on the positions they select from (the mesh after its units and
+// transform), so `y<20%` means the same part of a mesh at any scale or placement.
 // Half-spaces use the comparison exactly as written, so `x<=0` on a mesh whose face is at x = 0
 // catches it but `x<0` does not; `xmin` is the robust way to say "the left face".
 #pragma once
@@ -29,7 +35,8 @@ enum class Comparison { less, less_equal, greater, greater_equal };
 struct HalfSpaceRegion {
   int axis = 0;  ///< 0 = x, 1 = y, 2 = z
   Comparison comparison = Comparison::less;
-  double value = 0;  ///< plane position (unit: m)
+  double value = 0;       ///< plane position (unit: m), or (relative) percent of the bounding box's extent
+  bool relative = false;  ///< value is a percentage of the extent along axis, measured from its min
 };
 
 /// Nodes inside the closed box [min, max].
@@ -54,6 +61,8 @@ struct ExtremeRegion {
   int axis = 0;                     ///< 0 = x, 1 = y, 2 = z
   bool upper = false;               ///< false: the min face; true: the max face
   std::optional<double> tolerance;  ///< (unit: m); unset: 1e-6 · bounding-box diagonal
+  /// Band width as a percentage of the bounding box's extent along axis (unit: %); overrides tolerance.
+  std::optional<double> tolerance_percent{};
 };
 
 using Region = std::variant<HalfSpaceRegion, BoxRegion, SphereRegion, NodeListRegion, ExtremeRegion>;

@@ -64,8 +64,15 @@ struct MeshFile {
 Result<MeshFile> read_mesh_file(const std::filesystem::path& path);
 
 /// Reads the tetrahedra of a volume mesh (.msh .node .ele .vtk .vtu .mesh); an error when it has none.
-/// Nodes are kept in file order, including any not used by a tetrahedron.
+/// Nodes are kept in file order, except nodes that belong to no tetrahedron: those carry no mass or
+/// stiffness (a simulation cannot move them, a factorisation finds them singular) and are dropped, the
+/// rest renumbered in order. SOFA's raptorTetra_8418.vtu has three.
 Result<TetMesh> read_tet_mesh(const std::filesystem::path& path);
+
+/// read_tet_mesh, also appending to `notices` (when not null) one line for each change made while
+/// reading: cells split into tetrahedra, nodes in no tetrahedron dropped (naming up to 5 of them as
+/// the file numbers them), padding ignored.
+Result<TetMesh> read_tet_mesh(const std::filesystem::path& path, std::vector<std::string>* notices);
 
 /// Reads the triangles of a surface (.obj .stl .off .ply .mesh) or the triangle patches of .msh/.vtk/.vtu; an
 /// error when there are none. Nodes not used by any triangle are dropped and the rest renumbered.

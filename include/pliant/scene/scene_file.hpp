@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pliant::scene {
 
@@ -36,6 +37,9 @@ struct Scene {
   int steps = 100;  ///< steps a headless run takes unless told otherwise
   OutputDef output;
   std::unique_ptr<World> world;
+  /// What reading the scene's meshes changed, one line each naming the JSON path and file: cells split
+  /// into tetrahedra, nodes in no element dropped, padding ignored. Not errors: the scene runs.
+  std::vector<std::string> notices;
 };
 
 /// Current scene-file format version (the "pliant" key).

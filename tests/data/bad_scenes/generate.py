@@ -155,7 +155,7 @@ put("unknown_shape.json", green(bodies__0__mesh={"shape": "cylinder"}),
     'got "cylinder"')
 put("unknown_key_mesh.json", green(bodies__0__mesh__radius=0.1), "/bodies/0/mesh/radius: unknown key")
 put("mesh_file_and_shape.json", green(bodies__0__mesh={"file": "beam.msh", "shape": "box"}),
-    "/bodies/0/mesh/shape: unknown key (allowed here: file)")
+    "/bodies/0/mesh/shape: unknown key (allowed here: file, units, scale, rotate, translate)")
 put("box_cells_arity.json", green(bodies__0__mesh__cells=[1, 2]),
     "/bodies/0/mesh/cells: expected an array of 3 integers, got an array of 2")
 put("box_cells_zero.json", green(bodies__0__mesh__cells=[1, 0, 2]),
@@ -174,6 +174,8 @@ put("rect_size_string.json", springs(bodies__0__mesh__size=["4 cm", 0.04]),
     '/bodies/0/mesh/size/0: expected a number > 0, got "4 cm"')
 put("mesh_file_missing.json", green(bodies__0__mesh={"file": "no_such_mesh.msh"}),
     "/bodies/0/mesh/file: ")
+put("mesh_file_missing_relative.json", green(bodies__0__mesh={"file": "meshes/no_such_mesh.msh"}),
+    '("meshes/no_such_mesh.msh" is relative to the scene file\'s folder /')
 # JSON strings with control characters are echoed escaped, so the message stays one line.
 put("string_with_newline.json", green(interactions__0__body="pi\npe\u0007"),
     '/interactions/0/body: no body named "pi\\npe\\x07"')
@@ -340,6 +342,27 @@ put("meshless_region_mesh_and_region.json",
 put("meshless_region_selects_none.json",
     meshless(material_regions=[{"region": "x>5", "material": {"E": 50000, "nu": 0.3}}]),
     "/bodies/0/meshless/material_regions/0/region: the region holds no phyxel")
+
+# Units and transforms of a mesh (any shape or file).
+put("mesh_units_unknown.json", green(bodies__0__mesh__units="inch"),
+    '/bodies/0/mesh/units: expected one of "m", "cm", "mm", got "inch"')
+put("mesh_scale_zero.json", green(bodies__0__mesh__scale=0), "/bodies/0/mesh/scale: expected a number > 0, got 0")
+put("mesh_scale_vector_zero.json", green(bodies__0__mesh__scale=[1, 0, 1]),
+    "/bodies/0/mesh/scale/1: expected a number > 0, got 0")
+put("mesh_scale_nan.json", green(bodies__0__mesh__scale="NaN"),
+    '/bodies/0/mesh/scale: expected a number > 0, got "NaN"')
+put("mesh_scale_arity.json", green(bodies__0__mesh__scale=[1, 2]),
+    "/bodies/0/mesh/scale: expected a number > 0 or an array of 3 numbers > 0, got an array of 2")
+put("mesh_rotate_zero_axis.json", green(bodies__0__mesh__rotate={"axis": [0, 0, 0], "degrees": 30}),
+    "/bodies/0/mesh/rotate/axis: rotation axis is the zero vector")
+put("mesh_rotate_no_degrees.json", green(bodies__0__mesh__rotate={"axis": [0, 0, 1]}),
+    '/bodies/0/mesh/rotate: missing required key "degrees"')
+put("mesh_rotate_quaternion_norm.json", green(bodies__0__mesh__rotate=[1, 0, 0, 0.5]),
+    "/bodies/0/mesh/rotate: quaternion [w, x, y, z] has norm 1.11803399, expected 1")
+put("mesh_translate_string.json", green(bodies__0__mesh__translate="up"),
+    '/bodies/0/mesh/translate: expected an array of 3 numbers, got "up"')
+put("fixed_relative_over.json", green(bodies__0__fixed=["xmin+120%"]),
+    "between 0% and 100%")
 
 # ---- output ----
 put("output_width_zero.json", green(output={"png": False, "width": 0}),

@@ -187,6 +187,32 @@ COMB_AREA = sum(COMB[i][0] * COMB[(i + 1) % n][1] - COMB[(i + 1) % n][0] * COMB[
 COMB_PERIMETER = sum(abs(COMB[(i + 1) % n][0] - COMB[i][0]) + abs(COMB[(i + 1) % n][1] - COMB[i][1])
                      for i in range(n))
 
+# The surface as triangle strips (PLY "tristrips", as the Stanford and common-3D scans write it): one
+# strip per quad (a, b, c, d) -> b c a d gives (b, c, a) and, wound the other way, (a, c, d); a turn
+# (a repeated vertex, no triangle) inside the first strip and -1 between strips.
+strips = []
+for i, (a, b, c, d) in enumerate(QUADS):
+    strips += [b, c, a, d] + ([d] if i == 0 else []) + [-1]
+strips.pop()
+write("box_surface_tristrips.ply", "ply\nformat ascii 1.0\ncomment box as triangle strips\nelement vertex 8\n"
+      "property float x\nproperty float y\nproperty float z\nelement tristrips 1\n"
+      "property list int int vertex_indices\nend_header\n" + "".join(f"{g(x)} {g(y)} {g(z)}\n" for x, y, z in P)
+      + f"{len(strips)} " + " ".join(map(str, strips)) + "\n")
+
+# Padded with NUL bytes after the last statement, as SOFA's raptor.obj ends (read with a notice).
+write("box_surface_nul.obj", ("".join(f"v {g(x)} {g(y)} {g(z)}\n" for x, y, z in P)
+      + "".join("f " + " ".join(str(v + 1) for v in t) + "\n" for t in TRIS)).encode() + b"\0")
+
+# Three nodes in no tetrahedron (before, among and after the box's), as SOFA's raptorTetra_8418.vtu has:
+# `pliant info` warns, `precompute` and `run` drop them with a notice.
+STRAY = [(9.0, 9.0, 9.0)] + P[:4] + [(8.0, 8.0, 8.0)] + P[4:] + [(7.0, 7.0, 7.0)]
+stray_index = [1, 2, 3, 4, 6, 7, 8, 9]  # box node i is STRAY[stray_index[i]]
+write("box_stray_nodes.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n11\n"
+      + "".join(f"{i + 1} {g(x)} {g(y)} {g(z)}\n" for i, (x, y, z) in enumerate(STRAY)) + "$EndNodes\n$Elements\n"
+      + f"{len(TETS)}\n" + "".join(f"{i + 1} 4 2 1 1 " + " ".join(str(stray_index[v] + 1) for v in t) + "\n"
+                                  for i, t in enumerate(TETS))
+      + "$EndElements\n")
+
 with open(os.path.join(HERE, "good.txt"), "w") as f:
     f.write("# file<TAB>nodes<TAB>tets<TAB>triangles<TAB>volume<TAB>surface_area  (checked by tests/cli)\n")
     for name in ("box.msh", "box_binary41.msh", "box_format1.msh", "box.ele", "box.vtk", "box.vtu", "box.mesh"):
@@ -195,6 +221,9 @@ with open(os.path.join(HERE, "good.txt"), "w") as f:
     f.write("box_zlib.vtu\t8\t5\t0\t1\t7\n")
     f.write("box_surface_zlib.vtp\t8\t0\t12\t1\t7\n")
     for name in ("box_surface.obj", "box_surface_ascii.stl", "box_surface_binary.stl", "box_surface_quads.mesh",
-                 "box_surface.off", "box_surface_ascii.ply", "box_surface_binary_be.ply", "box_surface_cr.obj"):
+                 "box_surface.off", "box_surface_ascii.ply", "box_surface_binary_be.ply", "box_surface_cr.obj",
+                 "box_surface_tristrips.ply", "box_surface_nul.obj"):
         f.write(f"{name}\t8\t0\t12\t1\t7\n")
     f.write(f"comb_prism.off\t{2 * n}\t0\t{2 * (n - 2) + 2 * n}\t{COMB_AREA:g}\t{2 * COMB_AREA + COMB_PERIMETER:g}\n")
+
+    f.write("box_stray_nodes.msh\t11\t5\t0\t1\t7\n")

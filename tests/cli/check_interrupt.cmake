@@ -1,0 +1,32 @@
+# Ctrl-C during `pliant run`: SIGINT (sent by coreutils' timeout after a few seconds of stepping) ends
+# the run after the current step with exit status 130, and summary.json is still written, saying
+# "interrupted": true with the last good step and the real-time factor.
+#   -DPLIANT=... -DSCENE=... -DOUT=dir
+file(REMOVE_RECURSE ${OUT})
+execute_process(COMMAND timeout --preserve-status -s INT 4 ${PLIANT} run ${SCENE} --steps 100000000 -o ${OUT}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT rc STREQUAL "130")
+  message(FATAL_ERROR "pliant run interrupted: exit status '${rc}', expected 130\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(NOT err MATCHES "pliant: interrupted after step [0-9]+ \\([^)]* s simulated\\); summary.json written in ")
+  message(FATAL_ERROR "stderr does not say where the interrupted run stopped:\n${err}")
+endif()
+if(NOT EXISTS ${OUT}/summary.json)
+  message(FATAL_ERROR "no summary.json after Ctrl-C in ${OUT}")
+endif()
+file(READ ${OUT}/summary.json summary)
+string(JSON interrupted GET "${summary}" interrupted)
+string(JSON last GET "${summary}" last_good_step)
+string(JSON steps GET "${summary}" steps)
+string(JSON factor GET "${summary}" realtime_factor)
+if(NOT interrupted STREQUAL "ON" AND NOT interrupted STREQUAL "true")
+  message(FATAL_ERROR "summary.json: interrupted = '${interrupted}', expected true")
+endif()
+if(NOT last GREATER 0 OR NOT last LESS 100000000 OR NOT last EQUAL steps)
+  message(FATAL_ERROR "summary.json: last_good_step ${last}, steps ${steps}: expected the steps done, 0 < n < 1e8")
+endif()
+if(NOT factor MATCHES "^[0-9]")
+  message(FATAL_ERROR "summary.json: realtime_factor '${factor}' is not a number")
+endif()
+file(REMOVE_RECURSE ${OUT})
+message(STATUS "interrupted after ${last} steps, real-time factor ${factor}")
