@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <utility>
 
 namespace pliant::cli {
 namespace {
@@ -268,6 +269,13 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   nlohmann::json event_log = nlohmann::json::array();
   std::vector<double> tool_max_force(world.tools().size(), 0.0);
   std::vector<int> tool_max_contacts(world.tools().size(), 0);
+  // Per body–collider pair: the largest forces and contact counts seen, and the last step's.
+  struct PairStats {
+    double max_normal_force = 0.0, max_penetration = 0.0;
+    int max_contacts = 0, steps_in_contact = 0;
+    scene::ContactEvent last;
+  };
+  std::map<std::pair<Index, Index>, PairStats> contact_pairs;
   int frame = 0;
   write_frame(frame++);
   Stopwatch wall;
@@ -305,6 +313,14 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                              {"position_m", {p.x(), p.y(), p.z()}}});
         if (!e.brief.quantity.empty()) event_log.back()[std::string(e.brief.quantity)] = e.brief.value;
       }
+    }
+    for (const scene::ContactEvent& e : world.contact_events()) {
+      PairStats& p = contact_pairs[{e.body, e.collider}];
+      p.max_normal_force = std::max(p.max_normal_force, e.normal_force);
+      p.max_penetration = std::max(p.max_penetration, e.max_penetration);
+      p.max_contacts = std::max(p.max_contacts, e.contacts);
+      ++p.steps_in_contact;
+      p.last = e;
     }
     for (std::size_t k = 0; k < world.tools().size(); ++k) {
       const scene::ScriptedTool& tool = world.tools()[k];
@@ -391,6 +407,24 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                      {"final_centre_m", {c.x(), c.y(), c.z()}}});
   }
   summary["tools"] = tools;
+  if (!world.colliders().empty()) {
+    nlohmann::json contacts = nlohmann::json::array();
+    for (const auto& [pair, p] : contact_pairs) {
+      contacts.push_back({{"body", world.body(pair.first).name()},
+                          {"collider", world.colliders()[static_cast<std::size_t>(pair.second)].name},
+                          {"steps_in_contact", p.steps_in_contact},
+                          {"max_contacts", p.max_contacts},
+                          {"max_normal_force_n", p.max_normal_force},
+                          {"max_penetration_m", p.max_penetration},
+                          {"last_in_contact",
+                           {{"contacts", p.last.contacts},
+                            {"sticking", p.last.sticking},
+                            {"slipping", p.last.slipping},
+                            {"normal_force_n", p.last.normal_force},
+                            {"tangential_force_n", p.last.tangential_force}}}});
+    }
+    summary["contacts"] = contacts;
+  }
   nlohmann::json stage_json = nlohmann::json::array();
   for (const std::string& name : stage_order) {
     const StageStats& st = stages[name];

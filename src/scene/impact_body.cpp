@@ -82,6 +82,9 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
     return find(id) ? Mat3(Mat3::Identity() / def_.grab_stiffness) : Mat3::Zero();
   }
   void apply_force(const SurfacePoint&, const Vec3&) override {}
+  // A grab here pulls a permanent dent, so a collider holding nodes would dent the plate: the target
+  // is a rigid surface and takes no contact response.
+  bool takes_contact() const override { return false; }
 
   Vec3 impact(const ProjectileState& p, double dt) override {
     // The step's travel under constant acceleration: x(dt) - x(0) = v·dt + a·dt²/2.

@@ -1,5 +1,6 @@
 #include "pliant/scene/scene_file.hpp"
 
+#include "collider_reader.hpp"
 #include "family_registry.hpp"
 #include "interaction_reader.hpp"
 #include "json_errors.hpp"
@@ -65,9 +66,11 @@ std::string read_color_field(const JsonReader& r, const World& world) {
 }
 
 // One body object: the shared keys (name, family, mesh or the given mesh, fixed), then the family's.
+// `contact`, when given, receives the body's "contact" settings; without it (make_body) the key is
+// refused, since contact settings belong to the World (World::set_contact).
 std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path& file, double dt,
                                 const SceneLimits& limits, const BodyMesh* mesh,
-                                std::vector<std::string>* notices = nullptr) {
+                                std::vector<std::string>* notices = nullptr, BodyContact* contact = nullptr) {
   const JsonReader fam = b.at("family");
   const detail::FamilyEntry* entry =
       fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
@@ -79,9 +82,14 @@ std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path
   }
   std::vector<std::string_view> keys = {"name", "family", "mesh", "fixed"};
   if (mesh) keys.erase(keys.begin() + 2);
+  keys.push_back("contact");
   keys.insert(keys.end(), entry->keys.begin(), entry->keys.end());
   if (mesh && b.has("mesh")) b.at("mesh").fail("the mesh is given twice (as a key and as a mesh object)");
   b.expect_object(keys);
+  if (auto c = b.find("contact")) {
+    if (!contact) c->fail("contact settings belong to the World: set them with World::set_contact");
+    *contact = detail::read_body_contact(*c);
+  }
   BodyInputs in;
   in.name = read_file_name(b.at("name"));
   in.directory = file.parent_path();
@@ -135,7 +143,8 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
   }
   try {
     const JsonReader root(doc, name);
-    root.expect_object({"pliant", "name", "time_step", "steps", "bodies", "interactions", "output"});
+    root.expect_object({"pliant", "name", "time_step", "steps", "bodies", "colliders", "contact_solver",
+                        "interactions", "output"});
     const JsonReader version = root.at("pliant");
     if (const long long v = version.integer(1, 1000000); v != kSceneFormatVersion) {
       version.fail("unsupported scene format version " + std::to_string(v) + " (this pliant reads version " +
@@ -155,8 +164,24 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
           b.at("name").fail("duplicate body name \"" + read_file_name(b.at("name")) + "\" (also " +
                             bodies[i].pointer() + "/name)");
       }
-      scene.world->add_body(read_body(b, file, dt, limits, nullptr, &scene.notices));
+      BodyContact contact;
+      const Index index =
+          scene.world->add_body(read_body(b, file, dt, limits, nullptr, &scene.notices, &contact));
+      scene.world->set_contact(index, contact);
     }
+    if (auto list = root.find("colliders")) {
+      const auto colliders = list->elements();
+      for (std::size_t ci = 0; ci < colliders.size(); ++ci) {
+        Collider c = detail::read_collider(colliders[ci], file.parent_path());
+        for (const Collider& other : scene.world->colliders())
+          if (other.name == c.name)
+            colliders[ci].fail("duplicate collider name \"" + escape_for_message(c.name) +
+                               "\" (name colliders apart with \"name\")");
+        (void)take(scene.world->add_collider(std::move(c)), colliders[ci]);
+      }
+    }
+    if (auto solver = root.find("contact_solver"))
+      scene.world->contact_solver() = detail::read_contact_solver(*solver);
     if (auto list = root.find("interactions")) {
       for (const JsonReader& r : list->elements())
         detail::read_interaction(r, *scene.world, file.parent_path());

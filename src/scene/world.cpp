@@ -65,6 +65,15 @@ void World::step() {
   for (ScriptedBlade& blade : blades_) apply_blade(blade, t);
   profile_.record("apply_interactions", watch.ms());
 
+  if (!colliders_.empty()) {
+    watch.reset();
+    contact_detect(t);
+    profile_.record("contact.detect", watch.ms());
+    watch.reset();
+    contact_solve(t);
+    profile_.record("contact.solve", watch.ms());
+  }
+
   watch.reset();
   for (std::size_t i = 0; i < bodies_.size(); ++i) bodies_[i]->step(dt_, body_profiles_[i]);
   profile_.record("solve", watch.ms());
@@ -73,6 +82,7 @@ void World::step() {
   time_ = t;
   ++steps_;
   events_.clear();
+  if (!colliders_.empty()) contact_report();
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     bodies_[i]->events().for_each([&](const EventEntry& e) {
       events_.push_back({static_cast<Index>(i), time_, e.category, e.brief});

@@ -88,6 +88,11 @@ class Body {
   /// handle with the whole patch moving rigidly; an estimate for others, zero if unknown).
   virtual Mat3 grab_compliance(GrabId /*id*/) const { return Mat3::Zero(); }
 
+  /// Whether rigid colliders hold this body's surface nodes (contact.hpp): true for a body whose grabs
+  /// hold a node in its own solve. A body whose grabs mean something else (the impact family's pull
+  /// dents a rigid surface) answers false and takes no contact response.
+  virtual bool takes_contact() const { return true; }
+
   /// Adds an external force at a surface point for the next step (unit: N).
   virtual void apply_force(const SurfacePoint& point, const Vec3& force) = 0;
 

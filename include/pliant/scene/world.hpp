@@ -3,6 +3,10 @@
 // One step runs these named stages, each timed into profile():
 //   apply_interactions  scripted grabs, probes and tools move their handles (surface contract only);
 //                       blades hand their sweep to Cuttable bodies
+//   contact.detect      colliders moved to their pose at the step's end; every contact-enabled body's
+//                       surface nodes tested against the colliders whose bounds meet the body's
+//   contact.solve       the active set: released (adhesive), stick or slip from the last reactions,
+//                       new contacts held like grabs at the collider surface (contact.hpp)
 //   solve               every body's own step, in order (each body's internal stages, e.g.
 //                       "springs.solve", are in body_profile(i))
 //   emit_events         body events gathered into events(), stamped with body and time
@@ -14,6 +18,8 @@
 #include "pliant/core/surface_picker.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/scene/body.hpp"
+#include "pliant/scene/collider.hpp"
+#include "pliant/scene/contact.hpp"
 #include "pliant/scene/haptics.hpp"
 #include "pliant/scene/interactions.hpp"
 
@@ -65,6 +71,18 @@ class World {
   /// Removes scripted grab i and returns it, so that something else (a haptic device, the viewer's
   /// mouse) can drive that handle instead of its keyframes.
   ScriptedGrab take_scripted_grab(std::size_t i);
+
+  /// Adds a rigid collider (validate() it first: an invalid one is refused with its one-line error);
+  /// returns its index.
+  Result<Index> add_collider(Collider collider);
+  std::span<const Collider> colliders() const { return colliders_; }
+  /// Contact settings of body i (defaults until set).
+  void set_contact(Index body, const BodyContact& settings);
+  const BodyContact& contact(Index body) const;
+  ContactSolverDef& contact_solver() { return contact_solver_; }
+  const ContactSolverDef& contact_solver() const { return contact_solver_; }
+  /// One event per body–collider pair in contact after the last step (valid until the next step).
+  std::span<const ContactEvent> contact_events() const { return contact_events_; }
 
   /// The virtual ray (Nikitina et al. 2003, Grimm 2005): the first body surface the ray hits (two-sided), for
   /// grabbing with a mouse, a VR controller or a tool tip. Refits the picking trees to the current surfaces.
@@ -124,6 +142,16 @@ class World {
                        bool& placed);
   std::vector<WorldEvent> events_;
   Profile profile_;
+  // Contact (world_contact.cpp).
+  std::vector<Collider> colliders_;
+  std::vector<BodyContact> body_contact_;
+  ContactSolverDef contact_solver_;
+  std::vector<ContactEvent> contact_events_;
+  struct ContactState;
+  std::shared_ptr<ContactState> contact_state_;  // shared_ptr: World stays movable with an incomplete type
+  void contact_detect(double t);
+  void contact_solve(double t);
+  void contact_report();
   struct HapticBinding {
     Index body = -1;
     GrabId grab;

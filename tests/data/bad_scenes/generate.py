@@ -147,7 +147,7 @@ put("unknown_family.json", green(bodies__0__family="cloth"),
     '/bodies/0/family: expected one of "green", "springs"')  # more families may follow
 put("unknown_key_body.json", green(bodies__0__colour="red"), "/bodies/0/colour: unknown key")
 put("springs_key_on_green.json", green(bodies__0__springs={}),
-    "/bodies/0/springs: unknown key (allowed here: name, family, mesh, fixed, material, green)")
+    "/bodies/0/springs: unknown key (allowed here: name, family, mesh, fixed, contact, material, green)")
 
 # ---- mesh ----
 put("unknown_shape.json", green(bodies__0__mesh={"shape": "cylinder"}),
@@ -363,6 +363,55 @@ put("mesh_translate_string.json", green(bodies__0__mesh__translate="up"),
     '/bodies/0/mesh/translate: expected an array of 3 numbers, got "up"')
 put("fixed_relative_over.json", green(bodies__0__fixed=["xmin+120%"]),
     "between 0% and 100%")
+
+# ---- contact: colliders, a body's "contact", "contact_solver" ----
+FLOOR = {"name": "floor", "shape": "plane", "normal": [0, 0, 1], "position": [0, 0, -0.001]}
+
+
+def collider(**changes):
+    c = dict(FLOOR, **changes)
+    return green(colliders=[{k: v for k, v in c.items() if v is not None}])
+
+
+# An OBJ file holding no triangle, for the mesh collider below.
+with open(os.path.join(HERE, "empty_mesh.obj"), "w", encoding="utf-8", newline="\n") as f:
+    f.write("# no vertices, no faces\n")
+
+
+put("collider_unknown_shape.json", collider(shape="cone"),
+    '/colliders/0/shape: expected one of "plane", "sphere", "capsule", "box", "mesh", got "cone"')
+put("collider_zero_normal.json", collider(normal=[0, 0, 0]), "/colliders/0/normal: expected a non-zero normal")
+put("collider_sphere_radius_zero.json", collider(shape="sphere", normal=None, radius=0),
+    "/colliders/0/radius: expected a number > 0, got 0")
+put("collider_capsule_radius_negative.json",
+    collider(shape="capsule", normal=None, radius=-0.01, half_length=0.02),
+    "/colliders/0/radius: expected a number > 0, got -0.01")
+put("collider_box_size_zero.json", collider(shape="box", normal=None, size=[0.1, 0, 0.1]),
+    "/colliders/0/size: expected 3 numbers > 0")
+put("collider_zero_quaternion.json", collider(rotation={"quaternion": [0, 0, 0, 0]}),
+    "/colliders/0/rotation/quaternion: expected a non-zero quaternion [w, x, y, z]")
+put("collider_zero_axis.json", collider(rotation={"axis": [0, 0, 0], "degrees": 30}),
+    "/colliders/0/rotation/axis: expected a non-zero axis")
+put("collider_friction_negative.json", collider(friction=-0.1),
+    "/colliders/0/friction: expected a number >= 0, got -0.1")
+put("collider_margin_zero.json", collider(margin=0), "/colliders/0/margin: expected a number > 0, got 0")
+put("collider_mesh_missing.json", collider(shape="mesh", normal=None, mesh={"file": "no_such_mesh.obj"}),
+    "/colliders/0/mesh/file: ")
+put("collider_mesh_empty.json", collider(shape="mesh", normal=None, mesh={"file": "empty_mesh.obj"}),
+    "/colliders/0/mesh/file: ")
+put("collider_track_time_order.json",
+    collider(track=[{"t": 1.0, "position": [0, 0, 0]}, {"t": 0.5, "position": [0, 0, 0.01]}]),
+    "/colliders/0/track/1/t: expected a time greater than the previous keyframe's")
+put("collider_duplicate_name.json", green(colliders=[FLOOR, FLOOR]),
+    '/colliders/1: duplicate collider name "floor"')
+put("collider_unknown_key.json", collider(radius=0.1), "/colliders/0/radius: unknown key")
+put("body_contact_friction_negative.json",
+    green(bodies=[dict(GREEN["bodies"][0], contact={"friction": -1})]),
+    "/bodies/0/contact/friction: expected a number >= 0, got -1")
+put("body_contact_margin_zero.json", green(bodies=[dict(GREEN["bodies"][0], contact={"margin": 0})]),
+    "/bodies/0/contact/margin: expected a number > 0, got 0")
+put("contact_solver_tolerance_zero.json", green(contact_solver={"tolerance": 0}),
+    "/contact_solver/tolerance: expected a number > 0 and <= 1, got 0")
 
 # ---- output ----
 put("output_width_zero.json", green(output={"png": False, "width": 0}),

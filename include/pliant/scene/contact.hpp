@@ -1,0 +1,55 @@
+// Contact between the World's bodies and its rigid colliders: per-body settings, the world's solver
+// settings and the typed contact events (one per body–collider pair in contact, each step).
+//
+// The response is a constraint, never a penalty: a surface node that reaches a collider (closer than
+// the two margins) is held like a grab (Body::grab_patch with radius 0), at its projection on the
+// collider plus the margin, so every family treats it in its own implicit solve (the Green family
+// exactly, through its capacitance matrix, James & Pai 1999). After the step its reaction decides:
+// pulling towards the collider (adhesive) releases it; Coulomb friction keeps it where it touched while
+// |tangential| ≤ μ·normal (stick), else slides its target along the surface by the compliance times the
+// excess tangential force (slip). Decisions use the reaction of the previous step (a one-step lag).
+#pragma once
+
+#include "pliant/core/event_brief.hpp"
+#include "pliant/core/types.hpp"
+
+#include <string_view>
+
+namespace pliant::scene {
+
+/// A body's contact settings (scene key "contact").
+struct BodyContact {
+  bool enabled = true;    ///< whether colliders hold this body's surface nodes
+  double friction = 0.5;  ///< Coulomb coefficient μ of the body (dimensionless, ≥ 0); a pair uses
+                          ///< √(μ_body μ_collider) (the rule of Box2D and Jolt)
+  double margin = 5e-4;   ///< contact thickness of the body (unit: m), > 0; a pair holds nodes at
+                          ///< the sum of the body's and the collider's margins from the surface
+};
+
+/// The World's contact solver settings (scene key "contact_solver").
+struct ContactSolverDef {
+  /// Relative tolerance of the stick/slip and release tests (dimensionless): a contact is released
+  /// when its normal reaction is below −tolerance·|reaction| and slips when its tangential reaction
+  /// exceeds (1 + tolerance)·μ·normal.
+  double tolerance = 1e-9;
+};
+
+/// One body–collider pair in contact at the end of a step: World::contact_events(), valid until the
+/// next step, Box2D-style.
+struct ContactEvent {
+  static constexpr std::string_view category = "contact";
+  Index body = -1;
+  Index collider = -1;
+  int contacts = 0;               ///< surface nodes held against the collider
+  int sticking = 0;               ///< of them, within the friction cone
+  int slipping = 0;               ///< of them, sliding (their target moves along the surface)
+  double normal_force = 0.0;      ///< Σ normal reaction on the body (unit: N), ≥ 0
+  double tangential_force = 0.0;  ///< |Σ tangential reaction on the body| (unit: N)
+  Vec3 force = Vec3::Zero();      ///< Σ force of the collider on the body (unit: N)
+  double max_penetration = 0.0;   ///< deepest node below the collider's surface before the step's
+                                  ///< response (unit: m)
+  Vec3 position = Vec3::Zero();   ///< mean position of the held nodes (unit: m)
+  EventBrief brief() const { return {"contact", -1, position, "normal_force_N", normal_force}; }
+};
+
+}  // namespace pliant::scene

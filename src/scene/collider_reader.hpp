@@ -1,0 +1,25 @@
+// The scene file's contact keys: the top-level "colliders" array, a body's "contact" object and the
+// top-level "contact_solver" object (docs/scene-format.md, "Contact").
+#pragma once
+
+#include "json_reader.hpp"
+
+#include "pliant/scene/collider.hpp"
+#include "pliant/scene/contact.hpp"
+
+#include <filesystem>
+
+namespace pliant::scene::detail {
+
+/// Reads one element of "colliders"; `directory` anchors a mesh file. Throws JsonReadError naming
+/// the JSON pointer on bad input (a non-finite pose, a zero quaternion or axis, a size ≤ 0, μ < 0, a
+/// margin ≤ 0, an empty or unreadable mesh, a track whose times do not increase).
+Collider read_collider(const JsonReader& r, const std::filesystem::path& directory);
+
+/// Reads a body's "contact" object: {"enabled": bool, "friction": μ ≥ 0, "margin": m > 0}.
+BodyContact read_body_contact(const JsonReader& r);
+
+/// Reads "contact_solver": {"tolerance": > 0}.
+ContactSolverDef read_contact_solver(const JsonReader& r);
+
+}  // namespace pliant::scene::detail

@@ -1,0 +1,230 @@
+// Contact with rigid colliders against independent references: a FEM block resting under gravity on a
+// plane carries its weight (ρ V g) through its contacts; a y-up table tilted by an angle does the
+// same along its own normal; a block on an incline sticks while tan θ < μ and slides otherwise; a
+// Green block pressed by a plane answers linearly (its exact linear solve); an impact target takes no
+// response.
+#include "pliant/scene/scene_file.hpp"
+#include "pliant/scene/world.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace pliant::scene {
+namespace {
+
+constexpr double kG = 9.81;
+
+// A FEM block of side 0.1 m, density 1000 kg/m³ (1 kg), gravity `g`, its min corner at `origin`.
+std::unique_ptr<Body> fem_block(const Vec3& origin, const Vec3& g, double dt, int cells = 2) {
+  char json[1024];
+  std::snprintf(json, sizeof json,
+                R"({"name": "block", "family": "fem",
+      "mesh": {"shape": "box", "origin": [%.17g, %.17g, %.17g], "size": [0.1, 0.1, 0.1], "cells": [%d, %d, %d]},
+      "material": {"E": 2e5, "nu": 0.3, "density": 1000},
+      "fem": {"element": "corotational", "damping": {"alpha": 8.0, "beta": 0.01}, "gravity": [%.17g, %.17g, %.17g],
+              "integrator": "backward_euler", "solver": {"kind": "cholmod", "newton_iterations": 3, "tolerance": 1e-12}}})",
+                origin.x(), origin.y(), origin.z(), cells, cells, cells, g.x(), g.y(), g.z());
+  Result<std::unique_ptr<Body>> body = make_body(json, "contact.json", dt);
+  EXPECT_TRUE(body.ok()) << body.message();
+  return body.ok() ? std::move(body).value() : nullptr;
+}
+
+Collider plane(const Vec3& normal, const Vec3& position, double friction = 0.5) {
+  Collider c;
+  c.name = "floor";
+  c.shape = ColliderShape::plane;
+  c.normal = normal.normalized();
+  c.pose.position = position;
+  c.friction = friction;
+  return c;
+}
+
+Vec3 mean(std::span<const Vec3> x) {
+  Vec3 m = Vec3::Zero();
+  for (const Vec3& p : x) m += p;
+  return m / static_cast<double>(x.size());
+}
+
+TEST(Contact, FemBlockRestingOnAPlaneCarriesItsWeight) {
+  const double dt = 1.0 / 60.0;
+  World world(dt);
+  world.add_body(fem_block(Vec3(0.0, 0.0, 0.0), Vec3(0.0, 0.0, -kG), dt));
+  ASSERT_TRUE(world.add_collider(plane(Vec3::UnitZ(), Vec3::Zero())).ok());
+  for (int s = 0; s < 600; ++s) world.step();
+  ASSERT_EQ(world.contact_events().size(), 1u);
+  const ContactEvent e = world.contact_events()[0];
+  EXPECT_EQ(e.contacts, 9);  // the bottom face's 3 × 3 nodes
+  EXPECT_NEAR(e.normal_force, 1.0 * kG, 1e-6 * kG);
+  EXPECT_LT(e.tangential_force, 1e-6 * kG);
+  EXPECT_EQ(e.slipping, 0);
+  // Held at the margins (2 × 0.5 mm) above the plane: nothing below it.
+  const auto x = world.body(0).surface_positions();
+  for (const Vec3& p : x) EXPECT_GT(p.z(), 1e-3 - 1e-12);
+  EXPECT_EQ(e.max_penetration, 0.0);
+  // At rest: no drift over the next 600 steps.
+  const Vec3 before = mean(x);
+  for (int s = 0; s < 600; ++s) world.step();
+  EXPECT_LT((mean(world.body(0).surface_positions()) - before).norm(), 1e-9);
+  EXPECT_NEAR(world.contact_events()[0].normal_force, kG, 1e-6 * kG);
+  // The profile names the contact stages.
+  bool detect = false, solve = false;
+  for (const auto& st : world.profile().stages) {
+    detect |= st.name == "contact.detect";
+    solve |= st.name == "contact.solve";
+  }
+  EXPECT_TRUE(detect && solve);
+}
+
+// A y-up world: gravity along −y on a table tilted by 10° about z; μ = 1 > tan 10°, so it sticks and
+// the collider's total force is the weight, straight up.
+TEST(Contact, TiltedYUpTableHoldsTheWeight) {
+  const double dt = 1.0 / 60.0;
+  World world(dt);
+  const double theta = 10.0 * M_PI / 180.0;
+  const Vec3 n(-std::sin(theta), std::cos(theta), 0.0);
+  // The block's lower edge (x = 0.1 m) touches the table, tilted 10° under the block: it tips onto it.
+  world.add_body(fem_block(Vec3(0.0, 0.0, 0.0), Vec3(0.0, -kG, 0.0), dt));
+  Collider table = plane(n, Vec3(0.1, 0.0, 0.0), 1.0);
+  ASSERT_TRUE(world.add_collider(table).ok());
+  for (int s = 0; s < 900; ++s) world.step();
+  ASSERT_EQ(world.contact_events().size(), 1u);
+  const ContactEvent e = world.contact_events()[0];
+  EXPECT_GT(e.contacts, 0);
+  EXPECT_EQ(e.slipping, 0);
+  EXPECT_LT((e.force - Vec3(0.0, kG, 0.0)).norm(), 1e-6 * kG) << e.force.transpose();
+  EXPECT_NEAR(e.normal_force, kG * std::cos(theta), 1e-6 * kG);
+  EXPECT_NEAR(e.tangential_force, kG * std::sin(theta), 1e-6 * kG);
+}
+
+// A block on an incline of angle θ under gravity along −z (the plane's normal tilted about y).
+struct Incline {
+  double along0 = 0.0, along1 = 0.0, along2 = 0.0;  // mean position along the slope at 1, 1.5, 2 s (unit: m)
+  int slipping = 0;
+};
+Incline incline(double theta_degrees, double mu) {
+  const double dt = 1.0 / 120.0;
+  World world(dt);
+  const double th = theta_degrees * M_PI / 180.0;
+  // Gravity rotated into the incline's frame instead of the block: the block sits flat on a z = 0
+  // plane with gravity tilted by θ, which is the same problem.
+  world.add_body(fem_block(Vec3::Zero(), Vec3(kG * std::sin(th), 0.0, -kG * std::cos(th)), dt));
+  Collider c = plane(Vec3::UnitZ(), Vec3::Zero(), mu);
+  BodyContact bc;
+  bc.friction = mu;
+  world.set_contact(0, bc);
+  EXPECT_TRUE(world.add_collider(c).ok());
+  Incline out;
+  for (int s = 1; s <= 240; ++s) {
+    world.step();
+    const double a = mean(world.body(0).surface_positions()).x();
+    if (s == 120) out.along0 = a;
+    if (s == 180) out.along1 = a;
+    if (s == 240) out.along2 = a;
+  }
+  out.slipping = world.contact_events().empty() ? 0 : world.contact_events()[0].slipping;
+  return out;
+}
+
+TEST(Contact, InclineSticksBelowTheFrictionAngle) {
+  const Incline r = incline(20.0, 0.5);  // tan 20° = 0.36 < 0.5
+  EXPECT_EQ(r.slipping, 0);
+  EXPECT_LT(std::abs(r.along2 - r.along0), 1e-6);
+}
+
+TEST(Contact, InclineSlidesAboveTheFrictionAngle) {
+  const double theta = 30.0, mu = 0.2;  // tan 30° = 0.58 > 0.2
+  const Incline r = incline(theta, mu);
+  // a from the second difference over 0.5 s intervals.
+  const double h = 0.5;
+  const double a = (r.along2 - 2.0 * r.along1 + r.along0) / (h * h);
+  const double th = theta * M_PI / 180.0;
+  const double expected = kG * (std::sin(th) - mu * std::cos(th));
+  EXPECT_GT(r.along2 - r.along1, r.along1 - r.along0);  // accelerating downhill
+  EXPECT_GT(a, 0.0);
+  RecordProperty("acceleration", std::to_string(a));
+  std::printf("incline slide: a = %.4f m/s², g(sin θ − μ cos θ) = %.4f m/s², error %.1f %%\n", a, expected,
+              100.0 * (a - expected) / expected);
+}
+
+// A Green block clamped at its base, pressed by a plane of normal −z lowered into its top by δ: the
+// top nodes are held at δ + margins below their rest height (sticking where they touched), and the
+// Green body's exact linear solve makes the total force proportional to that displacement.
+double green_press(double delta) {
+  const double dt = 0.01;
+  World world(dt);
+  Result<std::unique_ptr<Body>> body = make_body(
+      R"({"name": "g", "family": "green", "mesh": {"shape": "box", "size": [0.04, 0.04, 0.04], "cells": [2, 2, 2]},
+          "material": {"E": 1e5, "nu": 0.3}, "fixed": ["zmin"]})",
+      "green.json", dt);
+  EXPECT_TRUE(body.ok()) << body.message();
+  world.add_body(std::move(body).value());
+  // μ = 10: every node sticks where it touched (the clamped base stops the block's lateral bulge, so
+  // its top corners pull outwards hard).
+  BodyContact grip;
+  grip.friction = 10.0;
+  world.set_contact(0, grip);
+  EXPECT_TRUE(world.add_collider(plane(-Vec3::UnitZ(), Vec3(0.0, 0.0, 0.04 - delta), 10.0)).ok());
+  world.step();
+  // How deep the plane went into the undeformed top, before the first response.
+  EXPECT_NEAR(world.contact_events()[0].max_penetration, delta, 1e-12);
+  for (int s = 0; s < 2; ++s) world.step();
+  EXPECT_EQ(world.contact_events().size(), 1u);
+  if (world.contact_events().empty()) return 0.0;
+  const ContactEvent& e = world.contact_events()[0];
+  EXPECT_EQ(e.contacts, 9);
+  EXPECT_EQ(e.slipping, 0);
+  EXPECT_EQ(e.max_penetration, 0.0);
+  for (const Vec3& x : world.body(0).surface_positions()) EXPECT_LE(x.z(), 0.04 - delta - 1e-3 + 1e-12);
+  return e.normal_force;
+}
+
+TEST(Contact, GreenBlockPressedAnswersLinearly) {
+  // Held displacements 1.5 mm and 3 mm (δ plus the 1 mm of margins).
+  const double f1 = green_press(0.5e-3), f2 = green_press(2.0e-3);
+  EXPECT_GT(f1, 0.0);
+  EXPECT_NEAR(f2, 2.0 * f1, 1e-9 * f1);
+}
+
+TEST(Contact, ColliderValidationNamesTheBadValue) {
+  Collider c;
+  c.name = "s";
+  c.shape = ColliderShape::sphere;
+  c.radius = 0.0;
+  EXPECT_NE(validate(c).message().find("radius must be > 0"), std::string::npos);
+  c.radius = 0.1;
+  c.pose.position.x() = std::nan("");
+  EXPECT_NE(validate(c).message().find("position must be finite"), std::string::npos);
+  c.pose.position.x() = 0.0;
+  c.friction = -1.0;
+  EXPECT_FALSE(validate(c).ok());
+  c.friction = 0.5;
+  c.margin = 0.0;
+  EXPECT_FALSE(validate(c).ok());
+  c.margin = 1e-3;
+  PoseKey far;
+  far.pose.position.z() = std::numeric_limits<double>::infinity();
+  c.track = {far};
+  EXPECT_FALSE(validate(c).ok());
+  World world;
+  EXPECT_FALSE(world.add_collider(c).ok());
+}
+
+// The seed scene of the fuzzer with every collider shape loads and steps, and the floor carries the
+// block.
+TEST(Contact, SceneWithEveryShapeLoadsAndSteps) {
+  Result<Scene> scene = load_scene(std::string(PLIANT_TESTS_DATA_DIR) + "/scenes/contact_colliders.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  ASSERT_EQ(scene->world->colliders().size(), 5u);
+  EXPECT_EQ(scene->world->contact(0).friction, 0.4);
+  for (int s = 0; s < scene->steps; ++s) scene->world->step();
+  bool floor = false;
+  for (const ContactEvent& e : scene->world->contact_events())
+    floor |= e.collider == 0 && e.normal_force > 0.0;
+  EXPECT_TRUE(floor);
+}
+
+}  // namespace
+}  // namespace pliant::scene
