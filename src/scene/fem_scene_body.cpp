@@ -14,7 +14,7 @@
 // "max_iterations": N, "newton_iterations": N, "newton_tolerance": 1}}. "fast" is rest_factor_pcg with two CG
 // iterations (three on a hybrid body) unless "max_iterations" says otherwise: an inexact solve by design,
 // refused with "newmark". "modal": {"modes": r,
-// "warping": bool, "shift": rad²/s²} makes a modal body instead (fem_modal_body.cpp). "hybrid":
+// "warping": bool, "shift": rad²/s²} makes a modal body instead (fem_modal_scene_body.cpp). "hybrid":
 // {"operational": REGION | {"box": {"min": [m], "max": [m]}} | {"sphere": {"centre": [m], "radius": m}}}
 // makes the tets whose centroid lies in the region operational (the element above) and the others linear,
 // condensed once (fem::HybridSolver, Wu & Heng 2005); its "cut": "split" (default) | "remove" says how a
@@ -23,7 +23,7 @@
 // A grab holds its patch nodes kinematic without rebuilding the model or the solver (apply_held), except on
 // a hybrid body when it holds nodes of the condensed interior.
 #include "family_registry.hpp"
-#include "fem_modal_body.hpp"
+#include "fem_modal_reader.hpp"
 #include "material_json.hpp"
 #include "soft_grab_patch.hpp"
 #include "surface_region.hpp"

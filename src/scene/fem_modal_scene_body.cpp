@@ -1,5 +1,5 @@
 // The fem family's modal bodies: a fem::ModalBody behind the surface contract (fem_modal_scene_body.hpp).
-#include "fem_modal_body.hpp"
+#include "fem_modal_reader.hpp"
 #include "soft_grab_patch.hpp"
 
 #include "pliant/core/hash.hpp"
