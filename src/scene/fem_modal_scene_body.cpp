@@ -5,12 +5,12 @@
 #include "pliant/core/hash.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/vtu.hpp"
+#include "pliant/models/fem/fem_body.hpp"
 #include "pliant/models/fem/fem_force_model.hpp"
 #include "pliant/models/fem/modal_analysis.hpp"
 #include "pliant/models/fem/modal_body.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/fem_modal_scene_body.hpp"
-#include "pliant/scene/fem_scene_body.hpp"
 
 #include <fmt/format.h>
 #include <Eigen/Cholesky>
@@ -206,7 +206,7 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
     }
     profile.record("fem.reconstruct", watch.ms());
     const bool finite = q.allFinite() && m.rates().allFinite();
-    if (!finite) events_.push(FemSolverWarning{0, -1.0, 0.0, false});
+    if (!finite) events_.push(fem::FemSolverWarning{0, -1.0, 0.0, false});
   }
   const EventLog& events() const override { return events_; }
 
