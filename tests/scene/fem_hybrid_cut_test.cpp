@@ -64,7 +64,7 @@ TEST(FemHybridCut, ABladeCutsTheSlabInTwoAndKeepsTheRestAsItWas) {
   World& world = *scene->world;
   Body& body = world.body(0);
   ASSERT_NE(capability<Cuttable>(body), nullptr);
-  const FemSceneView& view = *fem_view(body);
+  const fem::FemBody& view = *fem_body(body);
 
   world.step();  // the first step builds the solver for its step length
   const fem::HybridSolver* hybrid = view.hybrid();
@@ -153,7 +153,7 @@ TEST(FemHybridCut, ABladeCutsTheSlabInTwoAndKeepsTheRestAsItWas) {
     uncut->world->step();
   }
   EXPECT_TRUE(view.last_report().converged);
-  const auto mean_right_y = [](const FemSceneView& v) {
+  const auto mean_right_y = [](const fem::FemBody& v) {
     double sum = 0.0, mass = 0.0;
     for (std::size_t i = 0; i < v.positions().size(); ++i) {
       if (v.model().rest_positions()[i].x() <= kCut + 1e-12) continue;
@@ -162,7 +162,7 @@ TEST(FemHybridCut, ABladeCutsTheSlabInTwoAndKeepsTheRestAsItWas) {
     }
     return sum / mass;
   };
-  const double fallen = mean_right_y(view), hanging = mean_right_y(*fem_view(uncut->world->body(0)));
+  const double fallen = mean_right_y(view), hanging = mean_right_y(*fem_body(uncut->world->body(0)));
   // 0.27 s of free fall with the scene's mass damping (α = 0.5 1/s) is (g/α)(t - (1 - e^(-αt))/α) =
   // 0.34 m; the uncut cantilever sags by millimetres.
   EXPECT_LT(fallen, -0.25);
@@ -184,7 +184,7 @@ TEST(FemHybridCut, ASlowBladeCutsInStrokesAndSeparates) {
   Result<Scene> scene = slab(true, "split", 0.5);
   ASSERT_TRUE(scene.ok()) << scene.message();
   World& world = *scene->world;
-  const FemSceneView& view = *fem_view(world.body(0));
+  const fem::FemBody& view = *fem_body(world.body(0));
   world.step();
   const std::size_t tets = view.model().tets().size();
   const double volume = total_volume(view.model());
@@ -200,7 +200,7 @@ TEST(FemHybridCut, ASlowBladeCutsInStrokesAndSeparates) {
   Result<Scene> fast = slab(true);
   ASSERT_TRUE(fast.ok()) << fast.message();
   for (int s = 0; s < 8; ++s) fast->world->step();
-  const std::size_t one_stroke = fem_view(fast->world->body(0))->model().tets().size();
+  const std::size_t one_stroke = fem_body(fast->world->body(0))->model().tets().size();
   EXPECT_GT(one_stroke, tets);
   EXPECT_LE(view.model().tets().size(), one_stroke + one_stroke / 2) << "one stroke: " << one_stroke;
   EXPECT_NEAR(total_volume(view.model()), volume, 1e-12 * volume);
@@ -213,12 +213,12 @@ TEST(FemHybridCut, MissesAndOtherBodiesAreNotCut) {
   Cuttable* cuttable = capability<Cuttable>(body);
   ASSERT_NE(cuttable, nullptr);
   scene->world->step();
-  const std::size_t tets = fem_view(body)->model().tets().size();
+  const std::size_t tets = fem_body(body)->model().tets().size();
   // Far from the body, a sweep of zero area, and a sweep through the linear part only.
   EXPECT_FALSE(cuttable->cut({{5, 1, -1}, {5, 1, 1}, {5, -1, -1}, {5, -1, 1}}));
   EXPECT_FALSE(cuttable->cut({{0.16, 1, -1}, {0.16, 1, 1}, {0.16, 1, -1}, {0.16, 1, 1}}));
   EXPECT_FALSE(cuttable->cut({{0.04, 1, -1}, {0.04, 1, 1}, {0.04, -1, -1}, {0.04, -1, 1}}));
-  EXPECT_EQ(fem_view(body)->model().tets().size(), tets);
+  EXPECT_EQ(fem_body(body)->model().tets().size(), tets);
   EXPECT_EQ(body.surface_topology_version(), 0u);
 
   // A fem body that is not hybrid has no Cuttable capability.
@@ -235,7 +235,7 @@ TEST(FemHybridCut, RemoveModeDeletesTheCrossedTets) {
   Result<Scene> scene = slab(true, "remove");
   ASSERT_TRUE(scene.ok()) << scene.message();
   World& world = *scene->world;
-  const FemSceneView& view = *fem_view(world.body(0));
+  const fem::FemBody& view = *fem_body(world.body(0));
   world.step();
   const std::size_t nodes = view.model().rest_positions().size(), tets = view.model().tets().size();
   double removed = 0.0;

@@ -35,7 +35,7 @@ TEST(FemHybridScene, StepsEqualTheFullBody) {
         "}}");
     ASSERT_TRUE(scene.ok()) << scene.message();
     World& world = *scene->world;
-    const FemSceneView* view = fem_view(world.body(0));
+    const fem::FemBody* view = fem_body(world.body(0));
     ASSERT_NE(view, nullptr);
     const fem::FemForceModel& m = view->model();
     // The view's model is the full body: corotational where the centroid has x > 0.5, linear elsewhere.

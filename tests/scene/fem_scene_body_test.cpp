@@ -49,7 +49,7 @@ TEST(FemSceneBody, StepsEqualTheRuntimeDrivenDirectly) {
                   "max_iterations": 500}})");
       ASSERT_TRUE(scene.ok()) << scene.message();
       World& world = *scene->world;
-      const FemSceneView* view = fem_view(world.body(0));
+      const fem::FemBody* view = fem_body(world.body(0));
       ASSERT_NE(view, nullptr);
       const fem::FemForceModel& m = view->model();
       const TetMesh mesh{m.rest_positions(), m.tets()};
@@ -109,7 +109,7 @@ TEST(FemSceneBody, QuasiStaticLinearMatchesTheStaticSolution) {
   ASSERT_TRUE(scene.ok()) << scene.message();
   World& world = *scene->world;
   world.step();
-  const FemSceneView* view = fem_view(world.body(0));
+  const fem::FemBody* view = fem_body(world.body(0));
   ASSERT_NE(view, nullptr);
   const fem::FemForceModel& m = view->model();
   const TetMesh mesh{m.rest_positions(), m.tets()};
@@ -166,7 +166,7 @@ TEST(FemSceneBody, GrabStretchesABarUniformly) {
     const double delta = 0.001;
     b.move_grab(id, x0[b.surface_triangles()[static_cast<std::size_t>(p.triangle)][0]] + Vec3(delta, 0, 0));
     world.step();
-    const FemSceneView* view = fem_view(b);
+    const fem::FemBody* view = fem_body(b);
     for (std::size_t i = 0; i < view->positions().size(); ++i) {
       const Vec3 X = view->model().rest_positions()[i];
       EXPECT_LT((view->positions()[i] - X - Vec3(delta * X.x() / 0.1, 0, 0)).norm(), 1e-12) << element;
@@ -189,7 +189,7 @@ TEST(FemSceneBody, GrabStretchesABarUniformly) {
 TEST(FemSceneBody, MaxFrequencyMatchesTheDenseEigenproblem) {
   Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"element": "linear"})");
   ASSERT_TRUE(scene.ok()) << scene.message();
-  const fem::FemForceModel& m = fem_view(scene->world->body(0))->model();
+  const fem::FemForceModel& m = fem_body(scene->world->body(0))->model();
   const TetMesh mesh{m.rest_positions(), m.tets()};
   const auto mat = materials::material_from_young_poisson(1e5, 0.3, 100).value();
   auto dofs = fem::DofMap::from_fixed_nodes(mesh, m.def().fixed_nodes);
@@ -202,7 +202,7 @@ TEST(FemSceneBody, MaxFrequencyMatchesTheDenseEigenproblem) {
     }
   }
   const double omega = std::sqrt(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(A).eigenvalues().maxCoeff());
-  const double estimate = fem_max_frequency(m);
+  const double estimate = fem::max_frequency(m);
   EXPECT_LE(estimate, omega * (1.0 + 1e-9));
   EXPECT_GE(estimate, 0.95 * omega);
 }
@@ -212,10 +212,10 @@ TEST(FemSceneBody, ExplicitStepsStayBoundedBelowTheStableStep) {
       "gravity": [0, -9.81, 0], "integrator": "symplectic_euler"})");
   ASSERT_TRUE(scene.ok()) << scene.message();
   World& world = *scene->world;
-  const FemSceneView* view = fem_view(world.body(0));
+  const fem::FemBody* view = fem_body(world.body(0));
   for (int s = 0; s < 20; ++s) world.step();
   EXPECT_GT(view->last_report().substeps, 1);
-  EXPECT_LE(view->substep(), 2.0 / fem_max_frequency(view->model()));
+  EXPECT_LE(view->substep(), 2.0 / fem::max_frequency(view->model()));
   // No blow-up: after 0.2 s no node has moved more than twice the free-fall distance ½ g t² (an
   // unstable explicit step grows without bound within a few steps).
   const double fall = 0.5 * 9.81 * 0.2 * 0.2;
@@ -235,17 +235,17 @@ TEST(FemSceneBody, UnconvergedSolvesEmitAWarning) {
   ASSERT_TRUE(scene.ok()) << scene.message();
   World& world = *scene->world;
   world.step();
-  const auto warnings = world.body(0).events().get<FemSolverWarning>();
+  const auto warnings = world.body(0).events().get<fem::FemSolverWarning>();
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_TRUE(warnings[0].finite);
   EXPECT_GT(warnings[0].relative_residual, 1e-14);
-  EXPECT_FALSE(fem_view(world.body(0))->last_report().converged);
+  EXPECT_FALSE(fem_body(world.body(0))->last_report().converged);
   // The fast path is inexact by design: its capped CG is not a warning.
   Result<Scene> fast = fem_scene(std::string(kBeam) + R"(, "fem": {"gravity": [0, -9.81, 0],
       "solver": {"kind": "fast"}})");
   ASSERT_TRUE(fast.ok()) << fast.message();
   fast->world->step();
-  EXPECT_TRUE(fast->world->body(0).events().get<FemSolverWarning>().empty());
+  EXPECT_TRUE(fast->world->body(0).events().get<fem::FemSolverWarning>().empty());
 }
 
 TEST(FemSceneBody, ErrorsNameTheJsonPath) {
@@ -288,7 +288,7 @@ TEST(FemSceneBody, MaterialRegionsSetPerTetMaterials) {
   Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"material_regions": [
       {"region": "x>0.5", "material": {"E": 4e5, "nu": 0.3, "density": 300}}]})");
   ASSERT_TRUE(scene.ok()) << scene.message();
-  const fem::FemForceModel& m = fem_view(scene->world->body(0))->model();
+  const fem::FemForceModel& m = fem_body(scene->world->body(0))->model();
   int stiff = 0;
   for (Index t = 0; t < static_cast<Index>(m.tets().size()); ++t) {
     Vec3 c = Vec3::Zero();
@@ -313,7 +313,7 @@ TEST(FemSceneBody, WritesItsVolumeAtTheCurrentPositions) {
   ASSERT_TRUE(volume->write_interior_vtu(path).ok());
   Result<TetMesh> back = io::read_tet_mesh(path);
   ASSERT_TRUE(back.ok()) << back.message();
-  const FemSceneView* view = fem_view(world.body(0));
+  const fem::FemBody* view = fem_body(world.body(0));
   ASSERT_EQ(back->positions.size(), view->positions().size());
   EXPECT_EQ(back->tets, view->model().tets());
   double moved = 0.0;

@@ -40,7 +40,7 @@ struct SurfaceField {
   std::vector<double> value;  ///< one value per surface node
 };
 
-/// A deformable body seen through the surface contract. Implemented once per family (scene/*_body.cpp).
+/// A deformable body seen through the surface contract. Implemented once per family (scene/*_scene_body.cpp).
 class Body {
  public:
   virtual ~Body() = default;

@@ -21,6 +21,7 @@
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/meshless_body.hpp"
 #include "pliant/models/meshless/phyxel_output.hpp"
+#include "pliant/models/meshless/step_warning.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/meshless_scene_body.hpp"
 
@@ -36,19 +37,6 @@ namespace {
 
 GrabId to_scene(meshless::MeshlessGrabId id) { return {id.slot, id.generation}; }
 meshless::MeshlessGrabId to_meshless(GrabId id) { return {id.slot, id.generation}; }
-
-// The event a meshless body emits for a step after which a phyxel is stretched more than 5× or the state
-// is no longer finite (the explicit-step study's instability test, docs/meshless.md "Stable step": the
-// step is too long for the material, or the rest tangent of an implicit step is too far off), and for
-// an implicit step whose CG stopped at its iteration cap above its tolerance.
-struct MeshlessStepWarning {
-  static constexpr std::string_view category = "meshless.step";
-  std::string_view kind;      // meshless_unstable, meshless_not_finite or meshless_not_converged
-  std::string_view quantity;  // largest_stretch (dimensionless) or relative_residual
-  double value = 0.0;
-  EventBrief brief() const { return {kind, -1, Vec3::Zero(), quantity, value}; }
-};
-constexpr double kUnstableStretch = 5.0;
 
 class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOutput {
  public:
@@ -87,13 +75,7 @@ class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOut
     for (const meshless::MeshlessGrabRelease& r : body_.released_grabs())
       events_.push(GrabReleased{to_scene(r.id), r.vertex, r.position});
     for (const meshless::CutEvent& e : body_.cut_events()) events_.push(e);
-    const double stretch = body_.largest_stretch();
-    if (!(stretch <= kUnstableStretch))
-      events_.push(MeshlessStepWarning{std::isfinite(stretch) ? "meshless_unstable" : "meshless_not_finite",
-                                       "largest_stretch", stretch});
-    else if (!(body_.last_relative_residual() <= body_.cg_tolerance()))
-      events_.push(
-          MeshlessStepWarning{"meshless_not_converged", "relative_residual", body_.last_relative_residual()});
+    if (const auto warning = meshless::step_warning(body_)) events_.push(*warning);
   }
   const EventLog& events() const override { return events_; }
 

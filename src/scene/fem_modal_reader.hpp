@@ -1,4 +1,4 @@
-// The fem family's "modal" setting read from a scene file (fem_body.cpp dispatches here).
+// The fem family's "modal" setting read from a scene file (fem_scene_body.cpp dispatches here).
 #pragma once
 
 #include "family_registry.hpp"

@@ -1,0 +1,163 @@
+// The fem family's modal bodies: a fem::ModalFemBody behind the surface contract, and the "modal" key
+// of a fem body read into one.
+#include "fem_modal_reader.hpp"
+#include "soft_grab_patch.hpp"
+
+#include "pliant/io/vtu.hpp"
+#include "pliant/models/fem/modal_fem_body.hpp"
+#include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/fem_modal_scene_body.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace pliant::scene {
+namespace detail {
+namespace {
+
+GrabId to_scene(fem::FemGrabId id) { return {id.slot, id.generation}; }
+fem::FemGrabId to_fem(GrabId id) { return {id.slot, id.generation}; }
+
+class FemModalSceneBody final : public Body, public InteriorOutput {
+ public:
+  FemModalSceneBody(std::string name, fem::ModalFemBody body)
+      : name_(std::move(name)), body_(std::move(body)) {}
+
+  const std::string& name() const override { return name_; }
+  std::string_view family() const override { return "fem"; }
+  std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
+  std::span<const Vec3> surface_rest_positions() const override { return body_.surface().positions; }
+  std::span<const Index> surface_nodes() const override { return body_.surface_nodes(); }
+  std::span<const Tri> surface_triangles() const override { return body_.surface().triangles; }
+
+  GrabId grab(const SurfacePoint& p) override { return grab_patch(p, kDefaultGrabRadius); }
+
+  // The surface nodes within the radius of the picked point, connected to the handle over the surface,
+  // each tied by a spring to its target (its linear position at grab time moved with the handle).
+  GrabId grab_patch(const SurfacePoint& p, double radius) override {
+    if (!on_surface(p) || std::isnan(radius)) return {};
+    Vec3 point;
+    const std::vector<Index> nodes = soft_grab_patch(
+        body_.surface_positions(), surface_triangles(), body_.surface_adjacency(), p, radius,
+        [&](Index sn) { return body_.surface_node_free(sn); }, [&](Index sn) { return default_radius(sn); },
+        &point);
+    if (nodes.empty()) return {};
+    return to_scene(body_.grab(nodes, point));
+  }
+  bool soft_grabs() const override { return true; }
+  std::span<const Index> grab_nodes(GrabId id) const override { return body_.grab_nodes(to_fem(id)); }
+  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(to_fem(id), target); }
+  void release(GrabId id) override { body_.release(to_fem(id)); }
+  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(to_fem(id)); }
+
+  void apply_force(const SurfacePoint& p, const Vec3& force) override {
+    if (!on_surface(p) || !force.allFinite()) return;
+    const Tri& t = surface_triangles()[static_cast<std::size_t>(p.triangle)];
+    const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
+    for (int c = 0; c < 3; ++c) body_.add_surface_force(t[static_cast<std::size_t>(c)], w[c] * force);
+  }
+
+  void step(double dt, Profile& profile) override {
+    body_.step(dt, profile);
+    events_.clear();
+    for (const fem::FemGrabRelease& r : body_.released_grabs())
+      events_.push(GrabReleased{to_scene(r.id), r.surface_node, r.position});
+    if (body_.warning()) events_.push(*body_.warning());
+  }
+  const EventLog& events() const override { return events_; }
+
+  std::span<const FieldInfo> fields() const override {
+    static constexpr FieldInfo kFields[] = {{"displacement", "m"}, {"speed", "m/s"}};
+    return kFields;
+  }
+  void fill_field(std::size_t index, std::span<double> out) const override {
+    const std::span<const Vec3> u = body_.surface_displacements();
+    if (index > 1 || out.size() != u.size()) return;
+    if (index == 1) return body_.surface_speeds(out);
+    for (std::size_t k = 0; k < u.size(); ++k) out[k] = u[k].norm();
+  }
+  std::uint64_t state_hash() const override { return body_.state_hash(); }
+
+  // The whole volume from the full reconstruction (warped when the body warps): point data
+  // "displacement" (m) and "velocity" (m/s, of the linear reconstruction).
+  std::string_view interior_name() const override { return "volume"; }
+  std::span<const Vec3> interior_points() const override { return body_.node_positions(); }
+  Status write_interior_vtu(const std::filesystem::path& path) const override {
+    const std::span<const Vec3> x = body_.node_positions();
+    const TetMesh& rest = body_.rest();
+    const TetMesh mesh{std::vector<Vec3>(x.begin(), x.end()), rest.tets};
+    io::Field u{"displacement", 3, std::vector<double>(3 * x.size())};
+    io::Field v{"velocity", 3, std::vector<double>(3 * x.size())};
+    const Eigen::VectorXd velocity = body_.node_velocities();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      for (int k = 0; k < 3; ++k) {
+        u.values[3 * i + static_cast<std::size_t>(k)] = x[i][k] - rest.positions[i][k];
+        v.values[3 * i + static_cast<std::size_t>(k)] = velocity[3 * static_cast<Eigen::Index>(i) + k];
+      }
+    }
+    return io::write_vtu(path, mesh, {std::move(u), std::move(v)}, {});
+  }
+
+  const fem::ModalFemBody& body() const { return body_; }
+
+ private:
+  bool on_surface(const SurfacePoint& p) const {
+    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < surface_triangles().size();
+  }
+  // Twice the mean length of the surface edges at the node (unit: m).
+  double default_radius(Index sn) const {
+    const Adjacency& adjacency = body_.surface_adjacency();
+    const std::span<const Vec3> xs = body_.surface_positions();
+    const auto a = static_cast<std::size_t>(sn);
+    double sum = 0.0;
+    int count = 0;
+    for (Index e = adjacency.offsets[a]; e < adjacency.offsets[a + 1]; ++e, ++count)
+      sum += (xs[static_cast<std::size_t>(adjacency.neighbors[static_cast<std::size_t>(e)])] - xs[a]).norm();
+    return count > 0 ? 2.0 * sum / count : 0.0;
+  }
+
+  std::string name_;
+  fem::ModalFemBody body_;
+  EventLog events_;
+};
+
+}  // namespace
+
+std::unique_ptr<Body> make_fem_modal_body(const JsonReader& settings, const TetMesh& mesh,
+                                          std::vector<materials::Material> materials, fem::FemBodyDef def,
+                                          const BodyInputs& in) {
+  const JsonReader j = settings.at("modal");
+  j.expect_object({"modes", "warping", "shift"});
+  if (auto v = settings.find("element")) {
+    if (def.element != fem::ElementKind::linear && def.element != fem::ElementKind::corotational)
+      v->fail(
+          "a modal body is linear elasticity about the rest shape: \"element\" must be linear or "
+          "corotational");
+  }
+  for (const char* key : {"integrator", "dt", "solver"}) {
+    if (auto v = settings.find(key))
+      v->fail(fmt::format("a modal body steps by the exact modal step: remove \"{}\"", key));
+  }
+  fem::ModalFemDef modal;
+  modal.modes = static_cast<Index>(j.at("modes").integer(1, 100000));
+  if (auto v = j.find("warping")) modal.warping = v->boolean();
+  if (auto v = j.find("shift")) modal.shift = v->number();
+  Result<fem::ModalFemBody> built =
+      fem::ModalFemBody::build(mesh, std::move(materials), std::move(def), modal, in.time_step);
+  if (!built.ok()) j.fail(built.message());
+  return std::make_unique<FemModalSceneBody>(in.name, std::move(built).value());
+}
+
+}  // namespace detail
+
+std::unique_ptr<Body> make_fem_modal_scene_body(std::string name, fem::ModalFemBody body) {
+  return std::make_unique<detail::FemModalSceneBody>(std::move(name), std::move(body));
+}
+
+const fem::ModalFemBody* fem_modal_body(const Body& body) {
+  const auto* modal = dynamic_cast<const detail::FemModalSceneBody*>(&body);
+  return modal ? &modal->body() : nullptr;
+}
+
+}  // namespace pliant::scene
