@@ -4,12 +4,12 @@
 // block-Jacobi and incomplete Cholesky and to 150k DOF.
 #include "bench.hpp"
 #include "pliant/core/timing.hpp"
+#include "pliant/linalg/edge_stiffness.hpp"
+#include "pliant/linalg/pcg.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/edge_stiffness.hpp"
-#include "pliant/models/fem/pcg.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -21,6 +21,7 @@ namespace pliant::bench {
 namespace {
 
 using namespace pliant::fem;
+using namespace pliant::linalg;
 
 struct Beam {
   TetMesh mesh;

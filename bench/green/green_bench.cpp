@@ -169,7 +169,7 @@ nlohmann::json run_green(const Context& context) {
       if (mesh.positions[i].z() > mesh.positions[static_cast<std::size_t>(tip)].z())
         tip = static_cast<Index>(i);
     for (double tol : {1e-3, 1e-6}) {
-      fem::PcgSettings settings;
+      linalg::PcgSettings settings;
       settings.relative_tolerance = tol;
       settings.record_history = false;
       auto pcg = fem::PcgDeformer::build(mesh, material, fixed, settings).value();

@@ -11,7 +11,6 @@
 // nodes (x = 2 m).
 #include "beam.hpp"
 
-#include "meshless/rest_factor_euler.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/dynamics/integrator.hpp"
@@ -21,6 +20,7 @@
 #include "pliant/models/fem/implicit_solver.hpp"
 #include "pliant/models/meshless/meshless_body.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
+#include "pliant/models/meshless/rest_factor_euler.hpp"
 
 #include <fmt/format.h>
 

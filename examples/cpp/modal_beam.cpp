@@ -5,7 +5,7 @@
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/fem/modal_analysis.hpp"
 #include "pliant/models/fem/modal_body.hpp"
-#include "pliant/models/fem/modal_output.hpp"
+#include "pliant/scene/modal_output.hpp"
 
 #include <cstdio>
 #include <vector>
@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   const fem::ModalBasis basis =
       fem::modal_analysis(mesh, std::span(&rubber, 1), clamp, {.modes = 12}).value();
   for (Index j = 0; j < 4; ++j) std::printf("mode %d: %.3f Hz\n", j + 1, basis.frequencies_hz()[j]);
-  if (argc > 1) fem::write_mode_shapes_vtu(argv[1], mesh, basis, 0.05).value();  // 5 cm at the largest
+  if (argc > 1) scene::write_mode_shapes_vtu(argv[1], mesh, basis, 0.05).value();  // 5 cm at the largest
 
   // 12 decoupled damped oscillators, exact steps of 1 ms; the surface nodes are reconstructed.
   const BoundarySurface surface = extract_boundary(mesh);

@@ -20,10 +20,10 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/meshless_body.hpp"
-#include "pliant/models/meshless/phyxel_output.hpp"
 #include "pliant/models/meshless/step_warning.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/meshless_scene_body.hpp"
+#include "pliant/scene/phyxel_output.hpp"
 
 #include <fmt/format.h>
 
@@ -83,7 +83,7 @@ class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOut
 
   std::string_view interior_name() const override { return "phyxels"; }
   Status write_interior_vtu(const std::filesystem::path& path) const override {
-    return meshless::write_phyxels_vtu(path, body_.phyxels(), body_.phyxels().position);
+    return write_phyxels_vtu(path, body_.phyxels(), body_.phyxels().position);
   }
   std::span<const Vec3> interior_points() const override { return body_.phyxels().position; }
 

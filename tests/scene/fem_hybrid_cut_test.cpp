@@ -69,7 +69,7 @@ TEST(FemHybridCut, ABladeCutsTheSlabInTwoAndKeepsTheRestAsItWas) {
   world.step();  // the first step builds the solver for its step length
   const fem::HybridSolver* hybrid = view.hybrid();
   ASSERT_NE(hybrid, nullptr);
-  const fem::Condensation* condensation = hybrid->condensation();
+  const linalg::Condensation* condensation = hybrid->condensation();
   ASSERT_NE(condensation, nullptr);
   const std::vector<Vec3> rest_before = view.model().rest_positions();
   const std::vector<Tet> linear_before = linear_tets(view.model());

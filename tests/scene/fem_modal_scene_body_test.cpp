@@ -4,13 +4,13 @@
 // family (Newmark, small steps); a spring grab pulls its patch to the target and
 // the body pulls back; modal keys that make no sense are refused by their JSON path.
 #include "pliant/scene/fem_modal_scene_body.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
 #include "pliant/models/fem/mass.hpp"
 #include "pliant/models/fem/modal_analysis.hpp"
 #include "pliant/models/fem/modal_body.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/scene_file.hpp"
 
@@ -137,7 +137,7 @@ TEST(FemModalSceneBody, DampedToRestItSitsOnTheStaticSolution) {
   Eigen::VectorXd f = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(mesh.node_count()));
   for (std::size_t i = 0; i < mesh.node_count(); ++i)
     f[3 * static_cast<Eigen::Index>(i) + 2] = -9.81 * mass[i];
-  auto factor = fem::SparseCholesky::factor(dofs->restrict_matrix(K));
+  auto factor = linalg::SparseCholesky::factor(dofs->restrict_matrix(K));
   ASSERT_TRUE(factor.ok()) << factor.message();
   const Eigen::VectorXd u = dofs->expand(factor->solve(dofs->restrict_vector(f)));
   double err = 0.0, size = 0.0;

@@ -5,9 +5,9 @@
 #include "pliant/scene/fem_scene_body.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/io/mesh_file.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/scene_file.hpp"
 
@@ -122,7 +122,7 @@ TEST(FemSceneBody, QuasiStaticLinearMatchesTheStaticSolution) {
   for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
     for (Index a : mesh.tets[t]) f[3 * a + 2] += -9.81 * 100.0 * m.rest_shape().volume[t] / 4.0;
   }
-  auto factor = fem::SparseCholesky::factor(dofs->restrict_matrix(K));
+  auto factor = linalg::SparseCholesky::factor(dofs->restrict_matrix(K));
   ASSERT_TRUE(factor.ok()) << factor.message();
   const Eigen::VectorXd u = dofs->expand(factor->solve(dofs->restrict_vector(f)));
   double err = 0.0, size = 0.0;

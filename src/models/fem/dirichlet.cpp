@@ -1,7 +1,7 @@
 // Dirichlet conditions by elimination, and the rigid-motion check of a constraint set.
 #include "pliant/models/fem/dirichlet.hpp"
 
-#include "models/fem/sparse_select.hpp"
+#include "linalg/sparse_select.hpp"
 #include "pliant/core/topology.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -143,11 +143,11 @@ DofMap DofMap::from_fixed_dofs_unchecked(Index full_size, std::span<const Index>
 }
 
 SparseMatrix DofMap::restrict_matrix(const SparseMatrix& K) const {
-  return select_submatrix(K, reduced_index_, free_size(), free_dofs_);
+  return linalg::select_submatrix(K, reduced_index_, free_size(), free_dofs_);
 }
 
 SparseMatrix DofMap::coupling_matrix(const SparseMatrix& K) const {
-  return select_submatrix(K, reduced_index_, free_size(), fixed_dofs_);
+  return linalg::select_submatrix(K, reduced_index_, free_size(), fixed_dofs_);
 }
 
 Eigen::VectorXd DofMap::restrict_vector(const Eigen::VectorXd& full) const {

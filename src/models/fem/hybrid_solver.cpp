@@ -2,12 +2,12 @@
 #include "pliant/models/fem/hybrid_solver.hpp"
 
 #include "block_pattern.hpp"
+#include "linalg/rest_factor_cg.hpp"
+#include "pliant/linalg/condensation.hpp"
+#include "pliant/linalg/single_precision_factor.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/condensation.hpp"
 #include "pliant/models/fem/deformation_gradient.hpp"
-#include "pliant/models/fem/single_precision_factor.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
-#include "rest_factor_cg.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -18,6 +18,16 @@
 #include <string>
 
 namespace pliant::fem {
+
+// The generic solvers of the linear-algebra layer.
+using linalg::CholeskyBackend;
+using linalg::Condensation;
+using linalg::SinglePrecisionFactor;
+using linalg::SparseCholesky;
+namespace detail {
+using linalg::detail::solve_in_frames;
+using linalg::detail::warm_started_pcg;
+}  // namespace detail
 
 namespace {
 

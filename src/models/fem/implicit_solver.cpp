@@ -2,10 +2,10 @@
 #include "pliant/models/fem/implicit_solver.hpp"
 
 #include "core/parallel_for.hpp"
+#include "linalg/rest_factor_cg.hpp"
 #include "pliant/core/threads.hpp"
-#include "pliant/models/fem/single_precision_factor.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
-#include "rest_factor_cg.hpp"
+#include "pliant/linalg/single_precision_factor.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +13,15 @@
 #include <string>
 
 namespace pliant::fem {
+
+// The generic solvers of the linear-algebra layer.
+using linalg::CholeskyBackend;
+using linalg::SinglePrecisionFactor;
+using linalg::SparseCholesky;
+namespace detail {
+using linalg::detail::solve_in_frames;
+using linalg::detail::warm_started_pcg;
+}  // namespace detail
 
 namespace {
 constexpr Index kParallelNodes = 2048;

@@ -16,6 +16,10 @@
 #include <vector>
 
 namespace pliant::fem {
+
+// The generic solvers of the linear-algebra layer.
+using linalg::CholeskyBackend;
+using linalg::SparseCholesky;
 namespace {
 
 // y = (K - σM)⁻¹ x, the OpType Spectra's shift-invert mode asks for. Spectra reports failures by

@@ -1,6 +1,6 @@
 #include "pliant/models/fem/modal_body.hpp"
 
-#include "models/fem/panel_gemv.hpp"
+#include "linalg/panel_gemv.hpp"
 #include "pliant/models/fem/modal_warping.hpp"
 
 #include <cmath>
@@ -56,11 +56,11 @@ Result<ModalBody> ModalBody::build(const TetMesh& mesh, const ModalBasis& basis,
       rows.middleRows(3 * k, 3) =
           field.middleRows(3 * static_cast<Eigen::Index>(b.output_nodes_[static_cast<std::size_t>(k)]), 3);
     if (def.half_precision_output)
-      h = detail::pack_panels_half(rows, scales);
+      h = linalg::detail::pack_panels_half(rows, scales);
     else if (def.single_precision_output)
-      f = detail::pack_panels<float>(rows);
+      f = linalg::detail::pack_panels<float>(rows);
     else
-      d = detail::pack_panels<double>(rows);
+      d = linalg::detail::pack_panels<double>(rows);
   };
   pack(b.shapes_, b.output_shapes_, b.output_shapes_f_, b.output_shapes_h_, b.shape_scales_);
   b.linear_.resize(3 * out);
@@ -128,18 +128,18 @@ void ModalBody::reconstruct(std::span<Vec3> displacements) const {
   double* linear = warping_ ? linear_.data() : u;
   if (!output_shapes_h_.empty()) {
     q_f_ = q_.cast<float>().cwiseProduct(shape_scales_);
-    detail::panel_gemv(output_shapes_h_.data(), rows, r, q_f_.data(), linear);
+    linalg::detail::panel_gemv(output_shapes_h_.data(), rows, r, q_f_.data(), linear);
     if (warping_) {
       q_f_ = q_.cast<float>().cwiseProduct(rotation_scales_);
-      detail::panel_gemv(output_rotations_h_.data(), rows, r, q_f_.data(), theta_.data());
+      linalg::detail::panel_gemv(output_rotations_h_.data(), rows, r, q_f_.data(), theta_.data());
     }
   } else if (!output_shapes_f_.empty()) {
     q_f_ = q_.cast<float>();
-    detail::panel_gemv(output_shapes_f_.data(), rows, r, q_f_.data(), linear);
-    if (warping_) detail::panel_gemv(output_rotations_f_.data(), rows, r, q_f_.data(), theta_.data());
+    linalg::detail::panel_gemv(output_shapes_f_.data(), rows, r, q_f_.data(), linear);
+    if (warping_) linalg::detail::panel_gemv(output_rotations_f_.data(), rows, r, q_f_.data(), theta_.data());
   } else {
-    detail::panel_gemv(output_shapes_.data(), rows, r, q_.data(), linear);
-    if (warping_) detail::panel_gemv(output_rotations_.data(), rows, r, q_.data(), theta_.data());
+    linalg::detail::panel_gemv(output_shapes_.data(), rows, r, q_.data(), linear);
+    if (warping_) linalg::detail::panel_gemv(output_rotations_.data(), rows, r, q_.data(), theta_.data());
   }
   if (!warping_) return;
   for (std::size_t k = 0; k < displacements.size(); ++k) {

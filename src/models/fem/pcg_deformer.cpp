@@ -3,7 +3,7 @@
 
 namespace pliant::fem {
 
-PcgDeformer::PcgDeformer(fem::DofMap dofs, fem::PcgSolver solver, Index nodes)
+PcgDeformer::PcgDeformer(fem::DofMap dofs, linalg::PcgSolver solver, Index nodes)
     : dofs_(std::move(dofs)), solver_(std::move(solver)) {
   f_.setZero(3 * nodes);
   u_.setZero(3 * nodes);
@@ -12,7 +12,8 @@ PcgDeformer::PcgDeformer(fem::DofMap dofs, fem::PcgSolver solver, Index nodes)
 }
 
 Result<PcgDeformer> PcgDeformer::build(const TetMesh& mesh, const materials::Material& material,
-                                       std::span<const Index> fixed_nodes, const fem::PcgSettings& settings) {
+                                       std::span<const Index> fixed_nodes,
+                                       const linalg::PcgSettings& settings) {
   if (Status s = materials::validate(material); !s) return Error{"green: " + s.message()};
   auto assembler = fem::StiffnessAssembler::build(mesh);
   if (!assembler) return Error{"green: " + assembler.message()};
@@ -20,13 +21,13 @@ Result<PcgDeformer> PcgDeformer::build(const TetMesh& mesh, const materials::Mat
   if (!dofs) return Error{"green: " + dofs.message()};
   fem::SparseMatrix K;
   assembler->assemble(mesh, material, K);
-  auto solver = fem::PcgSolver::build(dofs->restrict_matrix(K), settings);
+  auto solver = linalg::PcgSolver::build(dofs->restrict_matrix(K), settings);
   if (!solver) return Error{"green: " + solver.message()};
   return PcgDeformer(std::move(dofs).value(), std::move(solver).value(),
                      static_cast<Index>(mesh.node_count()));
 }
 
-const fem::PcgReport& PcgDeformer::solve_frame(bool warm_start) {
+const linalg::PcgReport& PcgDeformer::solve_frame(bool warm_start) {
   const auto& free = dofs_.free_dofs();
   for (std::size_t r = 0; r < free.size(); ++r) rhs_[static_cast<Eigen::Index>(r)] = f_[free[r]];
   if (!warm_start) x_.setZero();

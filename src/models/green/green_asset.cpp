@@ -8,9 +8,9 @@
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <omp.h>
 
@@ -183,11 +183,11 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
   const std::size_t total_tasks = node_blocks + controls.size();
 
   // One factor per thread: a CHOLMOD factor object keeps its workspace, so threads cannot share one.
-  std::vector<std::optional<fem::SparseCholesky>> factors(static_cast<std::size_t>(threads));
+  std::vector<std::optional<linalg::SparseCholesky>> factors(static_cast<std::size_t>(threads));
   std::string factor_error;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
   for (int t = 0; t < threads; ++t) {
-    auto f = fem::SparseCholesky::factor(A);
+    auto f = linalg::SparseCholesky::factor(A);
     if (f) {
       factors[static_cast<std::size_t>(t)].emplace(std::move(f).value());
     } else {
@@ -202,7 +202,7 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
   std::atomic<std::size_t> done{0};
 #pragma omp parallel num_threads(threads)
   {
-    const fem::SparseCholesky& factor = *factors[static_cast<std::size_t>(omp_get_thread_num())];
+    const linalg::SparseCholesky& factor = *factors[static_cast<std::size_t>(omp_get_thread_num())];
     Eigen::MatrixXd rhs;
     Eigen::MatrixXd x;
 #pragma omp for schedule(dynamic, 1)

@@ -2,7 +2,7 @@
 
 #include "models/fem/fem_test_util.hpp"
 #include "pliant/core/topology.hpp"
-#include "pliant/models/fem/edge_stiffness.hpp"
+#include "pliant/linalg/edge_stiffness.hpp"
 #include "pliant/models/fem/linear_tet.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +16,7 @@ namespace pliant::fem {
 using namespace pliant::materials;  // the materials the elements are tested with
 namespace {
 
+using linalg::EdgeStiffness;
 using test::box;
 
 // Naive dense assembly from the literal Δᵀ D Δ V kernel: the independent reference.

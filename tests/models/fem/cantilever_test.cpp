@@ -5,8 +5,8 @@
 // errors printed here is reproduced in docs/accuracy.md.
 #include "models/fem/fem_test_util.hpp"
 #include "pliant/core/topology.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +18,7 @@
 namespace pliant::fem {
 using namespace pliant::materials;  // the materials the elements are tested with
 namespace {
+using linalg::SparseCholesky;
 
 struct BeamResult {
   std::size_t nodes = 0, tets = 0;

@@ -2,13 +2,15 @@
 
 #include "models/fem/fem_test_util.hpp"
 #include "pliant/core/region.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Dense>
 
 namespace pliant::fem {
 namespace {
+using linalg::CholeskyBackend;
+using linalg::SparseCholesky;
 
 using test::box;
 

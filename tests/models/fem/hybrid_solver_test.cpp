@@ -6,7 +6,7 @@
 
 #include "fem_test_util.hpp"
 #include "pliant/core/topology.hpp"
-#include "pliant/models/fem/condensation.hpp"
+#include "pliant/linalg/condensation.hpp"
 #include "pliant/models/fem/tet_cut.hpp"
 
 #include <gtest/gtest.h>
@@ -18,6 +18,7 @@
 
 namespace pliant::fem {
 namespace {
+using linalg::Condensation;
 
 materials::Material soft() { return materials::material_from_young_poisson(2e4, 0.4, 1000.0).value(); }
 

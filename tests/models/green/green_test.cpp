@@ -1,9 +1,9 @@
 // Green's function runtime against independent direct sparse solves of the same FEM problem.
+#include "pliant/linalg/condensation.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/condensation.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 #include "pliant/models/green/green_asset.hpp"
 #include "pliant/models/green/green_body.hpp"
 
@@ -52,7 +52,7 @@ Direct direct_solve(const TetMesh& mesh, const materials::Material& material,
   Eigen::VectorXd b = f;
   for (const auto& [n, v] : forces) f.segment<3>(3 * n) = v;
   for (const auto& [n, d] : prescribed) b.segment<3>(3 * n) = d;
-  auto chol = fem::SparseCholesky::factor(dofs.restrict_matrix(K)).value();
+  auto chol = linalg::SparseCholesky::factor(dofs.restrict_matrix(K)).value();
   Direct out;
   out.u = dofs.expand(chol.solve(dofs.reduced_rhs(K, f, b)), b);
   const Eigen::VectorXd r = K * out.u - f;
@@ -305,7 +305,7 @@ TEST(Green, BlockIsInverseOfCondensedStiffness) {
     for (int c = 0; c < 3; ++c)
       surface_dofs.push_back(
           dofs.reduced_index(3 * fx.asset->volume_node()[static_cast<std::size_t>(i)] + c));
-  auto cond = fem::Condensation::build(A, surface_dofs).value();
+  auto cond = linalg::Condensation::build(A, surface_dofs).value();
   Eigen::MatrixXd G(3 * s.size(), 3 * s.size());
   for (std::size_t a = 0; a < s.size(); ++a)
     for (std::size_t b = 0; b < s.size(); ++b)

@@ -17,7 +17,7 @@ TEST(PcgDeformer, MatchesGreenAndWarmStartSavesIterations) {
   std::vector<Index> fixed;
   for (std::size_t i = 0; i < mesh.node_count(); ++i)
     if (mesh.positions[i].x() < 1e-9) fixed.push_back(static_cast<Index>(i));
-  fem::PcgSettings settings;
+  linalg::PcgSettings settings;
   settings.relative_tolerance = 1e-10;
   auto pcg = fem::PcgDeformer::build(mesh, material, fixed, settings).value();
   auto asset = std::make_shared<GreenAsset>(build_green_asset(mesh, material, fixed).value());

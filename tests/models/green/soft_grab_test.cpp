@@ -1,10 +1,10 @@
 // Soft grabs (a patch of surface nodes moved rigidly with a handle) against independent direct
 // sparse solves of the same FEM problem with the patch nodes prescribed.
 #include "pliant/core/topology.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 #include "pliant/models/green/green_asset.hpp"
 #include "pliant/models/green/green_body.hpp"
 
@@ -63,7 +63,7 @@ Direct direct_solve(const Block& b, const std::map<Index, Vec3>& prescribed,
   Eigen::VectorXd d = f;
   for (const auto& [n, v] : forces) f.segment<3>(3 * n) = v;
   for (const auto& [n, v] : prescribed) d.segment<3>(3 * n) = v;
-  auto chol = fem::SparseCholesky::factor(dofs.restrict_matrix(K)).value();
+  auto chol = linalg::SparseCholesky::factor(dofs.restrict_matrix(K)).value();
   Direct out;
   out.u = dofs.expand(chol.solve(dofs.reduced_rhs(K, f, d)), d);
   const Eigen::VectorXd r = K * out.u - f;

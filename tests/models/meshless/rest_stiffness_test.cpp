@@ -4,9 +4,9 @@
 #include "shapes.hpp"
 #include "vector_fields.hpp"
 
-#include "meshless/rest_factor_euler.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
+#include "pliant/models/meshless/rest_factor_euler.hpp"
 #include "pliant/models/meshless/rest_stiffness.hpp"
 
 #include <gtest/gtest.h>

@@ -14,9 +14,9 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/linalg/edge_stiffness.hpp"
+#include "pliant/linalg/sparse_matrix.hpp"
 #include "pliant/materials/material.hpp"
-
-#include <Eigen/SparseCore>
 
 #include <cstdint>
 #include <span>
@@ -24,7 +24,7 @@
 
 namespace pliant::fem {
 
-using SparseMatrix = Eigen::SparseMatrix<double>;  // column-major, int storage index
+using linalg::SparseMatrix;  // column-major, int storage index
 
 /// Checks that a mesh can be assembled: at least one tet, node indices in range, no repeated node in
 /// a tet, finite positions, every tet positively oriented with volume above 1e-12 of its bounding
@@ -68,6 +68,14 @@ class StiffnessAssembler {
 SparseMatrix assemble_stiffness(const TetMesh& mesh, const materials::Material& material);
 /// K with one material per tet; empty as above, or when `per_tet.size() != mesh.tet_count()`.
 SparseMatrix assemble_stiffness(const TetMesh& mesh, std::span<const materials::Material> per_tet);
+
+/// K in Nikitina et al.'s edge store (linalg/edge_stiffness.hpp), built directly from the elements
+/// (independently of StiffnessAssembler, so the two can check each other). Precondition:
+/// `check_fem_mesh(mesh)` succeeded.
+linalg::EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, const materials::Material& material);
+/// Same with one material per tet.
+linalg::EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh,
+                                              std::span<const materials::Material> per_tet);
 
 /// Nodal forces f = K u of a displacement field, both 3·#nodes (unit: N, m).
 Eigen::VectorXd nodal_forces(const SparseMatrix& K, const Eigen::VectorXd& displacement);

@@ -46,9 +46,11 @@
 #include <span>
 #include <vector>
 
-namespace pliant::fem {
-
+namespace pliant::linalg {
 class Condensation;
+}  // namespace pliant::linalg
+
+namespace pliant::fem {
 
 class HybridSolver {
  public:
@@ -122,7 +124,7 @@ class HybridSolver {
   const FemForceModel& operational_model() const;
   const std::vector<Index>& operational_nodes() const { return op_nodes_; }
   /// The condensation of the non-operational part; null when every tet is operational.
-  const Condensation* condensation() const { return condensation_.get(); }
+  const linalg::Condensation* condensation() const { return condensation_.get(); }
   /// How many times this object condensed its non-operational part (1 after build, or 0 without one).
   int condensation_builds() const { return condensation_builds_; }
   /// Seconds build() spent condensing (unit: s).
@@ -193,7 +195,7 @@ class HybridSolver {
   std::vector<Index> lin_nodes_;
   std::vector<double> lin_mass_;  // per lin node (unit: kg)
   SparseMatrix lin_k_;            // 3·#lin nodes square (unit: N/m)
-  std::unique_ptr<Condensation> condensation_;
+  std::unique_ptr<linalg::Condensation> condensation_;
   std::vector<Index> surface_nodes_;  // free interface nodes in the condensation's surface order
   std::vector<Index> interior_dofs_;  // global DOF 3i + c of each interior DOF of the condensation
   std::vector<Index> lin_free_dof_;   // per lin node: first DOF in the condensed system, -1 if fixed

@@ -18,10 +18,10 @@
 
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/materials/material.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <Eigen/Core>
 
@@ -48,7 +48,7 @@ struct ModalAnalysisDef {
   Index krylov_dimension = 0;
   int max_restarts = 1000;   ///< Lanczos restarts before giving up
   double tolerance = 1e-10;  ///< relative accuracy of the eigenvalues (Spectra's tol)
-  CholeskyBackend backend = CholeskyBackend::cholmod_supernodal;  ///< factor of K - σM
+  linalg::CholeskyBackend backend = linalg::CholeskyBackend::cholmod_supernodal;  ///< factor of K - σM
 };
 
 /// The lowest modes of a body.

@@ -10,10 +10,10 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/linalg/pcg.hpp"
 #include "pliant/materials/material.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/pcg.hpp"
 
 #include <Eigen/Core>
 
@@ -26,7 +26,8 @@ class PcgDeformer {
   /// Assembles K, eliminates the fixed nodes (all components) and sets up the PCG solver. Fails on a
   /// bad mesh, out-of-range nodes or constraints that leave a rigid motion free.
   static Result<PcgDeformer> build(const TetMesh& mesh, const materials::Material& material,
-                                   std::span<const Index> fixed_nodes, const fem::PcgSettings& settings = {});
+                                   std::span<const Index> fixed_nodes,
+                                   const linalg::PcgSettings& settings = {});
 
   /// Sets the external force on a volume node (unit: N).
   void set_force(Index node, const Vec3& force) { f_.segment<3>(3 * node) = force; }
@@ -34,21 +35,21 @@ class PcgDeformer {
 
   /// Solves one frame. `warm_start` starts from the previous frame's displacement (the interactive
   /// mode); otherwise from zero. No allocation once warmed up.
-  const fem::PcgReport& solve_frame(bool warm_start = true);
+  const linalg::PcgReport& solve_frame(bool warm_start = true);
 
   /// Full displacement (3·#nodes, fixed DOFs 0) of the last frame (unit: m).
   const Eigen::VectorXd& displacement() const { return u_; }
   Index node_count() const { return static_cast<Index>(f_.size() / 3); }
 
  private:
-  PcgDeformer(fem::DofMap dofs, fem::PcgSolver solver, Index nodes);
+  PcgDeformer(fem::DofMap dofs, linalg::PcgSolver solver, Index nodes);
   fem::DofMap dofs_;
-  fem::PcgSolver solver_;
+  linalg::PcgSolver solver_;
   Eigen::VectorXd f_;    // full loads (unit: N)
   Eigen::VectorXd rhs_;  // reduced loads
   Eigen::VectorXd x_;    // reduced solution
   Eigen::VectorXd u_;    // full displacement
-  fem::PcgReport report_;
+  linalg::PcgReport report_;
 };
 
 }  // namespace pliant::fem

@@ -4,8 +4,9 @@
 // stiffness lives in 3×3 tensors on nodes (K_ii, summed over the node's tets) and on edges (K_ij,
 // summed over the tets sharing the edge), so the elastic force on node i is
 //   F_i = -K_ii u_i - Σ_j K_ij u_j,    u = x - X (displacement from rest),
-// computed locally in O(#nodes + #edges) per step. The tensors are exactly fem's edge-based store of the
-// linear-tetrahedron stiffness (fem/edge_stiffness.hpp, Nikitina et al. 2003) and the force is its
+// computed locally in O(#nodes + #edges) per step. The tensors are exactly the edge-based store
+// (linalg/edge_stiffness.hpp, Nikitina et al. 2003) of the linear-tetrahedron stiffness, filled by fem's
+// element kernels (fem::assemble_edge_stiffness), and the force is its
 // product, so the forces are -K u of linear FEM with a lumped mass matrix: the same small-displacement
 // limits (large rotations inflate the body), and none of the spring model's dependence on mesh
 // orientation. Time integration is pliant::dynamics' over TensorMassForceModel, symplectic Euler by
@@ -19,8 +20,8 @@
 #include "pliant/core/result.hpp"
 #include "pliant/dynamics/force_model.hpp"
 #include "pliant/dynamics/integrator.hpp"
+#include "pliant/linalg/edge_stiffness.hpp"
 #include "pliant/materials/material.hpp"
-#include "pliant/models/fem/edge_stiffness.hpp"
 #include "pliant/models/springs/forces.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
 
@@ -37,7 +38,7 @@ class TensorMass {
   /// K_ii of node i (unit: N/m).
   const Mat3& node_tensor(Index node) const { return stiffness_.diagonal[static_cast<std::size_t>(node)]; }
   /// All tensors: K_ii per node and K_ij per tet edge i < j (fem's edge store, unit: N/m).
-  const fem::EdgeStiffness& stiffness() const { return stiffness_; }
+  const linalg::EdgeStiffness& stiffness() const { return stiffness_; }
 
   /// Adds the elastic forces -K u at the mesh's positions to `force` (node_count() entries, unit: N).
   /// The mesh must have the node count it was built with. No allocation.
@@ -58,7 +59,7 @@ class TensorMass {
   void step(SpringMesh& mesh, double dt, const Loads& loads = {});
 
  private:
-  fem::EdgeStiffness stiffness_;
+  linalg::EdgeStiffness stiffness_;
   dynamics::Integrator integrator_;
 };
 

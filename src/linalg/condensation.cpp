@@ -1,12 +1,12 @@
 // Condensation onto surface DOFs (Bro-Nielsen & Cotin, Eurographics 1996); formulas in condensation.hpp.
-#include "pliant/models/fem/condensation.hpp"
+#include "pliant/linalg/condensation.hpp"
 
-#include "models/fem/sparse_select.hpp"
+#include "linalg/sparse_select.hpp"
 
 #include <algorithm>
 #include <string>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 Condensation::Condensation(std::vector<Eigen::Index> surface, std::vector<Eigen::Index> interior,
                            SparseMatrix k_si, SparseCholesky interior_factor, Eigen::MatrixXd condensed)
@@ -137,4 +137,4 @@ Eigen::VectorXd Condensation::solve(const Eigen::VectorXd& f) const {
   return u;
 }
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

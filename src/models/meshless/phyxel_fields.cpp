@@ -1,19 +1,14 @@
-#include "pliant/models/meshless/phyxel_output.hpp"
-
-#include "pliant/core/point_set.hpp"
-#include "pliant/io/vtu.hpp"
+#include "pliant/models/meshless/phyxel_fields.hpp"
 
 namespace pliant::meshless {
 
-Status write_phyxels_vtu(const std::filesystem::path& path, const MlsBody& body, std::span<const Vec3> x) {
+PhyxelFields phyxel_fields(const MlsBody& body, std::span<const Vec3> x) {
   const std::size_t n = body.rest.size();
-  if (x.size() != n) return Error{path.string() + ": cannot write: positions do not match the phyxels"};
-  PointSet points{{x.begin(), x.end()}};
-  io::Field displacement{"displacement", 3, {}}, strain{"strain", 1, {}}, stress{"stress", 1, {}},
-      volume_change{"volume_change", 1, {}}, volume{"volume", 1, {}};
+  PhyxelFields out;
+  if (x.size() != n) return out;
   for (std::size_t i = 0; i < n; ++i) {
     const Vec3 u = x[i] - body.rest[i];
-    displacement.values.insert(displacement.values.end(), {u.x(), u.y(), u.z()});
+    out.displacement.insert(out.displacement.end(), {u.x(), u.y(), u.z()});
     const Mat3 J = deformation_gradient(body, x, static_cast<Index>(i));
     const Mat3 I = Mat3::Identity();
     Mat3 e = body.strain == StrainMeasure::green ? Mat3(0.5 * (J.transpose() * J - I))
@@ -25,12 +20,12 @@ Status write_phyxels_vtu(const std::filesystem::path& path, const MlsBody& body,
     // Cauchy stress: (1/det J) J S Jᵀ for Green strain (S the second Piola stress); σ = S for linear.
     const Mat3 sigma =
         body.strain == StrainMeasure::green && det > 0.0 ? Mat3(J * S * J.transpose() / det) : S;
-    strain.values.push_back(e.norm());
-    stress.values.push_back(sigma.norm());
-    volume_change.values.push_back(det - 1.0);
-    volume.values.push_back(body.volume[i]);
+    out.strain.push_back(e.norm());
+    out.stress.push_back(sigma.norm());
+    out.volume_change.push_back(det - 1.0);
+    out.volume.push_back(body.volume[i]);
   }
-  return io::write_vtu(path, points, {displacement, strain, stress, volume_change, volume});
+  return out;
 }
 
 }  // namespace pliant::meshless

@@ -1,13 +1,13 @@
 // SparseCholesky's state, shared by sparse_cholesky.cpp and single_precision_factor.cpp (which reads the
-// supernodal factor). Private to src/models/fem: it includes CHOLMOD.
+// supernodal factor). Private to src/linalg: it includes CHOLMOD.
 #pragma once
 
-#include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 
 #include <Eigen/CholmodSupport>
 #include <Eigen/SparseCholesky>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 // Eigen's supernodal wrapper with its CHOLMOD factor readable (Eigen keeps the pointer protected).
 class CholmodSupernodal : public Eigen::CholmodSupernodalLLT<SparseMatrix, Eigen::Lower> {
@@ -29,4 +29,4 @@ struct SparseCholesky::Impl {
   mutable cholmod_dense* work_e = nullptr;
 };
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "pliant/core/result.hpp"
-#include "pliant/models/fem/assembly.hpp"
+#include "pliant/linalg/sparse_matrix.hpp"
 
 #include <Eigen/Core>
 
@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 enum class Preconditioner { none, jacobi, block_jacobi, ssor, incomplete_cholesky };
 
@@ -74,4 +74,4 @@ class PcgSolver {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pliant::fem::detail {
+namespace pliant::linalg::detail {
 
 /// Rows per panel: 64 halves (std::uint16_t, IEEE binary16), 32 floats or 16 doubles (128 bytes per panel
 /// column).
@@ -55,4 +55,4 @@ void panel_gemv_baseline(const std::uint16_t* panels, Eigen::Index rows, Eigen::
 void panel_gemv_avx2(const std::uint16_t* panels, Eigen::Index rows, Eigen::Index cols, const float* x,
                      double* y);
 
-}  // namespace pliant::fem::detail
+}  // namespace pliant::linalg::detail

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "pliant/core/result.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 
 #include <Eigen/Core>
 
@@ -22,7 +22,7 @@
 #include <span>
 #include <vector>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 class SinglePrecisionFactor {
  public:
@@ -60,4 +60,4 @@ class SinglePrecisionFactor {
   mutable std::vector<float> x_, gather_;  // solve scratch: permuted vector, one supernode's rows
 };
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

@@ -12,7 +12,7 @@
 
 #include <Eigen/Core>
 
-namespace pliant::fem::detail {
+namespace pliant::linalg::detail {
 
 /// z = Q A0⁻¹ Qᵀ r over r's nodes (3 DOFs each), frame(k) the rotation of node k, solve(b, x) the rest
 /// solve x = A0⁻¹ b (a SinglePrecisionFactor's, or a block solve); scratch has r's size.
@@ -85,4 +85,4 @@ int warm_started_pcg(const Apply& apply, const Precondition& precondition, const
   return it;
 }
 
-}  // namespace pliant::fem::detail
+}  // namespace pliant::linalg::detail

@@ -1,4 +1,4 @@
-#include "models/fem/panel_gemv.hpp"
+#include "linalg/panel_gemv.hpp"
 
 #include "core/cpu_dispatch.hpp"
 #include "pliant/core/threads.hpp"
@@ -13,7 +13,7 @@
 #include <immintrin.h>
 #endif
 
-namespace pliant::fem::detail {
+namespace pliant::linalg::detail {
 namespace {
 
 // Vector extensions (GCC and Clang) rather than left to the auto-vectoriser, which vectorises some
@@ -250,4 +250,4 @@ void panel_gemv(const std::uint16_t* panels, Eigen::Index rows, Eigen::Index col
   dispatch(panels, rows, cols, x, y);
 }
 
-}  // namespace pliant::fem::detail
+}  // namespace pliant::linalg::detail

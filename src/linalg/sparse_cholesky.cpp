@@ -1,7 +1,7 @@
 // Factor-once, solve-many sparse Cholesky. CHOLMOD (Chen, Davis, Hager & Rajamanickam, "Algorithm 887:
 // CHOLMOD, supernodal sparse Cholesky factorization and update/downdate", ACM TOMS 35(3), 2008) via
 // Eigen's CholmodSupport, or Eigen's SimplicialLDLT. CHOLMOD headers stay in src/ (sparse_cholesky_impl.hpp).
-#include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 
 #include "pliant/core/threads.hpp"
 #include "sparse_cholesky_impl.hpp"
@@ -9,7 +9,7 @@
 #include <limits>
 #include <string>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 std::string_view to_string(CholeskyBackend backend) {
   switch (backend) {
@@ -134,4 +134,4 @@ Eigen::Index SparseCholesky::size() const { return impl_->size; }
 CholeskyBackend SparseCholesky::backend() const { return impl_->backend; }
 long long SparseCholesky::factor_nonzeros() const { return impl_->factor_nonzeros; }
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

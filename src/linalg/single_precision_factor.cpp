@@ -1,12 +1,12 @@
 // Float copy of a CHOLMOD supernodal factor and its supernodal triangular solves (header for the idea).
-#include "pliant/models/fem/single_precision_factor.hpp"
+#include "pliant/linalg/single_precision_factor.hpp"
 
 #include "sparse_cholesky_impl.hpp"
 
 #include <algorithm>
 #include <string>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 namespace {
 
@@ -123,4 +123,4 @@ Eigen::MatrixXd SinglePrecisionFactor::solve(const Eigen::MatrixXd& B) const {
   return X;
 }
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

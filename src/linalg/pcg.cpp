@@ -1,11 +1,12 @@
 // Preconditioned conjugate gradients (Hestenes & Stiefel 1952) with the preconditioners compared in
 // the survey of Huang & Wang (2007) (Frank et al. 2001: Jacobi, SSOR) plus 3×3 block-Jacobi and incomplete
 // Cholesky (Lin & Moré 1999, as implemented by Eigen's IncompleteCholesky).
-#include "pliant/models/fem/pcg.hpp"
+#include "pliant/linalg/pcg.hpp"
 
 #include "core/parallel_for.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
+#include "pliant/core/types.hpp"
 
 #include <Eigen/IterativeLinearSolvers>
 
@@ -13,7 +14,7 @@
 #include <limits>
 #include <string>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 std::string_view to_string(Preconditioner p) {
   switch (p) {
@@ -235,4 +236,4 @@ void PcgSolver::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x, PcgReport& r
 const PcgSettings& PcgSolver::settings() const { return impl_->settings; }
 double PcgSolver::setup_seconds() const { return impl_->setup_seconds; }
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

@@ -1,7 +1,7 @@
-#include "meshless/rest_factor_euler.hpp"
+#include "pliant/models/meshless/rest_factor_euler.hpp"
 
 #include "pliant/core/timing.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/models/meshless/rest_stiffness.hpp"
 
 #include <cmath>
@@ -9,7 +9,7 @@
 namespace pliant::meshless {
 
 struct RestFactorEuler::Factor {
-  fem::SparseCholesky cholesky;
+  linalg::SparseCholesky cholesky;
 };
 
 RestFactorEuler::RestFactorEuler(RestFactorEuler&&) noexcept = default;
@@ -24,14 +24,14 @@ Result<RestFactorEuler> RestFactorEuler::build(const MlsForceModel& model, const
   for (Index i = 0; i < body.size(); ++i)
     if (body.inv_mass[static_cast<std::size_t>(i)] > 0.0) out.free_.push_back(i);
   if (out.free_.empty()) return Error{"rest-factor backward Euler: the body has no free phyxel"};
-  fem::SparseMatrix A = rest_stiffness(body, true) * (h * h);
+  linalg::SparseMatrix A = rest_stiffness(body, true) * (h * h);
   const double mass_term = 1.0 + h * model.mass_damping();
   for (std::size_t k = 0; k < out.free_.size(); ++k)
     for (int a = 0; a < 3; ++a) {
       const auto r = static_cast<Eigen::Index>(3 * k + static_cast<std::size_t>(a));
       A.coeffRef(r, r) += mass_term * body.mass[static_cast<std::size_t>(out.free_[k])];
     }
-  auto cholesky = fem::SparseCholesky::factor(A);
+  auto cholesky = linalg::SparseCholesky::factor(A);
   if (!cholesky.ok()) return Error{"rest-factor backward Euler: " + cholesky.message()};
   out.factor_ = std::make_unique<Factor>(Factor{std::move(cholesky).value()});
   out.f_.assign(body.rest.size(), Vec3::Zero());

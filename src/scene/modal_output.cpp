@@ -1,4 +1,4 @@
-#include "pliant/models/fem/modal_output.hpp"
+#include "pliant/scene/modal_output.hpp"
 
 #include "pliant/io/pvd.hpp"
 #include "pliant/io/vtu.hpp"
@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
-namespace pliant::fem {
+namespace pliant::scene {
+
+using fem::ModalBasis;
+
 namespace {
 
 Status check_basis(const TetMesh& mesh, const ModalBasis& basis) {
@@ -82,4 +85,4 @@ Status write_mode_animation(const std::filesystem::path& pvd_path, const TetMesh
   return io::write_pvd(pvd_path, entries);
 }
 
-}  // namespace pliant::fem
+}  // namespace pliant::scene

@@ -5,11 +5,12 @@
 // g_i += K_ij u_j and g_j += K_ijᵀ u_i. This halves the off-diagonal storage of a full CSR matrix
 // and needs no index arrays per entry; the paper quotes (6 N_verts + 9 N_edges)·8 bytes (symmetric
 // diagonal blocks). We keep full 3×3 diagonal blocks for simpler, aligned arithmetic.
+//
+// The store and its product are generic; filling it from linear tetrahedra is fem's
+// (fem::assemble_edge_stiffness, assembly.hpp).
 #pragma once
 
-#include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/types.hpp"
-#include "pliant/materials/material.hpp"
 
 #include <Eigen/Core>
 
@@ -17,7 +18,7 @@
 #include <span>
 #include <vector>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 struct EdgeStiffness {
   Index node_count = 0;
@@ -39,10 +40,4 @@ struct EdgeStiffness {
   std::size_t memory_bytes() const;
 };
 
-/// Builds the edge store directly from the elements (independently of assembly.hpp, so the two can
-/// check each other). Precondition: `check_fem_mesh(mesh)` succeeded.
-EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, const materials::Material& material);
-/// Same with one material per tet.
-EdgeStiffness assemble_edge_stiffness(const TetMesh& mesh, std::span<const materials::Material> per_tet);
-
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

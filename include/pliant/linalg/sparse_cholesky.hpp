@@ -12,14 +12,14 @@
 #pragma once
 
 #include "pliant/core/result.hpp"
-#include "pliant/models/fem/assembly.hpp"
+#include "pliant/linalg/sparse_matrix.hpp"
 
 #include <Eigen/Core>
 
 #include <memory>
 #include <string_view>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 enum class CholeskyBackend {
   cholmod_supernodal,     ///< CHOLMOD supernodal LLᵀ with its AMD/METIS ordering (default, fastest)
@@ -82,4 +82,4 @@ class SparseCholesky {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

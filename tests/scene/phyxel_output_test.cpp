@@ -1,6 +1,7 @@
 // The phyxel point cloud file: one vertex cell per phyxel and the documented fields.
-#include "pliant/models/meshless/phyxel_output.hpp"
-#include "shapes.hpp"
+#include "pliant/scene/phyxel_output.hpp"
+
+#include "models/meshless/shapes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +9,11 @@
 #include <fstream>
 #include <sstream>
 
-namespace pliant::meshless {
+namespace pliant::scene {
 namespace {
+
+using meshless::MlsBody;
+namespace test = meshless::test;
 
 TEST(PhyxelOutput, WritesAPointCloudWithItsFields) {
   const MlsBody body = test::box_body(Vec3::Zero(), Vec3(0.03, 0.02, 0.02), 0.01);
@@ -30,4 +34,4 @@ TEST(PhyxelOutput, WritesAPointCloudWithItsFields) {
 }
 
 }  // namespace
-}  // namespace pliant::meshless
+}  // namespace pliant::scene

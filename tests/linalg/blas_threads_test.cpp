@@ -1,7 +1,7 @@
 // The solvers set the BLAS CHOLMOD calls to one thread themselves (core/threads.hpp), so a program that
 // never exported OPENBLAS_NUM_THREADS does not oversubscribe; a user's own setting is left alone.
 #include "pliant/core/threads.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 
 #include <dlfcn.h>
 #include "scoped_env.hpp"
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 namespace {
 
 using pliant::testing::ScopedEnv;
@@ -67,4 +67,4 @@ TEST(BlasThreads, UsersOpenBlasVariableWins) {
 }
 
 }  // namespace
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

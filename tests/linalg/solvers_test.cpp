@@ -1,15 +1,20 @@
 #include "models/fem/fem_test_util.hpp"
 #include "pliant/core/topology.hpp"
-#include "pliant/models/fem/condensation.hpp"
+#include "pliant/linalg/condensation.hpp"
+#include "pliant/linalg/pcg.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/pcg.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Dense>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 namespace {
+
+// The test systems are the reduced stiffness matrices of fem's clamped beams (fem serves as a fixture).
+namespace test = fem::test;
+using fem::assemble_stiffness;
+using fem::DofMap;
 
 // A clamped, jittered beam with a mixed load: the reduced SPD system shared by the solver tests.
 struct Problem {
@@ -213,4 +218,4 @@ TEST(Condensation, RejectsBadSurfaceLists) {
 }
 
 }  // namespace
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

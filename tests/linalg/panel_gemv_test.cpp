@@ -1,7 +1,7 @@
 // The modal reconstruction kernel (packed row panels, baseline SSE2 and AVX2 + FMA versions) against a
 // plain double product, on sizes that are and are not multiples of the panel and vector widths, and
 // split over threads.
-#include "models/fem/panel_gemv.hpp"
+#include "linalg/panel_gemv.hpp"
 #include "core/cpu_dispatch.hpp"
 #include "pliant/core/threads.hpp"
 
@@ -12,7 +12,7 @@
 #include <limits>
 #include <vector>
 
-namespace pliant::fem::detail {
+namespace pliant::linalg::detail {
 namespace {
 
 // |y_i - (A x)_i| ≤ cols · ε_T · Σ_j |A_ij x_j| (plus the rounding of A and x to T for float) for
@@ -158,4 +158,4 @@ TEST(PanelGemv, PackingPadsTheLastPanelWithZeros) {
 }
 
 }  // namespace
-}  // namespace pliant::fem::detail
+}  // namespace pliant::linalg::detail

@@ -1,11 +1,11 @@
 // Private helper: extract a sub-matrix of a column-major sparse matrix.
 #pragma once
 
-#include "pliant/models/fem/assembly.hpp"
+#include "pliant/linalg/sparse_matrix.hpp"
 
 #include <vector>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 /// Columns `cols` of K (in that order) with rows renumbered by `row_map` (-1 drops a row) into a
 /// `rows`-row matrix. Rows stay sorted when row_map is increasing on the rows it keeps.
@@ -32,4 +32,4 @@ SparseMatrix select_submatrix(const SparseMatrix& K, const std::vector<IndexT>& 
   return out;
 }
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg

@@ -11,8 +11,8 @@
 #pragma once
 
 #include "pliant/core/result.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/sparse_cholesky.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
+#include "pliant/linalg/sparse_matrix.hpp"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -20,7 +20,7 @@
 #include <span>
 #include <vector>
 
-namespace pliant::fem {
+namespace pliant::linalg {
 
 class Condensation {
  public:
@@ -65,4 +65,4 @@ class Condensation {
   mutable Eigen::VectorXd interior_load_, interior_solution_;  // scratch of the overloads with `out`
 };
 
-}  // namespace pliant::fem
+}  // namespace pliant::linalg
