@@ -91,7 +91,8 @@ std::vector<Vec3> rest_surface(const std::string& mesh_json, const std::filesyst
   Result<Scene> scene = parse_scene(json, file);
   EXPECT_TRUE(scene.ok()) << scene.message();
   if (!scene.ok()) return {};
-  return scene->world->body(0).surface_positions();
+  const auto x = scene->world->body(0).surface_positions();
+  return {x.begin(), x.end()};
 }
 
 // units, scale, rotate, translate in that order, against the transform worked out by hand: a rect
