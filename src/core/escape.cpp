@@ -80,4 +80,10 @@ std::string quoted_for_message(std::string_view text, std::size_t max_chars) {
   return "'" + escape_for_message(text, max_chars) + "'";
 }
 
+std::string number_for_message(double value) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.9g", value);
+  return buffer;
+}
+
 }  // namespace pliant

@@ -1,6 +1,8 @@
 #include "collider_reader.hpp"
 
-#include "pliant/io/mesh_file.hpp"
+#include "mesh_reader.hpp"
+
+#include "pliant/core/topology.hpp"
 
 #include <memory>
 #include <string>
@@ -8,25 +10,6 @@
 
 namespace pliant::scene::detail {
 namespace {
-
-// "rotation": {"axis": [x, y, z], "degrees": angle} or {"quaternion": [w, x, y, z]} (normalised; a
-// zero one is refused).
-Eigen::Quaterniond read_rotation(const JsonReader& r) {
-  r.expect_object({"axis", "degrees", "quaternion"});
-  if (r.has("quaternion")) {
-    if (r.has("axis") || r.has("degrees")) r.fail("give either \"quaternion\" or \"axis\" and \"degrees\"");
-    const JsonReader q = r.at("quaternion");
-    if (!q.json().is_array() || q.json().size() != 4) q.fail_expected("an array of 4 numbers [w, x, y, z]");
-    const auto e = q.elements();
-    const auto unit = normalized_quaternion(e[0].number(), e[1].number(), e[2].number(), e[3].number());
-    if (!unit) q.fail_expected("a non-zero quaternion [w, x, y, z]");
-    return *unit;
-  }
-  const JsonReader axis = r.at("axis");
-  const auto q = axis_angle_degrees(axis.vec3(), r.at("degrees").number());
-  if (!q) axis.fail_expected("a non-zero axis");
-  return *q;
-}
 
 Pose read_pose(const JsonReader& r, const Pose& fallback) {
   Pose p = fallback;
@@ -43,7 +26,8 @@ Vec3 positive3(const JsonReader& r) {
 
 }  // namespace
 
-Collider read_collider(const JsonReader& r, const std::filesystem::path& directory) {
+Collider read_collider(const JsonReader& r, const std::filesystem::path& directory,
+                       std::size_t max_elements) {
   Collider c;
   const std::string shape = r.at("shape").one_of({"plane", "sphere", "capsule", "box", "mesh"});
   std::vector<std::string_view> keys = {"name",     "shape",  "position", "rotation",
@@ -75,14 +59,15 @@ Collider read_collider(const JsonReader& r, const std::filesystem::path& directo
   if (auto v = r.find("half_length")) c.half_length = v->non_negative();
   if (auto v = r.find("size")) c.half_extents = 0.5 * positive3(*v);
   if (c.shape == ColliderShape::mesh) {
+    // The same "mesh" object as a body's: a file or a procedural shape, with units and a transform;
+    // a volume mesh collides through its boundary surface.
     const JsonReader m = r.at("mesh");
-    m.expect_object({"file"});
-    const JsonReader f = m.at("file");
-    std::filesystem::path path = f.string();
-    if (path.is_relative()) path = directory / path;
-    Result<TriMesh> mesh = io::read_tri_mesh(path);
-    if (!mesh.ok()) f.fail(mesh.message());
-    Result<MeshDistance> distance = MeshDistance::build(std::move(mesh).value());
+    BodyInputs in;
+    read_mesh(m, directory, in, max_elements);
+    if (!in.surface && in.volume) in.surface = extract_boundary(*in.volume).mesh;
+    TriMesh mesh = std::move(*in.surface);
+    const JsonReader& f = m.has("file") ? m.at("file") : m;
+    Result<MeshDistance> distance = MeshDistance::build(std::move(mesh));
     if (!distance.ok()) f.fail(distance.message());
     c.mesh = std::make_shared<const MeshDistance>(std::move(distance).value());
   }

@@ -7,14 +7,16 @@
 #include "pliant/scene/collider.hpp"
 #include "pliant/scene/contact.hpp"
 
+#include <cstddef>
 #include <filesystem>
 
 namespace pliant::scene::detail {
 
-/// Reads one element of "colliders"; `directory` anchors a mesh file. Throws JsonReadError naming
-/// the JSON pointer on bad input (a non-finite pose, a zero quaternion or axis, a size ≤ 0, μ < 0, a
+/// Reads one element of "colliders"; `directory` anchors a mesh file, whose "mesh" object is a body's
+/// (units, transform, notices) and whose triangles `max_elements` caps (0: no cap). Throws JsonReadError
+/// naming the JSON pointer on bad input (a non-finite pose, a zero quaternion or axis, a size ≤ 0, μ < 0, a
 /// margin ≤ 0, an empty or unreadable mesh, a track whose times do not increase).
-Collider read_collider(const JsonReader& r, const std::filesystem::path& directory);
+Collider read_collider(const JsonReader& r, const std::filesystem::path& directory, std::size_t max_elements);
 
 /// Reads a body's "contact" object: {"enabled": bool, "friction": μ ≥ 0, "margin": m > 0}.
 BodyContact read_body_contact(const JsonReader& r);

@@ -1,8 +1,8 @@
 // The family registry: how the scene file reader, its error messages, the viewer and the Python module
 // learn which model families exist, without naming any of them.
 //
-// Adding a family NAME takes its folder under src/models/NAME, its scene adapter (src/scene/NAME_body.cpp
-// defining `FamilyEntry NAME_family()` in this namespace), its viewer panel
+// Adding a family NAME takes its folder under src/models/NAME, its scene adapter
+// (src/scene/NAME_scene_body.cpp defining `FamilyEntry NAME_family()` in this namespace), its viewer panel
 // (apps/viewer/panels/NAME_panel.cpp) and its name in PLIANT_FAMILIES (src/CMakeLists.txt), the one
 // registration line: CMake generates the list both the scene and the viewer read. A static library
 // drops self-registering objects nobody references, so registration is explicit. Tests may add a

@@ -100,21 +100,6 @@ std::vector<std::string_view> with_transform_keys(std::initializer_list<std::str
   return all;
 }
 
-// "rotate": {"axis": [x, y, z], "degrees": a} or a unit quaternion [w, x, y, z].
-Eigen::Quaterniond read_rotation(const JsonReader& r) {
-  if (r.json().is_array()) {
-    const auto e = r.elements();
-    if (e.size() != 4)
-      r.fail_expected("a unit quaternion [w, x, y, z] or {\"axis\": [x, y, z], \"degrees\": a}");
-    return take(quaternion_rotation(e[0].number(), e[1].number(), e[2].number(), e[3].number()), r);
-  }
-  if (!r.json().is_object())
-    r.fail_expected("a unit quaternion [w, x, y, z] or {\"axis\": [x, y, z], \"degrees\": a}");
-  r.expect_object({"axis", "degrees"});
-  const JsonReader axis = r.at("axis");
-  return take(axis_angle_rotation(axis.vec3(), r.at("degrees").number()), axis);
-}
-
 // Units and transform of a scene mesh, applied in MeshTransform's order (units, scale, rotate,
 // translate).
 MeshTransform read_transform(const JsonReader& m) {
@@ -249,6 +234,26 @@ void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs
   if (in.surface) transform_positions(in.surface->positions, transform);
   const std::size_t n = in.volume ? in.volume->tets.size() : in.surface ? in.surface->triangles.size() : 0;
   check_elements(m, static_cast<long double>(n), max_elements, "the mesh has");
+}
+
+Eigen::Quaterniond read_rotation(const JsonReader& r) {
+  constexpr const char* kForms =
+      "a unit quaternion [w, x, y, z], {\"quaternion\": [w, x, y, z]} or {\"axis\": [x, y, z], \"degrees\": "
+      "a}";
+  const auto quaternion = [](const JsonReader& q) {
+    if (!q.json().is_array() || q.json().size() != 4) q.fail_expected("a unit quaternion [w, x, y, z]");
+    const auto e = q.elements();
+    return take(quaternion_rotation(e[0].number(), e[1].number(), e[2].number(), e[3].number()), q);
+  };
+  if (r.json().is_array()) return quaternion(r);
+  if (!r.json().is_object()) r.fail_expected(kForms);
+  if (r.has("quaternion")) {
+    r.expect_object({"quaternion"});
+    return quaternion(r.at("quaternion"));
+  }
+  r.expect_object({"axis", "degrees"});
+  const JsonReader axis = r.at("axis");
+  return take(axis_angle_rotation(axis.vec3(), r.at("degrees").number()), axis);
 }
 
 }  // namespace pliant::scene::detail

@@ -19,4 +19,10 @@ namespace pliant::scene::detail {
 void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in,
                std::size_t max_elements);
 
+/// A rotation, in any of the scene format's three spellings: a unit quaternion [w, x, y, z],
+/// {"quaternion": [w, x, y, z]}, or {"axis": [x, y, z], "degrees": a} (any non-zero axis length).
+/// A quaternion's norm must be within 1e-3 of 1 (core's quaternion_rotation): one far from unit
+/// length is a typo, not a rotation. Meshes ("rotate") and colliders ("rotation") read it here.
+Eigen::Quaterniond read_rotation(const JsonReader& r);
+
 }  // namespace pliant::scene::detail

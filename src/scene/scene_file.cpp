@@ -172,7 +172,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
     if (auto list = root.find("colliders")) {
       const auto colliders = list->elements();
       for (std::size_t ci = 0; ci < colliders.size(); ++ci) {
-        Collider c = detail::read_collider(colliders[ci], file.parent_path());
+        Collider c = detail::read_collider(colliders[ci], file.parent_path(), limits.max_mesh_elements);
         for (const Collider& other : scene.world->colliders())
           if (other.name == c.name)
             colliders[ci].fail("duplicate collider name \"" + escape_for_message(c.name) +

@@ -115,11 +115,11 @@ TEST(MeshDistance, BadMeshesAreRefused) {
 }
 
 TEST(Pose, QuaternionChecksAndTrack) {
-  EXPECT_FALSE(normalized_quaternion(0, 0, 0, 0));
-  EXPECT_FALSE(normalized_quaternion(NAN, 0, 0, 1));
-  EXPECT_NEAR(normalized_quaternion(2, 0, 0, 0)->w(), 1.0, 1e-15);
-  EXPECT_FALSE(axis_angle_degrees(Vec3::Zero(), 30.0));
-  const Pose p{Vec3(1, 2, 3), *axis_angle_degrees(Vec3::UnitZ(), 90.0)};
+  EXPECT_FALSE(quaternion_rotation(0, 0, 0, 0).ok());
+  EXPECT_FALSE(quaternion_rotation(NAN, 0, 0, 1).ok());
+  EXPECT_FALSE(quaternion_rotation(2, 0, 0, 0).ok());  // far from unit length: a typo
+  EXPECT_FALSE(axis_angle_rotation(Vec3::Zero(), 30.0).ok());
+  const Pose p{Vec3(1, 2, 3), *axis_angle_rotation(Vec3::UnitZ(), 90.0)};
   expect_near(p.to_world(Vec3::UnitX()), Vec3(1, 3, 3), 1e-15);
   expect_near(p.to_local(p.to_world(Vec3(0.3, -0.2, 0.5))), Vec3(0.3, -0.2, 0.5), 1e-15);
   // Halfway through a 90° turn about z: 45°, positions linear.

@@ -21,4 +21,7 @@ std::string escape_for_message(std::string_view text, std::size_t max_chars = 40
 /// escape_for_message(text, max_chars) in single quotes: 'abc', '\x07\x01...'.
 std::string quoted_for_message(std::string_view text, std::size_t max_chars = 40);
 
+/// A number as a message shows it: nine significant digits ("%.9g"), "nan" and "inf" as such.
+std::string number_for_message(double value);
+
 }  // namespace pliant

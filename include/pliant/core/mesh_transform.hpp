@@ -14,6 +14,7 @@
 // Scale factors are > 0: a mirror would turn every tetrahedron inside out.
 #pragma once
 
+#include "pliant/core/pose.hpp"
 #include "pliant/core/result.hpp"
 #include "pliant/core/types.hpp"
 
@@ -40,15 +41,6 @@ std::optional<double> metres_per_unit(std::string_view unit);
 
 /// The unit names metres_per_unit accepts, for messages: "m, cm, mm".
 const char* known_length_units();
-
-/// The rotation of `degrees` about `axis` (any non-zero length). Fails on a zero or non-finite axis or
-/// a non-finite angle, saying which.
-Result<Eigen::Quaterniond> axis_angle_rotation(const Vec3& axis, double degrees);
-
-/// The rotation of the quaternion [w, x, y, z]. Its norm must be within 1e-3 of 1 (values rounded
-/// to four digits pass) and it is then normalised; other norms and non-finite entries fail, saying
-/// which: a quaternion far from unit length is a typo, not a rotation.
-Result<Eigen::Quaterniond> quaternion_rotation(double w, double x, double y, double z);
 
 /// Fails unless every factor is finite and > 0, naming the first offending one.
 Status check_scale(const Vec3& scale);

@@ -3,6 +3,7 @@
 // linear interpolation, Shoemake 1985).
 #pragma once
 
+#include "pliant/core/result.hpp"
 #include "pliant/core/track.hpp"
 #include "pliant/core/types.hpp"
 
@@ -24,24 +25,14 @@ struct Pose {
   Vec3 direction_to_local(const Vec3& world) const { return rotation.conjugate() * world; }
 };
 
-/// The unit quaternion of (w, x, y, z), or nothing when an entry is not finite or its norm is below
-/// 1e-12 (a zero quaternion names no rotation).
-inline std::optional<Eigen::Quaterniond> normalized_quaternion(double w, double x, double y, double z) {
-  const Eigen::Quaterniond q(w, x, y, z);
-  if (!q.coeffs().allFinite()) return std::nullopt;
-  const double n = q.norm();
-  if (!(n > 1e-12)) return std::nullopt;
-  return Eigen::Quaterniond(q.coeffs() / n);
-}
+/// The rotation of `degrees` about `axis` (any non-zero length). Fails on a zero or non-finite axis or
+/// a non-finite angle, saying which.
+Result<Eigen::Quaterniond> axis_angle_rotation(const Vec3& axis, double degrees);
 
-/// The rotation by `degrees` (unit: degree) about `axis` (any length > 1e-12), or nothing when the
-/// axis is zero or an entry is not finite.
-inline std::optional<Eigen::Quaterniond> axis_angle_degrees(const Vec3& axis, double degrees) {
-  if (!axis.allFinite() || !std::isfinite(degrees)) return std::nullopt;
-  const double n = axis.norm();
-  if (!(n > 1e-12)) return std::nullopt;
-  return Eigen::Quaterniond(Eigen::AngleAxisd(degrees * M_PI / 180.0, axis / n));
-}
+/// The rotation of the quaternion [w, x, y, z]. Its norm must be within 1e-3 of 1 (values rounded
+/// to four digits pass) and it is then normalised; other norms and non-finite entries fail, saying
+/// which: a quaternion far from unit length is a typo, not a rotation.
+Result<Eigen::Quaterniond> quaternion_rotation(double w, double x, double y, double z);
 
 /// A pose at a time: one key of a pose track.
 struct PoseKey {

@@ -389,9 +389,9 @@ put("collider_capsule_radius_negative.json",
 put("collider_box_size_zero.json", collider(shape="box", normal=None, size=[0.1, 0, 0.1]),
     "/colliders/0/size: expected 3 numbers > 0")
 put("collider_zero_quaternion.json", collider(rotation={"quaternion": [0, 0, 0, 0]}),
-    "/colliders/0/rotation/quaternion: expected a non-zero quaternion [w, x, y, z]")
+    "/colliders/0/rotation/quaternion: quaternion [w, x, y, z] has norm 0, expected 1")
 put("collider_zero_axis.json", collider(rotation={"axis": [0, 0, 0], "degrees": 30}),
-    "/colliders/0/rotation/axis: expected a non-zero axis")
+    "/colliders/0/rotation/axis: rotation axis is the zero vector")
 put("collider_friction_negative.json", collider(friction=-0.1),
     "/colliders/0/friction: expected a number >= 0, got -0.1")
 put("collider_margin_zero.json", collider(margin=0), "/colliders/0/margin: expected a number > 0, got 0")
