@@ -40,11 +40,13 @@ Vec3 positive3(const JsonReader& r) {
 
 // SceneLimits::max_mesh_elements, checked from a shape's parameters before meshing (the meshers'
 // own element counts) and from the mesh after reading or meshing.
-void check_elements(const JsonReader& m, long double elements, std::size_t limit, const char* what) {
+void check_elements(const JsonReader& m, long double elements, std::size_t limit, const std::string& what) {
   if (limit == 0 || elements <= static_cast<long double>(limit)) return;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%s %.6Lg elements, more than this reader's limit of %zu", what, elements,
-                limit);
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "%s %.6Lg elements, more than the limit of %zu (SceneLimits::max_mesh_elements; pliant run "
+                "--max-elements)",
+                what.c_str(), elements, limit);
   m.fail(buf);
 }
 
@@ -227,7 +229,7 @@ void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs
                std::size_t max_elements) {
   if (m.has("shape") && m.at("shape").json().is_string())
     check_elements(m, shape_element_estimate(m, m.at("shape").string()), max_elements,
-                   "the parameters ask for about");
+                   m.at("shape").string() + ": the parameters ask for about");
   read_mesh_unchecked(m, dir, in);
   const MeshTransform transform = read_transform(m);
   if (in.volume) transform_positions(in.volume->positions, transform);

@@ -24,9 +24,10 @@ TEST(SceneLimits, GeneratedShapesAreCheckedFromTheirParametersAtTheExactCount) {
   EXPECT_EQ(at_limit->world->body(0).surface_triangles().size(), 3000u);
   auto over = parse_scene(rect_scene(50, 31), "rect.json", limits);
   ASSERT_FALSE(over.ok());
-  EXPECT_EQ(over.message(),
-            "rect.json: /bodies/0/mesh: the parameters ask for about 3100 elements, more than this reader's "
-            "limit of 3000");
+  EXPECT_EQ(
+      over.message(),
+      "rect.json: /bodies/0/mesh: rect: the parameters ask for about 3100 elements, more than the limit "
+      "of 3000 (SceneLimits::max_mesh_elements; pliant run --max-elements)");
   // Without limits the same scene loads.
   EXPECT_TRUE(parse_scene(rect_scene(50, 31), "rect.json").ok());
 }
@@ -40,7 +41,7 @@ TEST(SceneLimits, HugeShapesFailBeforeAnyMeshing) {
                 "segments_through": 1000000 } } ] })";
   auto scene = parse_scene(json, "tube.json", limits);
   ASSERT_FALSE(scene.ok());
-  EXPECT_NE(scene.message().find("/bodies/0/mesh: the parameters ask for about 6e+18 elements"),
+  EXPECT_NE(scene.message().find("/bodies/0/mesh: tube: the parameters ask for about 6e+18 elements"),
             std::string::npos)
       << scene.message();
 }
