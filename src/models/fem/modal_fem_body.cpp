@@ -57,7 +57,9 @@ Result<ModalFemBody> ModalFemBody::build(const TetMesh& rest, std::vector<materi
   b.omega_ = b.basis_.angular_frequencies();
   b.damping_ = (def.rayleigh_alpha + def.rayleigh_beta * b.omega_.array().square()).matrix();
   b.system_.resize(r, r);
-  b.llt_.emplace(r);
+  // Factored once (of the identity) so that the LLT is fully initialised: moving an LLT that never
+  // computed reads its uninitialised status (UBSan: an invalid ComputationInfo), and build() moves it.
+  b.llt_.emplace(Eigen::MatrixXd::Identity(r, r));
   b.rhs_.resize(r);
   b.q_next_.resize(r);
   b.scratch_.resize(r);
