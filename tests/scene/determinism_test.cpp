@@ -6,6 +6,7 @@
 // that the two-thread runs ran parallel regions.
 #include "pliant/core/threads.hpp"
 #include "pliant/scene/scene_file.hpp"
+#include "scoped_threads.hpp"
 
 #include <gtest/gtest.h>
 
@@ -55,18 +56,7 @@ struct Run {
   double max_displacement = 0.0;      // over the surface at the end (unit: m)
 };
 
-// Sets the library's solver thread count (set_threads, the CLI's --threads) for one scope and
-// restores the previous setting after.
-class ScopedThreads {
- public:
-  explicit ScopedThreads(int threads) : saved_(current_thread_inputs().requested) { set_threads(threads); }
-  ~ScopedThreads() { set_threads(saved_); }
-  ScopedThreads(const ScopedThreads&) = delete;
-  ScopedThreads& operator=(const ScopedThreads&) = delete;
-
- private:
-  int saved_;
-};
+using testing::ScopedThreads;
 
 // Builds and runs the scene with `threads` solver threads: the Green's function precomputation shares
 // its right-hand sides among them (each thread with its own factor).

@@ -23,6 +23,7 @@
 
 #include "pliant/core/threads.hpp"
 #include "pliant/scene/scene_file.hpp"
+#include "scoped_threads.hpp"
 
 #include <gtest/gtest.h>
 
@@ -33,16 +34,7 @@
 namespace pliant::scene {
 namespace {
 
-class ScopedThreads {
- public:
-  explicit ScopedThreads(int threads) : saved_(current_thread_inputs().requested) { set_threads(threads); }
-  ~ScopedThreads() { set_threads(saved_); }
-  ScopedThreads(const ScopedThreads&) = delete;
-  ScopedThreads& operator=(const ScopedThreads&) = delete;
-
- private:
-  int saved_;
-};
+using testing::ScopedThreads;
 
 struct Outcome {
   std::vector<std::uint64_t> hashes;  // the initial state, then after every step
