@@ -7,7 +7,8 @@ add_library(pliant_warnings INTERFACE)
 target_compile_options(pliant_warnings INTERFACE -Wall -Wextra $<$<NOT:$<BOOL:${PLIANT_FUZZ}>>:-Werror>
   # GCC 12 reports false -Wrestrict errors inside std::string concatenation at -O3 (GCC PR 105329).
   $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>)
-if(PLIANT_SANITIZE)
+# PLIANT_FUZZ instruments with the same sanitizers (top-level CMakeLists.txt).
+if(PLIANT_SANITIZE AND NOT PLIANT_FUZZ)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
