@@ -62,4 +62,19 @@ class InteriorOutput {
   virtual std::span<const Vec3> interior_points() const = 0;
 };
 
+/// A body simulated on tetrahedra whose every node it moves (a FEM body): a render mesh embeds in its
+/// tets by barycentric coordinates (render_mesh.hpp), which follow any affine motion of the body exactly.
+/// The three spans describe the mesh as it is now (after cuts: surface_topology_version() changes with
+/// them) and stay valid until the next step.
+class SimulationTets {
+ public:
+  virtual ~SimulationTets() = default;
+  /// The tetrahedra, indices into the two node arrays below.
+  virtual std::span<const Tet> simulation_tets() const = 0;
+  /// Every node's rest position (unit: m).
+  virtual std::span<const Vec3> simulation_rest_nodes() const = 0;
+  /// Every node's current position (unit: m).
+  virtual std::span<const Vec3> simulation_nodes() const = 0;
+};
+
 }  // namespace pliant::scene

@@ -413,6 +413,17 @@ put("body_contact_margin_zero.json", green(bodies=[dict(GREEN["bodies"][0], cont
 put("contact_solver_tolerance_zero.json", green(contact_solver={"tolerance": 0}),
     "/contact_solver/tolerance: expected a number > 0 and <= 1, got 0")
 
+# ---- a body's render mesh ----
+def render_mesh(value):
+    return green(bodies=[dict(GREEN["bodies"][0], render_mesh=value)])
+
+
+put("render_mesh_far.json", render_mesh({"shape": "icosphere", "center": [2, 2, 2], "radius": 0.01}),
+    '/bodies/0/render_mesh: render mesh node 0 lies 3.4')
+put("render_mesh_missing.json", render_mesh({"file": "no_such_mesh.obj"}), "/bodies/0/render_mesh/file: ")
+put("render_mesh_empty.json", render_mesh({"file": "empty_mesh.obj"}), "/bodies/0/render_mesh/file: ")
+put("render_mesh_string.json", render_mesh("liver.obj"), "/bodies/0/render_mesh: expected an object")
+
 # ---- output ----
 put("output_width_zero.json", green(output={"png": False, "width": 0}),
     "/output/width: expected an integer in [16, 8192], got 0")
