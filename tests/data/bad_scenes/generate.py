@@ -147,7 +147,7 @@ put("unknown_family.json", green(bodies__0__family="cloth"),
     '/bodies/0/family: expected one of "green", "springs"')  # more families may follow
 put("unknown_key_body.json", green(bodies__0__colour="red"), "/bodies/0/colour: unknown key")
 put("springs_key_on_green.json", green(bodies__0__springs={}),
-    "/bodies/0/springs: unknown key (allowed here: name, family, mesh, fixed, contact, material, green)")
+    "/bodies/0/springs: unknown key (allowed here: name, family, mesh, fixed, contact, render_mesh, material, green)")
 
 # ---- mesh ----
 put("unknown_shape.json", green(bodies__0__mesh={"shape": "cylinder"}),
