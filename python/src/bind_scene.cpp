@@ -319,7 +319,7 @@ void bind_scene(py::module_& m) {
             d["positions"] = view_vec3(r->positions(), self);
             d["rest_positions"] = view_vec3(r->rest().positions, self);
             d["triangles"] = view_index<3>(r->triangles(), self);
-            d["embedding"] = r->embedding() == scene::RenderMesh::Embedding::tets ? "tets" : "surface_frames";
+            d["embedding"] = std::string(scene::RenderMesh::embedding_name(r->embedding()));
             d["max_offset"] = r->max_offset();
             return d;
           },

@@ -4,7 +4,6 @@
 #include "pliant/core/bvh.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/topology.hpp"
-#include "pliant/scene/capabilities.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -162,8 +161,14 @@ Status RenderMesh::embed_in(const Body& body) {
   }
 
   tet_.clear();
+  fit_.reset();
   embedding_ = Embedding::surface_frames;
-  if (const auto* sim = capability<SimulationTets>(body); sim && !sim->simulation_tets().empty()) {
+  if (const auto* fits = capability<FitsSurfaces>(body)) {
+    Result<std::unique_ptr<SurfaceFit>> fit = fits->fit_surface(rest_);
+    if (!fit.ok()) return Error{fit.message()};
+    fit_ = std::move(fit).value();
+    embedding_ = Embedding::fitted;
+  } else if (const auto* sim = capability<SimulationTets>(body); sim && !sim->simulation_tets().empty()) {
     const auto tets = sim->simulation_tets();
     const auto x = sim->simulation_rest_nodes();
     TetMesh volume;
@@ -223,6 +228,10 @@ void RenderMesh::update(const Body& body) {
     // (nothing left to embed in).
     if (!embed_in(body).ok()) return;
   }
+  if (embedding_ == Embedding::fitted) {
+    fit_->positions(x_);
+    return;
+  }
   if (embedding_ == Embedding::tets) {
     const auto x = capability<SimulationTets>(body)->simulation_nodes();
     for (std::size_t i = 0; i < x_.size(); ++i) {
@@ -243,6 +252,18 @@ void RenderMesh::update(const Body& body) {
     const Vec3& c = xs[static_cast<std::size_t>(s.nodes[2])];
     x_[i] = s.w[0] * a + s.w[1] * b + s.w[2] * c + triangle_frame(a, b, c) * s.offset;
   }
+}
+
+std::string_view RenderMesh::embedding_name(Embedding e) {
+  switch (e) {
+    case Embedding::fitted:
+      return "fitted";
+    case Embedding::tets:
+      return "tets";
+    case Embedding::surface_frames:
+      break;
+  }
+  return "surface_frames";
 }
 
 void RenderMesh::sample_surface_field(std::span<const double> surface_values, std::span<double> out) const {

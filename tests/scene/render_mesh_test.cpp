@@ -209,6 +209,31 @@ TEST(RenderMesh, SceneFileKeyEmbedsAndTheWorldMovesIt) {
       "0.1233 m: check the render mesh's \"units\" and transform (both meshes are in the scene frame)");
 }
 
+// A meshless body fits a render mesh with its own MLS fit over the phyxels: its own surface as the
+// render mesh is reproduced (the same fit), under gravity and a grab, step after step.
+TEST(RenderMesh, AMeshlessBodyFitsItByItsPhyxels) {
+  auto scene = parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "jelly",
+      "family": "meshless", "fixed": ["xmin"],
+      "mesh": {"shape": "box", "size": [0.06, 0.02, 0.02], "cells": [6, 2, 2]},
+      "render_mesh": {"shape": "box", "size": [0.06, 0.02, 0.02], "cells": [6, 2, 2]},
+      "material": {"E": 20000, "nu": 0.3}, "meshless": {"spacing": 0.005, "gravity": [0, 0, -9.81]}}]})",
+                           "jelly.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene.value().world;
+  const RenderMesh& r = *world.render_mesh(0);
+  ASSERT_EQ(r.embedding(), RenderMesh::Embedding::fitted);
+  const Body& body = world.body(0);
+  ASSERT_EQ(r.positions().size(), body.surface_positions().size());
+  for (int i = 0; i < 20; ++i) world.step();
+  double e = 0.0, moved = 0.0;
+  for (std::size_t i = 0; i < r.positions().size(); ++i) {
+    e = std::max(e, (r.positions()[i] - body.surface_positions()[i]).norm());
+    moved = std::max(moved, (r.positions()[i] - r.rest().positions[i]).norm());
+  }
+  EXPECT_GT(moved, 1e-5);
+  EXPECT_LT(e, 1e-15);
+}
+
 // A FEM body (tets) and a membrane (surface frames) with render meshes from a file and a shape.
 TEST(RenderMesh, EveryFamilyTakesOneFromTheTestScene) {
   auto scene = load_scene(std::filesystem::path(PLIANT_TESTS_DATA_DIR) / "scenes" / "render_meshes.json");

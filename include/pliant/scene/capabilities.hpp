@@ -8,6 +8,7 @@
 #include "pliant/core/types.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -75,6 +76,25 @@ class SimulationTets {
   virtual std::span<const Vec3> simulation_rest_nodes() const = 0;
   /// Every node's current position (unit: m).
   virtual std::span<const Vec3> simulation_nodes() const = 0;
+};
+
+/// A render mesh fitted by a family its own way (FitsSurfaces), reading the body's state when asked.
+class SurfaceFit {
+ public:
+  virtual ~SurfaceFit() = default;
+  /// Current positions (unit: m) of the fitted vertices, one per vertex of the mesh it was fitted to.
+  virtual void positions(std::span<Vec3> out) const = 0;
+};
+
+/// A body that fits a render mesh its own way (the meshless family: the moving-least-squares fit over
+/// its phyxels that drives its own surface, exact under affine motion); RenderMesh prefers it to tets
+/// and surface frames.
+class FitsSurfaces {
+ public:
+  virtual ~FitsSurfaces() = default;
+  /// Fits `rest` (unit: m, where the body is at rest); fails with one line. The fit reads this body when
+  /// asked for positions, so it must not outlive it.
+  virtual Result<std::unique_ptr<SurfaceFit>> fit_surface(const TriMesh& rest) const = 0;
 };
 
 }  // namespace pliant::scene

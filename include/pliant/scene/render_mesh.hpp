@@ -2,6 +2,8 @@
 // organ's textured scan over a coarse simulation mesh: SOFA's mappings, iMSTK's visual meshes). It is
 // embedded once, at rest, and follows the body every step through the surface contract and the body's
 // capabilities, never naming a family:
+//   - by the body's own fit, when it offers one (FitsSurfaces: the meshless family's MLS fit over its
+//     phyxels, exact under affine motion);
 //   - in a body with SimulationTets (fem): each vertex by barycentric coordinates in the tet that
 //     contains it at rest, or, outside the mesh, in the tet under the nearest boundary face (the same
 //     coordinates extrapolated). Positions are then an affine function of the tet's nodes, so any affine
@@ -20,10 +22,13 @@
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/scene/body.hpp"
+#include "pliant/scene/capabilities.hpp"
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace pliant::scene {
@@ -31,7 +36,9 @@ namespace pliant::scene {
 class RenderMesh {
  public:
   /// How the vertices are embedded.
-  enum class Embedding { tets, surface_frames };
+  enum class Embedding { fitted, tets, surface_frames };
+  /// "fitted", "tets" or "surface_frames".
+  static std::string_view embedding_name(Embedding e);
 
   /// Embeds `mesh` (unit: m, in the scene frame, where the body is at rest) in `body`. Fails with one
   /// line when the mesh has no triangles, names a node it lacks, holds a non-finite position, or lies
@@ -69,6 +76,7 @@ class RenderMesh {
   };
   Status embed_in(const Body& body);
 
+  std::unique_ptr<SurfaceFit> fit_;
   TriMesh rest_;
   std::vector<Vec3> x_;
   Embedding embedding_ = Embedding::surface_frames;
