@@ -51,6 +51,7 @@ class FrameWriter {
   FrameWriter(const scene::World& world, const std::filesystem::path& dir) : world_(world), dir_(dir) {
     series_.resize(world.body_count());
     interior_series_.resize(world.body_count());
+    render_series_.resize(world.body_count());
   }
 
   void write(int frame) {
@@ -75,6 +76,15 @@ class FrameWriter {
       series_[b].push_back({world_.time(), file});
       unwrap(io::write_pvd(dir_ / (body.name() + ".pvd"), series_[b]));
       ++files_;
+      if (const scene::RenderMesh* render = world_.render_mesh(static_cast<Index>(b))) {
+        // The render mesh as a third series: its displacement and the surface fields sampled on it.
+        const std::string stem = body.name() + "_render";
+        const std::string inner = fmt::format("{}_{:05d}.vtu", stem, frame);
+        unwrap(io::write_vtu(dir_ / inner, render_surface(*render), render_fields(*render, fields)));
+        render_series_[b].push_back({world_.time(), inner});
+        unwrap(io::write_pvd(dir_ / (stem + ".pvd"), render_series_[b]));
+        ++files_;
+      }
       if (const auto* interior = scene::capability<scene::InteriorOutput>(body)) {
         // The body's interior (phyxels, tets) as a second series beside its surface.
         const std::string stem = body.name() + "_" + std::string(interior->interior_name());
@@ -89,9 +99,35 @@ class FrameWriter {
   int files() const { return files_; }
 
  private:
+  static TriMesh render_surface(const scene::RenderMesh& render) {
+    TriMesh mesh;
+    mesh.positions.assign(render.positions().begin(), render.positions().end());
+    mesh.triangles = render.rest().triangles;
+    return mesh;
+  }
+  // The body's surface fields (one value per surface node) sampled at the render vertices, after the
+  // render mesh's own displacement.
+  static std::vector<io::Field> render_fields(const scene::RenderMesh& render,
+                                              const std::vector<io::Field>& surface_fields) {
+    const auto x = render.positions();
+    const auto& x0 = render.rest().positions;
+    std::vector<io::Field> out;
+    io::Field u{"displacement_vector", 3, std::vector<double>(3 * x.size())};
+    for (std::size_t i = 0; i < x.size(); ++i)
+      for (int k = 0; k < 3; ++k) u.values[3 * i + static_cast<std::size_t>(k)] = x[i][k] - x0[i][k];
+    out.push_back(std::move(u));
+    for (const io::Field& f : surface_fields) {
+      if (f.components != 1) continue;
+      io::Field g{f.name, 1, std::vector<double>(x.size())};
+      render.sample_surface_field(f.values, g.values);
+      out.push_back(std::move(g));
+    }
+    return out;
+  }
+
   const scene::World& world_;
   std::filesystem::path dir_;
-  std::vector<std::vector<io::PvdEntry>> series_, interior_series_;
+  std::vector<std::vector<io::PvdEntry>> series_, interior_series_, render_series_;
   int files_ = 0;
 };
 
@@ -119,11 +155,24 @@ class PngWriter {
     for (std::size_t b = 0; b < world.body_count(); ++b) {
       const scene::Body& body = world.body(static_cast<Index>(b));
       BodyShot& out = shot.bodies[b];
-      out.positions.assign(body.surface_positions().begin(), body.surface_positions().end());
-      out.triangles.assign(body.surface_triangles().begin(), body.surface_triangles().end());
+      // A body with a render mesh is drawn as that mesh, its field sampled from the surface's.
+      const scene::RenderMesh* render = world.render_mesh(static_cast<Index>(b));
+      if (render) {
+        out.positions.assign(render->positions().begin(), render->positions().end());
+        out.triangles.assign(render->triangles().begin(), render->triangles().end());
+      } else {
+        out.positions.assign(body.surface_positions().begin(), body.surface_positions().end());
+        out.triangles.assign(body.surface_triangles().begin(), body.surface_triangles().end());
+      }
       if (const int f = scene::find_field(body, field_); f >= 0) {
-        out.values.resize(out.positions.size());
-        body.fill_field(static_cast<std::size_t>(f), out.values);
+        std::vector<double> surface(body.surface_positions().size());
+        body.fill_field(static_cast<std::size_t>(f), surface);
+        if (render) {
+          out.values.resize(out.positions.size());
+          render->sample_surface_field(surface, out.values);
+        } else {
+          out.values = std::move(surface);
+        }
         if (unit_.empty()) unit_ = body.fields()[static_cast<std::size_t>(f)].unit;
       }
       for (double v : out.values)
@@ -397,6 +446,14 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                       {"series", body.name() + ".pvd"}});
     if (const auto* interior = scene::capability<scene::InteriorOutput>(body))
       bodies.back()["interior_series"] = body.name() + "_" + std::string(interior->interior_name()) + ".pvd";
+    if (const scene::RenderMesh* render = world.render_mesh(static_cast<Index>(b)))
+      bodies.back()["render_mesh"] = {
+          {"series", body.name() + "_render.pvd"},
+          {"nodes", render->positions().size()},
+          {"triangles", render->triangles().size()},
+          {"embedding",
+           render->embedding() == scene::RenderMesh::Embedding::tets ? "tets" : "surface_frames"},
+          {"max_offset_m", render->max_offset()}};
   }
   summary["bodies"] = bodies;
   nlohmann::json tools = nlohmann::json::array();

@@ -98,6 +98,8 @@ class Viewer {
   int show_ = 0;  // 0: body surfaces; 1: and their interior points (phyxels, FEM nodes); 2: points only
   render::PointGlyphs point_glyphs_;
   std::vector<std::vector<double>> field_values_;
+  std::vector<std::vector<double>>
+      drawn_values_;  // a body's surface field before it is carried to its render mesh
   // Tool cylinders, meshed each frame (the render Frame borrows these arrays).
   render::CylinderMeshes tool_meshes_;
   // The panel's rectangle in window units, as drawn last (the camera frames bodies right of it).
@@ -316,9 +318,11 @@ render::Frame Viewer::build_frame() {
   double lo = INFINITY, hi = -INFINITY;
   for (std::size_t i = 0; i < model_.surface_count(); ++i) {
     const ViewerSurface s = model_.surface(i);
+    // A body with a render mesh is drawn as that mesh, its field carried over from the surface's.
+    const std::optional<ViewerSurface> drawn = model_.drawn_surface(i);
     render::Surface r;
-    r.positions = s.positions;
-    r.triangles = s.triangles;
+    r.positions = drawn ? drawn->positions : s.positions;
+    r.triangles = drawn ? drawn->triangles : s.triangles;
     r.shading = static_cast<render::Shading>(shading_);
     r.wireframe = wireframe_;
     r.color_map = static_cast<render::ColorMap>(color_map_);
@@ -326,6 +330,11 @@ render::Frame Viewer::build_frame() {
     if (field_index_ > 0 &&
         model_.field(i, names[static_cast<std::size_t>(field_index_ - 1)], field_values_[i], field_unit_) &&
         field_values_[i].size() == s.positions.size()) {
+      if (drawn) {
+        drawn_values_.resize(model_.surface_count());
+        model_.drawn_field(i, field_values_[i], drawn_values_[i]);
+        field_values_[i].swap(drawn_values_[i]);
+      }
       r.field = field_values_[i];
       for (double v : field_values_[i])
         if (std::isfinite(v)) {

@@ -12,6 +12,7 @@
 #include "pliant/scene/tool_cylinders.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -47,6 +48,13 @@ class ViewerModel {
   virtual std::string title() const = 0;
   virtual std::size_t surface_count() const = 0;
   virtual ViewerSurface surface(std::size_t index) const = 0;
+
+  /// What is drawn in place of surface `index` (a body's render mesh, scene/render_mesh.hpp), or nullopt
+  /// to draw the surface itself. Picking and grabbing always use surface(index).
+  virtual std::optional<ViewerSurface> drawn_surface(std::size_t /*index*/) const { return std::nullopt; }
+  /// A field of surface `index` (one value per its node) carried onto drawn_surface(index)'s vertices.
+  virtual void drawn_field(std::size_t /*index*/, std::span<const double> /*surface_values*/,
+                           std::vector<double>& /*out*/) const {}
 
   /// Names of the per-node scalar fields offered for colouring ("displacement", "stress", ...).
   virtual std::vector<std::string> field_names() const { return {}; }

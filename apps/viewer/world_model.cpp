@@ -87,6 +87,23 @@ ViewerSurface WorldViewerModel::surface(std::size_t index) const {
   return {b.name(), b.surface_positions(), b.surface_triangles(), b.surface_topology_version()};
 }
 
+std::optional<ViewerSurface> WorldViewerModel::drawn_surface(std::size_t index) const {
+  const scene::RenderMesh* r = world_->render_mesh(static_cast<Index>(index));
+  if (!r) return std::nullopt;
+  // A cut re-embeds the render mesh, but its triangles never change: the body's version still
+  // tells the viewer when to rebuild.
+  const scene::Body& b = world_->body(static_cast<Index>(index));
+  return ViewerSurface{b.name(), r->positions(), r->triangles(), b.surface_topology_version()};
+}
+
+void WorldViewerModel::drawn_field(std::size_t index, std::span<const double> surface_values,
+                                   std::vector<double>& out) const {
+  const scene::RenderMesh* r = world_->render_mesh(static_cast<Index>(index));
+  if (!r) return;
+  out.resize(r->positions().size());
+  r->sample_surface_field(surface_values, out);
+}
+
 std::vector<std::string> WorldViewerModel::field_names() const {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < world_->body_count(); ++i)

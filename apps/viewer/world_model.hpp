@@ -58,6 +58,9 @@ class WorldViewerModel : public ViewerModel {
   std::string title() const override { return title_; }
   std::size_t surface_count() const override { return world_->body_count(); }
   ViewerSurface surface(std::size_t index) const override;
+  std::optional<ViewerSurface> drawn_surface(std::size_t index) const override;
+  void drawn_field(std::size_t index, std::span<const double> surface_values,
+                   std::vector<double>& out) const override;
   std::vector<std::string> field_names() const override;
   bool field(std::size_t index, std::string_view name, std::vector<double>& values,
              std::string& unit) const override;

@@ -306,6 +306,26 @@ void bind_scene(py::module_& m) {
           },
           py::arg("origin"), py::arg("direction"),
           "The first surface a ray hits: {body, point, position, t}, or None")
+      .def(
+          "render_mesh",
+          [](py::object self, const py::object& key) -> py::object {
+            World& w = self.cast<World&>();
+            const Body& b = body_at(w, key);
+            Index index = 0;
+            while (&w.body(index) != &b) ++index;
+            const scene::RenderMesh* r = w.render_mesh(index);
+            if (!r) return py::none();
+            py::dict d;
+            d["positions"] = view_vec3(r->positions(), self);
+            d["rest_positions"] = view_vec3(r->rest().positions, self);
+            d["triangles"] = view_index<3>(r->triangles(), self);
+            d["embedding"] = std::string(scene::RenderMesh::embedding_name(r->embedding()));
+            d["max_offset"] = r->max_offset();
+            return d;
+          },
+          py::arg("key"),
+          "A body's render mesh (by index or name) as {positions, rest_positions, triangles, embedding, "
+          "max_offset}: read-only views (unit: m), positions valid until the next step; None without one")
       .def_property_readonly("events", &events_list, "Events of the last step as dicts")
       .def_property_readonly(
           "profile", [](const World& w) { return profile_dict(w.profile()); },

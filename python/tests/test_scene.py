@@ -67,6 +67,28 @@ def test_surface_views_are_zero_copy_and_follow_the_steps():
     assert tri.dtype == np.int32 and tri.shape[1] == 3 and tri.max() < len(x)
 
 
+def test_render_mesh_follows_the_body_as_a_zero_copy_view():
+    scene_dict = {
+        "pliant": 1, "name": "cage", "time_step": 0.01, "steps": 10,
+        "bodies": [{
+            "name": "block", "family": "fem",
+            "mesh": {"shape": "box", "size": [0.1, 0.04, 0.04], "cells": [5, 2, 2]},
+            "render_mesh": {"shape": "icosphere", "center": [0.05, 0.02, 0.02], "radius": 0.015, "subdivisions": 2},
+            "fixed": ["xmin"], "material": {"preset": "liver"}, "fem": {"gravity": [0, 0, -9.81]},
+        }],
+    }
+    world = pliant.scene_from_dict(scene_dict).world
+    assert world.render_mesh("block")["embedding"] == "tets"
+    render = world.render_mesh(0)
+    x, x0 = render["positions"], render["rest_positions"]
+    assert x.shape == x0.shape and render["triangles"].max() < len(x) and not x.flags.writeable
+    world.run(10)
+    # The zero-copy view shows the sagged sphere; every vertex went down with the block.
+    assert (x[:, 2] - x0[:, 2]).max() < 0
+    membrane = pliant.scene_from_dict(MEMBRANE).world
+    assert membrane.render_mesh("membrane") is None
+
+
 def test_probe_bends_the_beam_down_and_fields_fill_caller_buffers():
     scene = beam_scene()
     w = scene.world

@@ -53,7 +53,7 @@ constexpr const char* kHybridSolvers =
 GrabId to_scene(fem::FemGrabId id) { return {id.slot, id.generation}; }
 fem::FemGrabId to_fem(GrabId id) { return {id.slot, id.generation}; }
 
-class FemSceneBody : public Body, public InteriorOutput {
+class FemSceneBody : public Body, public InteriorOutput, public SimulationTets {
  public:
   FemSceneBody(std::string name, fem::FemBody body) : name_(std::move(name)), body_(std::move(body)) {}
 
@@ -121,6 +121,11 @@ class FemSceneBody : public Body, public InteriorOutput {
 
   // The volume at its current positions: point data "displacement" (m) and "velocity" (m/s), cell
   // data "von_mises" (Pa).
+  // Render meshes embed in the tets as they are now (after cuts).
+  std::span<const Tet> simulation_tets() const override { return body_.rest().tets; }
+  std::span<const Vec3> simulation_rest_nodes() const override { return body_.rest().positions; }
+  std::span<const Vec3> simulation_nodes() const override { return body_.positions(); }
+
   std::string_view interior_name() const override { return "volume"; }
   std::span<const Vec3> interior_points() const override { return body_.positions(); }
   Status write_interior_vtu(const std::filesystem::path& path) const override {

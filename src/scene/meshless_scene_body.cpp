@@ -38,7 +38,20 @@ namespace {
 GrabId to_scene(meshless::MeshlessGrabId id) { return {id.slot, id.generation}; }
 meshless::MeshlessGrabId to_meshless(GrabId id) { return {id.slot, id.generation}; }
 
-class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOutput {
+// A render mesh moved by the phyxels with the same MLS fit as the body's own surface.
+class PhyxelFit final : public SurfaceFit {
+ public:
+  PhyxelFit(meshless::DrivenSurface fit, const meshless::MeshlessBody& body)
+      : fit_(std::move(fit)), body_(body), normals_(fit_.vertex_count()) {}
+  void positions(std::span<Vec3> out) const override { fit_.update(body_.phyxels().position, out, normals_); }
+
+ private:
+  meshless::DrivenSurface fit_;
+  const meshless::MeshlessBody& body_;
+  mutable std::vector<Vec3> normals_;  // update's second output, not used
+};
+
+class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOutput, public FitsSurfaces {
  public:
   MeshlessSceneBody(std::string name, meshless::MeshlessBody body)
       : name_(std::move(name)), body_(std::move(body)) {}
@@ -80,6 +93,14 @@ class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOut
   const EventLog& events() const override { return events_; }
 
   bool cut(const BladeSweep& b) override { return body_.cut({b.a0, b.b0, b.a1, b.b1}); }
+
+  // Render meshes are fitted to the phyxels as they are now, where their rest positions are.
+  Result<std::unique_ptr<SurfaceFit>> fit_surface(const TriMesh& rest) const override {
+    Result<meshless::DrivenSurface> fit =
+        meshless::DrivenSurface::bind(body_.phyxels(), rest, body_.def().binding);
+    if (!fit.ok()) return Error{"render mesh: " + fit.message()};
+    return std::unique_ptr<SurfaceFit>(std::make_unique<PhyxelFit>(std::move(fit).value(), body_));
+  }
 
   std::string_view interior_name() const override { return "phyxels"; }
   Status write_interior_vtu(const std::filesystem::path& path) const override {

@@ -8,12 +8,14 @@
 #include "mesh_reader.hpp"
 
 #include "pliant/core/escape.hpp"
+#include "pliant/core/topology.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 namespace pliant::scene {
@@ -66,11 +68,13 @@ std::string read_color_field(const JsonReader& r, const World& world) {
 }
 
 // One body object: the shared keys (name, family, mesh or the given mesh, fixed), then the family's.
-// `contact`, when given, receives the body's "contact" settings; without it (make_body) the key is
-// refused, since contact settings belong to the World (World::set_contact).
+// `contact`, when given, receives the body's "contact" settings and `render` its "render_mesh"; without
+// them (make_body) those keys are refused, since both belong to the World (World::set_contact,
+// World::set_render_mesh).
 std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path& file, double dt,
                                 const SceneLimits& limits, const BodyMesh* mesh,
-                                std::vector<std::string>* notices = nullptr, BodyContact* contact = nullptr) {
+                                std::vector<std::string>* notices = nullptr, BodyContact* contact = nullptr,
+                                std::optional<TriMesh>* render = nullptr) {
   const JsonReader fam = b.at("family");
   const detail::FamilyEntry* entry =
       fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
@@ -83,12 +87,22 @@ std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path
   std::vector<std::string_view> keys = {"name", "family", "mesh", "fixed"};
   if (mesh) keys.erase(keys.begin() + 2);
   keys.push_back("contact");
+  keys.push_back("render_mesh");
   keys.insert(keys.end(), entry->keys.begin(), entry->keys.end());
   if (mesh && b.has("mesh")) b.at("mesh").fail("the mesh is given twice (as a key and as a mesh object)");
   b.expect_object(keys);
   if (auto c = b.find("contact")) {
     if (!contact) c->fail("contact settings belong to the World: set them with World::set_contact");
     *contact = detail::read_body_contact(*c);
+  }
+  if (auto r = b.find("render_mesh")) {
+    if (!render) r->fail("a render mesh belongs to the World: give it with World::set_render_mesh");
+    // The same object as "mesh": a file or a procedural shape, with units and a transform; a volume
+    // is drawn through its boundary surface.
+    BodyInputs rin;
+    detail::read_mesh(*r, file.parent_path(), rin, limits.max_mesh_elements);
+    *render = rin.surface ? std::move(*rin.surface) : extract_boundary(*rin.volume).mesh;
+    if (notices) notices->insert(notices->end(), rin.notices.begin(), rin.notices.end());
   }
   BodyInputs in;
   in.name = read_file_name(b.at("name"));
@@ -165,9 +179,14 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
                             bodies[i].pointer() + "/name)");
       }
       BodyContact contact;
+      std::optional<TriMesh> render;
       const Index index =
-          scene.world->add_body(read_body(b, file, dt, limits, nullptr, &scene.notices, &contact));
+          scene.world->add_body(read_body(b, file, dt, limits, nullptr, &scene.notices, &contact, &render));
       scene.world->set_contact(index, contact);
+      if (render)
+        scene.world->set_render_mesh(
+            index,
+            take(RenderMesh::embed(scene.world->body(index), std::move(*render)), b.at("render_mesh")));
     }
     if (auto list = root.find("colliders")) {
       const auto colliders = list->elements();

@@ -78,6 +78,14 @@ void World::step() {
   for (std::size_t i = 0; i < bodies_.size(); ++i) bodies_[i]->step(dt_, body_profiles_[i]);
   profile_.record("solve", watch.ms());
 
+  if (std::any_of(render_meshes_.begin(), render_meshes_.end(),
+                  [](const auto& r) { return r.has_value(); })) {
+    watch.reset();
+    for (std::size_t i = 0; i < render_meshes_.size(); ++i)
+      if (render_meshes_[i]) render_meshes_[i]->update(*bodies_[i]);
+    profile_.record("render_meshes", watch.ms());
+  }
+
   watch.reset();
   time_ = t;
   ++steps_;
@@ -96,6 +104,19 @@ void World::step() {
     publish_haptics();
     profile_.record("publish_haptics", watch.ms());
   }
+}
+
+void World::set_render_mesh(Index b, RenderMesh mesh) {
+  if (b < 0 || static_cast<std::size_t>(b) >= bodies_.size()) return;
+  render_meshes_.resize(bodies_.size());
+  render_meshes_[static_cast<std::size_t>(b)] = std::move(mesh);
+}
+
+const RenderMesh* World::render_mesh(Index b) const {
+  if (b < 0 || static_cast<std::size_t>(b) >= render_meshes_.size() ||
+      !render_meshes_[static_cast<std::size_t>(b)])
+    return nullptr;
+  return &*render_meshes_[static_cast<std::size_t>(b)];
 }
 
 bool World::bind_haptic_grab(int contact, Index body_index, GrabId grab, const Vec3& target) {

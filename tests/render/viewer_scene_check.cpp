@@ -14,6 +14,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <optional>
@@ -323,6 +324,36 @@ TEST(SceneViewerModel, TheSceneOutputFieldIsTheDefaultColourField) {
   EXPECT_FALSE(pull.has_reaction());
   StaticMeshModel still(sphere_surface(0.1, 1), "ball");
   EXPECT_FALSE(still.has_reaction());
+}
+
+// A body with a render mesh is drawn as it, with the surface's field carried over; picking keeps the
+// simulation surface; a body without one draws its surface.
+TEST(SceneViewerModel, ARenderMeshIsDrawnInTheBodysPlace) {
+  std::string json = membrane_scene(100);
+  json.insert(json.find(R"("fixed")"),
+              R"("render_mesh": { "shape": "rect", "size": [0.1, 0.1], "cells": [20, 20] }, )");
+  auto m = open(json);
+  ASSERT_TRUE(m);
+  const auto drawn = m->drawn_surface(0);
+  ASSERT_TRUE(drawn.has_value());
+  EXPECT_EQ(drawn->positions.size(), 21u * 21u);
+  EXPECT_EQ(m->surface(0).positions.size(), 9u * 9u);
+  pull(*m);
+  std::vector<double> values, carried;
+  std::string unit;
+  ASSERT_TRUE(m->field(0, "displacement", values, unit));
+  m->drawn_field(0, values, carried);
+  ASSERT_EQ(carried.size(), drawn->positions.size());
+  // Interpolated from the surface's values: within their range, and not all zero after the pull.
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  for (double v : carried) {
+    EXPECT_GE(v, *lo - 1e-12);
+    EXPECT_LE(v, *hi + 1e-12);
+  }
+  EXPECT_GT(*std::max_element(carried.begin(), carried.end()), 1e-3);
+  auto plain = open(membrane_scene(100));
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->drawn_surface(0).has_value());
 }
 
 // One ImGui frame with the model's panel, without a window or GL (ImGui only fills vertex lists);

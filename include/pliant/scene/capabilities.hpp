@@ -8,6 +8,7 @@
 #include "pliant/core/types.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -60,6 +61,40 @@ class InteriorOutput {
   /// The interior's current points (unit: m): the phyxels, or a FEM body's nodes; valid until the
   /// next step. For drawing them (the viewer's "interior points").
   virtual std::span<const Vec3> interior_points() const = 0;
+};
+
+/// A body simulated on tetrahedra whose every node it moves (a FEM body): a render mesh embeds in its
+/// tets by barycentric coordinates (render_mesh.hpp), which follow any affine motion of the body exactly.
+/// The three spans describe the mesh as it is now (after cuts: surface_topology_version() changes with
+/// them) and stay valid until the next step.
+class SimulationTets {
+ public:
+  virtual ~SimulationTets() = default;
+  /// The tetrahedra, indices into the two node arrays below.
+  virtual std::span<const Tet> simulation_tets() const = 0;
+  /// Every node's rest position (unit: m).
+  virtual std::span<const Vec3> simulation_rest_nodes() const = 0;
+  /// Every node's current position (unit: m).
+  virtual std::span<const Vec3> simulation_nodes() const = 0;
+};
+
+/// A render mesh fitted by a family its own way (FitsSurfaces), reading the body's state when asked.
+class SurfaceFit {
+ public:
+  virtual ~SurfaceFit() = default;
+  /// Current positions (unit: m) of the fitted vertices, one per vertex of the mesh it was fitted to.
+  virtual void positions(std::span<Vec3> out) const = 0;
+};
+
+/// A body that fits a render mesh its own way (the meshless family: the moving-least-squares fit over
+/// its phyxels that drives its own surface, exact under affine motion); RenderMesh prefers it to tets
+/// and surface frames.
+class FitsSurfaces {
+ public:
+  virtual ~FitsSurfaces() = default;
+  /// Fits `rest` (unit: m, where the body is at rest); fails with one line. The fit reads this body when
+  /// asked for positions, so it must not outlive it.
+  virtual Result<std::unique_ptr<SurfaceFit>> fit_surface(const TriMesh& rest) const = 0;
 };
 
 }  // namespace pliant::scene

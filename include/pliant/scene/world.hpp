@@ -9,6 +9,7 @@
 //                       new contacts held like grabs at the collider surface (contact.hpp)
 //   solve               every body's own step, in order (each body's internal stages, e.g.
 //                       "springs.solve", are in body_profile(i))
+//   render_meshes       render meshes follow their bodies (render_mesh.hpp), when any body has one
 //   emit_events         body events gathered into events(), stamped with body and time
 //   publish_haptics     the haptic snapshot of the bound grabs (haptics()), when any are bound
 // Events are valid until the next step. The same world gives a bit-identical state_hash() for any
@@ -22,6 +23,7 @@
 #include "pliant/scene/contact.hpp"
 #include "pliant/scene/haptics.hpp"
 #include "pliant/scene/interactions.hpp"
+#include "pliant/scene/render_mesh.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -84,6 +86,12 @@ class World {
   /// One event per body–collider pair in contact after the last step (valid until the next step).
   std::span<const ContactEvent> contact_events() const { return contact_events_; }
 
+  /// Gives body i a render mesh (RenderMesh::embed it in that body first), which follows the body after
+  /// every step; replaces one given before. An index out of range is ignored.
+  void set_render_mesh(Index body, RenderMesh mesh);
+  /// Body i's render mesh, or nullptr when it has none.
+  const RenderMesh* render_mesh(Index body) const;
+
   /// The virtual ray (Nikitina et al. 2003, Grimm 2005): the first body surface the ray hits (two-sided), for
   /// grabbing with a mouse, a VR controller or a tool tip. Refits the picking trees to the current surfaces.
   std::optional<WorldHit> pick(const Ray& ray);
@@ -142,6 +150,7 @@ class World {
                        bool& placed);
   std::vector<WorldEvent> events_;
   Profile profile_;
+  std::vector<std::optional<RenderMesh>> render_meshes_;
   // Contact (world_contact.cpp).
   std::vector<Collider> colliders_;
   std::vector<BodyContact> body_contact_;

@@ -147,7 +147,7 @@ put("unknown_family.json", green(bodies__0__family="cloth"),
     '/bodies/0/family: expected one of "green", "springs"')  # more families may follow
 put("unknown_key_body.json", green(bodies__0__colour="red"), "/bodies/0/colour: unknown key")
 put("springs_key_on_green.json", green(bodies__0__springs={}),
-    "/bodies/0/springs: unknown key (allowed here: name, family, mesh, fixed, contact, material, green)")
+    "/bodies/0/springs: unknown key (allowed here: name, family, mesh, fixed, contact, render_mesh, material, green)")
 
 # ---- mesh ----
 put("unknown_shape.json", green(bodies__0__mesh={"shape": "cylinder"}),
@@ -412,6 +412,17 @@ put("body_contact_margin_zero.json", green(bodies=[dict(GREEN["bodies"][0], cont
     "/bodies/0/contact/margin: expected a number > 0, got 0")
 put("contact_solver_tolerance_zero.json", green(contact_solver={"tolerance": 0}),
     "/contact_solver/tolerance: expected a number > 0 and <= 1, got 0")
+
+# ---- a body's render mesh ----
+def render_mesh(value):
+    return green(bodies=[dict(GREEN["bodies"][0], render_mesh=value)])
+
+
+put("render_mesh_far.json", render_mesh({"shape": "icosphere", "center": [2, 2, 2], "radius": 0.01}),
+    '/bodies/0/render_mesh: render mesh node 0 lies 3.4')
+put("render_mesh_missing.json", render_mesh({"file": "no_such_mesh.obj"}), "/bodies/0/render_mesh/file: ")
+put("render_mesh_empty.json", render_mesh({"file": "empty_mesh.obj"}), "/bodies/0/render_mesh/file: ")
+put("render_mesh_string.json", render_mesh("liver.obj"), "/bodies/0/render_mesh: expected an object")
 
 # ---- output ----
 put("output_width_zero.json", green(output={"png": False, "width": 0}),
