@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 namespace pliant::cli {
 namespace {
@@ -27,6 +28,18 @@ struct ValidateArgs {
 
 void run_validate(const ValidateArgs& args) {
   const std::vector<const validate::Entry*> entries = unwrap(validate::select(args.only, args.quick));
+  // Outputs that cannot be written fail now, not after the problems have run.
+  if (!args.json.empty()) {
+    const std::filesystem::path parent = std::filesystem::path(args.json).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent))
+      fail(fmt::format("{}: cannot write: directory {} does not exist", args.json, parent.string()));
+  }
+  if (!args.plots.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(args.plots, ec);
+    if (ec || !std::filesystem::is_directory(args.plots))
+      fail(fmt::format("{}: cannot create the plot directory{}", args.plots, ec ? ": " + ec.message() : ""));
+  }
   validate::Variant variant;
   variant.quick = args.quick;
   fmt::print("pliant validate{}: {} problems (docs/validation.md)\n", args.quick ? " --quick" : "",

@@ -3,6 +3,7 @@
 # issue's schema (order only where a refinement series applies), every one passed, a finite measured
 # value, and a PNG for each series.
 file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
 execute_process(COMMAND ${PLIANT} validate --quick --json ${OUT}/validate.json --plots ${OUT}/plots
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 if(NOT rc STREQUAL "0")

@@ -59,17 +59,24 @@ TEST(Validation, PatchTestFailsWithMixedMaterials) {
 }
 
 TEST(Validation, CantileverFailsOnACoarseMeshAndWithAWrongMaterial) {
-  const Problem good = cantilever_timoshenko(quick());
+  const Problem good = cantilever(CantileverCase::steel, quick());
   ASSERT_TRUE(good.passed) << good.error;
   ASSERT_TRUE(good.order.has_value());
   EXPECT_GT(*good.order, 1.0);  // linear tets in bending: about h^1.6 (docs/accuracy.md)
   EXPECT_EQ(good.series.h.size(), 3u);
   Variant coarse = quick();
   coarse.coarse = true;
-  const Problem c = cantilever_timoshenko(coarse);
+  const Problem c = cantilever(CantileverCase::steel, coarse);
   EXPECT_FALSE(c.passed) << c.error;
   EXPECT_LT(c.error, -0.07);  // too stiff, as linear tets in bending are
-  EXPECT_FALSE(cantilever_timoshenko(wrong_material()).passed);
+  EXPECT_FALSE(cantilever(CantileverCase::steel, wrong_material()).passed);
+  // Nearly incompressible: the 5-tet split passes; Kuhn's 6-tet split locks and is only reported.
+  const Problem five = cantilever(CantileverCase::nearly_incompressible, quick());
+  const Problem six = cantilever(CantileverCase::nearly_incompressible_six, quick());
+  EXPECT_TRUE(five.passed) << five.error;
+  EXPECT_TRUE(std::isnan(six.tolerance));
+  EXPECT_LT(six.error, -0.4);  // 0.45 of the deflection at 6 cells across (docs/accuracy.md)
+  EXPECT_GT(five.error, six.error);
 }
 
 TEST(Validation, BeamFrequencyFailsWithAWrongMaterial) {

@@ -22,7 +22,11 @@ const std::vector<Entry>& catalogue() {
       const std::string n = k == ElementKind::stable_neo_hookean ? "neo_hookean" : fem::element_kind_name(k);
       add("patch_test_" + n, true, [k](const Variant& v) { return patch_test(k, v); });
     }
-    add("cantilever_timoshenko", true, cantilever_timoshenko);
+    add("cantilever_timoshenko", true, [](const Variant& v) { return cantilever(CantileverCase::steel, v); });
+    add("cantilever_nearly_incompressible", true,
+        [](const Variant& v) { return cantilever(CantileverCase::nearly_incompressible, v); });
+    add("cantilever_nearly_incompressible_six", true,
+        [](const Variant& v) { return cantilever(CantileverCase::nearly_incompressible_six, v); });
     add("lame_cylinder", true, lame_cylinder);
     for (ElementKind k : {ElementKind::stable_neo_hookean, ElementKind::corotational}) {
       const std::string n = k == ElementKind::stable_neo_hookean ? "neo_hookean" : "corotational";
@@ -78,26 +82,28 @@ Result<std::vector<const Entry*>> select(const std::vector<std::string>& only, b
       if (!quick || e.quick) out.push_back(&e);
     return out;
   }
-  for (const std::string& name : only) {
-    const bool prefix = !name.empty() && name.back() == '*';
-    const std::string stem = prefix ? name.substr(0, name.size() - 1) : name;
+  // Catalogue order whatever the order of `only`, each problem once.
+  const auto matches = [](const std::string& pattern, const std::string& name) {
+    const bool prefix = !pattern.empty() && pattern.back() == '*';
+    return prefix ? name.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0 : name == pattern;
+  };
+  for (const std::string& pattern : only) {
     bool found = false;
-    for (const Entry& e : all) {
-      if (prefix ? e.name.rfind(stem, 0) == 0 : e.name == name) {
-        found = true;
-        bool seen = false;
-        for (const Entry* chosen : out) seen = seen || chosen == &e;
-        if (!seen) out.push_back(&e);
-      }
-    }
+    for (const Entry& e : all) found = found || matches(pattern, e.name);
     if (!found) {
       std::string names;
       for (const Entry& e : all) names += (names.empty() ? "" : ", ") + e.name;
       return Error{fmt::format(
-          "validate: no problem named \"{}\" (the problems are: {}; a trailing * matches a prefix)", name,
+          "validate: no problem named \"{}\" (the problems are: {}; a trailing * matches a prefix)", pattern,
           names)};
     }
   }
+  for (const Entry& e : all)
+    for (const std::string& pattern : only)
+      if (matches(pattern, e.name)) {
+        out.push_back(&e);
+        break;
+      }
   return out;
 }
 

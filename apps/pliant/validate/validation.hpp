@@ -68,8 +68,8 @@ void finish(Problem& problem);
 /// Observed order p of |error| ~ h^p: least-squares slope of log|error| against log h (≥ 2 points).
 double fitted_order(const Series& series);
 
-/// Names of the entries to run: all (or the quick ones), or those matching `only` (a name, or a prefix
-/// ending in '*'). Fails naming an unknown name and listing the catalogue.
+/// The entries to run, in catalogue order: all (or the quick ones), or those matching `only` (a name, or
+/// a prefix ending in '*'). Fails naming an unknown name and listing the catalogue.
 Result<std::vector<const Entry*>> select(const std::vector<std::string>& only, bool quick);
 
 /// Runs the entries, calling `progress` after each problem (may be empty).
