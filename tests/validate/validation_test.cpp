@@ -100,6 +100,9 @@ TEST(Validation, FamiliesOnTheSharedBeam) {
   EXPECT_LT(fem.error, 0.0);  // linear tets: too stiff in bending
   // Tensor-mass is linear FEM's stiffness in node and edge tensors: the same answer on the same grid.
   EXPECT_NEAR(tensor_mass.measured, fem.measured, 1e-6 * fem.measured);
+  // Green's functions are K⁻¹ of the same FEM, stored in float.
+  const Problem green = family_beam("green", quick());
+  EXPECT_NEAR(green.measured, fem.measured, 1e-4 * fem.measured);
   Variant coarse = quick();
   coarse.coarse = true;
   EXPECT_FALSE(family_beam("fem", coarse).passed);

@@ -42,7 +42,7 @@ const std::vector<Entry>& catalogue() {
       }
     add("beam_frequency_1", true, [](const Variant& v) { return beam_frequency(0, v); });
     add("beam_frequency_2", true, [](const Variant& v) { return beam_frequency(1, v); });
-    for (const char* family : {"fem", "tensor_mass", "meshless"})
+    for (const char* family : {"fem", "green", "tensor_mass", "meshless"})
       add(std::string("family_beam_") + family, true,
           [family](const Variant& v) { return family_beam(family, v); });
     for (springs::Method m : springs::all_methods)
@@ -157,19 +157,22 @@ std::string pad(const std::string& s, std::size_t width) {
 }  // namespace
 
 std::string table(const std::vector<Problem>& problems) {
-  std::size_t name_width = 7;
-  for (const Problem& p : problems) name_width = std::max(name_width, p.name.size());
+  std::size_t name_width = 7, family_width = 6;
+  for (const Problem& p : problems) {
+    name_width = std::max(name_width, p.name.size());
+    family_width = std::max(family_width, p.family.size());
+  }
   std::string out = fmt::format("{} {} {} {:>13} {:>13} {:>10} {:>9} {:>6}  {}\n", pad("problem", name_width),
-                                pad("family", 7), pad("method", 34), "measured", "reference", "error",
-                                "tolerance", "order", "result");
+                                pad("family", family_width), pad("method", 34), "measured", "reference",
+                                "error", "tolerance", "order", "result");
   int failed = 0;
   for (const Problem& p : problems) {
     failed += !p.passed;
     const std::string result = !p.passed ? "FAIL" : std::isnan(p.tolerance) ? "reported" : "pass";
     out += fmt::format("{} {} {} {:>13} {:>13} {:>10} {:>9} {:>6}  {}\n", pad(p.name, name_width),
-                       pad(p.family, 7), pad(shortened(p.method, 34), 34), number(p.measured),
+                       pad(p.family, family_width), pad(shortened(p.method, 34), 34), number(p.measured),
                        number(p.reference), std::isfinite(p.error) ? fmt::format("{:+.2e}", p.error) : "-",
-                       std::isnan(p.tolerance) ? "-" : fmt::format("{:.2g}", p.tolerance),
+                       std::isnan(p.tolerance) ? "-" : fmt::format("{:.3g}", p.tolerance),
                        p.order ? fmt::format("{:.2f}", *p.order) : "", result);
   }
   out +=

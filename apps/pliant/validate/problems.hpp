@@ -55,7 +55,7 @@ Problem beam_frequency(int mode, const Variant& variant);
 
 /// The families side by side on one problem: a clamped 0.1 × 0.02 × 0.02 m beam (E = 1 MPa, ν = 0.3,
 /// ρ = 1000 kg/m³) sagging under gravity; the mean end deflection of `family` ("fem": linear tets on a
-/// 20 × 4 × 4 grid; "tensor_mass": Cotin et al.'s tensor-mass model, springs family, on the same grid;
+/// 20 × 4 × 4 grid; "green": Green's functions precomputed on that grid; "tensor_mass": Cotin et al.'s tensor-mass model, springs family, on the same grid;
 /// "meshless": MLS phyxels at 5 mm, 2.5 mm in the full run) against converged linear FEM (Richardson
 /// extrapolation of 4, 6 and 8 cells across).
 Problem family_beam(const std::string& family, const Variant& variant);
