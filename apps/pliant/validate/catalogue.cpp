@@ -42,6 +42,9 @@ const std::vector<Entry>& catalogue() {
       }
     add("beam_frequency_1", true, [](const Variant& v) { return beam_frequency(0, v); });
     add("beam_frequency_2", true, [](const Variant& v) { return beam_frequency(1, v); });
+    add("damped_mode", true, damped_mode);
+    add("newmark_energy", true,
+        [](const Variant& v) { return integrator_energy(fem::ImplicitScheme::newmark, v); });
     for (const char* family : {"fem", "green", "tensor_mass", "meshless"})
       add(std::string("family_beam_") + family, true,
           [family](const Variant& v) { return family_beam(family, v); });

@@ -6,6 +6,7 @@
 #include "validation.hpp"
 
 #include "pliant/models/fem/fem_force_model.hpp"
+#include "pliant/models/fem/implicit_solver.hpp"
 #include "pliant/models/springs/methods.hpp"
 
 #include <array>
@@ -53,11 +54,19 @@ Problem rigid_rotation(fem::ElementKind element, double degrees, const Variant& 
 /// Euler-Bernoulli, Richardson-extrapolated from three meshes with their observed order.
 Problem beam_frequency(int mode, const Variant& variant);
 
+/// A clamped steel beam released from its first mode shape with Rayleigh damping αM (ζ = 0.02), stepped
+/// by the implicit Newmark solver: the damping ratio from the logarithmic decrement against α/(2ω₁).
+Problem damped_mode(const Variant& variant);
+
+/// The same beam undamped, stepped by `scheme` for 10 periods: the largest relative energy change
+/// (reference 0). Newmark's average acceleration conserves it; backward Euler dissipates (and fails).
+Problem integrator_energy(fem::ImplicitScheme scheme, const Variant& variant);
+
 /// The families side by side on one problem: a clamped 0.1 × 0.02 × 0.02 m beam (E = 1 MPa, ν = 0.3,
 /// ρ = 1000 kg/m³) sagging under gravity; the mean end deflection of `family` ("fem": linear tets on a
-/// 20 × 4 × 4 grid; "green": Green's functions precomputed on that grid; "tensor_mass": Cotin et al.'s tensor-mass model, springs family, on the same grid;
-/// "meshless": MLS phyxels at 5 mm, 2.5 mm in the full run) against converged linear FEM (Richardson
-/// extrapolation of 4, 6 and 8 cells across).
+/// 20 × 4 × 4 grid; "green": Green's functions precomputed on that grid; "tensor_mass": Cotin et al.'s
+/// tensor-mass model, springs family, on the same grid; "meshless": MLS phyxels at 5 mm, 2.5 mm in the full
+/// run) against converged linear FEM (Richardson extrapolation of 4, 6 and 8 cells across).
 Problem family_beam(const std::string& family, const Variant& variant);
 
 /// Grimm (2005) Table 2.1: steps for one interaction method to settle the pulled membrane, against the
