@@ -3,6 +3,7 @@
 // table; exit status 0 when every problem passes, 1 when one fails (named on one line), 2 on bad
 // arguments.
 #include "cli.hpp"
+#include "option_checks.hpp"
 
 #include "validation.hpp"
 
@@ -24,6 +25,7 @@ struct ValidateArgs {
   std::string json;
   std::string plots;
   std::vector<std::string> only;
+  double youngs_scale = 1.0;
 };
 
 void run_validate(const ValidateArgs& args) {
@@ -42,6 +44,7 @@ void run_validate(const ValidateArgs& args) {
   }
   validate::Variant variant;
   variant.quick = args.quick;
+  variant.youngs_scale = args.youngs_scale;
   fmt::print("pliant validate{}: {} problems (docs/validation.md)\n", args.quick ? " --quick" : "",
              entries.size());
   std::fflush(stdout);
@@ -84,6 +87,11 @@ void setup_validate(CLI::App& app) {
   cmd->add_option(
       "--only", args->only,
       "Run only these problems: names, or a prefix ending in * (default: every problem, or the quick ones)");
+  add_number(
+      *cmd, "--youngs-scale", args->youngs_scale,
+      "Simulate with Young's modulus times this against the nominal references (every other tet in the "
+      "patch tests), to see the checks fail (default 1: as published)",
+      between(0.01, 100));
   cmd->callback([args] { run_validate(*args); });
 }
 
