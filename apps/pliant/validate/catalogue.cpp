@@ -51,6 +51,8 @@ const std::vector<Entry>& catalogue() {
     for (springs::Method m : springs::all_methods)
       add(fmt::format("grimm_table21_{}", springs::method_name(m)), true,
           [m](const Variant& v) { return grimm_table21(m, v); });
+    add("grimm_table21_dragnet_mass_spring_velocity_coupling", true,
+        [](const Variant& v) { return grimm_table21(springs::Method::dragnet_mass_spring, v, true); });
     return e;
   }();
   return entries;
