@@ -27,6 +27,7 @@ const std::vector<Entry>& catalogue() {
         [](const Variant& v) { return cantilever(CantileverCase::nearly_incompressible, v); });
     add("cantilever_nearly_incompressible_six", true,
         [](const Variant& v) { return cantilever(CantileverCase::nearly_incompressible_six, v); });
+    add("cook_membrane", true, cook_membrane);
     add("lame_cylinder", true, lame_cylinder);
     for (ElementKind k : {ElementKind::stable_neo_hookean, ElementKind::corotational}) {
       const std::string n = k == ElementKind::stable_neo_hookean ? "neo_hookean" : "corotational";

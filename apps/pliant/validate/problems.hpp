@@ -35,6 +35,10 @@ enum class CantileverCase { steel, nearly_incompressible, nearly_incompressible_
 /// observed order fitted over the meshes.
 Problem cantilever(CantileverCase which, const Variant& variant);
 
+/// Cook's membrane (Cook 1974): the tapered plate clamped on its short edge under a shear load, as a
+/// thin 3D slab (plane stress); the tip corner's vertical displacement against the converged 23.96.
+Problem cook_membrane(const Variant& variant);
+
 /// Lamé's thick-walled cylinder under internal pressure (plane strain): radial displacement of the bore.
 Problem lame_cylinder(const Variant& variant);
 
