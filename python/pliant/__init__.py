@@ -33,6 +33,7 @@ from ._pliant import (  # noqa: F401
     tube,
     write_mesh,
 )
+from ._pliant import _validate_json
 
 try:  # present when Pliant was built with gmsh
     from ._pliant import tetrahedralize  # noqa: F401
@@ -81,3 +82,14 @@ def _add_body(self, spec=None, *, file="body.json", **keys):
 World.add_body = _add_body
 
 __version__ = "0.1.0"
+
+
+def validate(quick=False, only=None):
+    """Runs the verification catalogue of `pliant validate` (docs/validation.md) and returns its problems
+    as a list of dicts with the keys name, family, method, quantity, measured, reference,
+    reference_source, error, tolerance (None: reported only), passed, and order where a refinement
+    series applies. quick=True runs the CI subset; only is a list of names (a trailing * matches a
+    prefix). An unknown name raises pliant.Error."""
+    if isinstance(only, str):
+        only = [only]
+    return _json.loads(_validate_json(bool(quick), list(only or [])))["problems"]

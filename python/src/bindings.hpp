@@ -57,5 +57,7 @@ void bind_materials(py::module_& m);
 void bind_scene(py::module_& m);
 /// After bind_scene: it adds World.add_green_body.
 void bind_green(py::module_& m);
+/// pliant._validate_json, behind pliant.validate() (the `pliant validate` catalogue).
+void bind_validate(py::module_& m);
 
 }  // namespace pliant::python

@@ -116,4 +116,5 @@ PYBIND11_MODULE(_pliant, m) {
   bind_materials(m);
   bind_scene(m);
   bind_green(m);
+  bind_validate(m);
 }

@@ -1,0 +1,81 @@
+// The verification problems of the catalogue, one function each (catalogue.cpp lists them). Each runs
+// the library as a user would and compares with an analytic or published value; docs/validation.md
+// describes their set-ups. Tests call them directly with perturbed inputs to show that they can fail.
+#pragma once
+
+#include "validation.hpp"
+
+#include "pliant/models/fem/fem_force_model.hpp"
+#include "pliant/models/fem/implicit_solver.hpp"
+#include "pliant/models/springs/methods.hpp"
+
+#include <array>
+
+namespace pliant::validate {
+
+/// Richardson extrapolation through three meshes (sizes h, coarsest first, values f): f = f∞ + C h^p with
+/// p found from the values alone (self-convergence; a NaN-free answer needs monotone values).
+struct Extrapolation {
+  double value = 0.0;  ///< f∞ (unit: f's)
+  double order = 0.0;  ///< p (dimensionless)
+};
+Extrapolation richardson(const std::array<double, 3>& h, const std::array<double, 3>& f);
+
+/// Patch test (Irons & Razzaque 1972) of one element kind: the boundary nodes of a jittered box moved
+/// by an affine map (small strain for the linear element, 20 % strain for the others), the interior
+/// solved for; measured: largest interior deviation from the affine field over the largest boundary
+/// displacement (reference 0). With youngs_scale ≠ 1 every other tet is stiffer, which must fail.
+Problem patch_test(fem::ElementKind element, const Variant& variant);
+
+/// The cantilevers of docs/accuracy.md: steel (ν = 0.3) and nearly incompressible (ν = 0.49) on the
+/// 5-tet split, and the latter on Kuhn's 6-tet split, which locks (reported, not checked).
+enum class CantileverCase { steel, nearly_incompressible, nearly_incompressible_six };
+
+/// Cantilever under a tip shear load against Timoshenko beam theory with Cowper's shear coefficient;
+/// observed order fitted over the meshes.
+Problem cantilever(CantileverCase which, const Variant& variant);
+
+/// Cook's membrane (Cook 1974): the tapered plate clamped on its short edge under a shear load, as a
+/// thin 3D slab (plane stress); the tip corner's vertical displacement against the converged 23.96.
+Problem cook_membrane(const Variant& variant);
+
+/// Lamé's thick-walled cylinder under internal pressure (plane strain): radial displacement of the bore.
+Problem lame_cylinder(const Variant& variant);
+
+/// Uniaxial stretch to λ = 1.5 of a block on symmetry rollers: nominal stress P11 against the closed
+/// form of the element's model (stable Neo-Hookean or corotational).
+Problem uniaxial_stretch(fem::ElementKind element, const Variant& variant);
+
+/// Simple shear γ = 0.5 imposed on every boundary node: the mean shear stress P12 from the boundary
+/// reactions against the closed form.
+Problem simple_shear(fem::ElementKind element, const Variant& variant);
+
+/// A rigid rotation by `degrees` (about a skew axis) of a jittered box: largest node force over that of a
+/// 1 % stretch (reference 0). The linear element fails it (it inflates under rotation).
+Problem rigid_rotation(fem::ElementKind element, double degrees, const Variant& variant);
+
+/// Lowest (mode 0) or second (mode 1) bending frequency of a clamped steel beam against
+/// Euler-Bernoulli, Richardson-extrapolated from three meshes with their observed order.
+Problem beam_frequency(int mode, const Variant& variant);
+
+/// A clamped steel beam released from its first mode shape with Rayleigh damping αM (ζ = 0.02), stepped
+/// by the implicit Newmark solver: the damping ratio from the logarithmic decrement against α/(2ω₁).
+Problem damped_mode(const Variant& variant);
+
+/// The same beam undamped, stepped by `scheme` for 10 periods: the largest relative energy change
+/// (reference 0). Newmark's average acceleration conserves it; backward Euler dissipates (and fails).
+Problem integrator_energy(fem::ImplicitScheme scheme, const Variant& variant);
+
+/// The families side by side on one problem: a clamped 0.1 × 0.02 × 0.02 m beam (E = 1 MPa, ν = 0.3,
+/// ρ = 1000 kg/m³) sagging under gravity; the mean end deflection of `family` ("fem": linear tets on a
+/// 20 × 4 × 4 grid; "green": Green's functions precomputed on that grid; "tensor_mass": Cotin et al.'s
+/// tensor-mass model, springs family, on the same grid; "meshless": MLS phyxels at 5 mm, 2.5 mm in the full
+/// run) against converged linear FEM (Richardson extrapolation of 4, 6 and 8 cells across).
+Problem family_beam(const std::string& family, const Variant& variant);
+
+/// Grimm (2005) Table 2.1: steps for one interaction method to settle the pulled membrane, against the
+/// thesis' count (reported, not checked). With `velocity_coupling` a combined method's correction also
+/// changes velocities, at k h²/m = 0.4: the parameter that brings Dragnet mass-spring near the thesis.
+Problem grimm_table21(springs::Method method, const Variant& variant, bool velocity_coupling = false);
+
+}  // namespace pliant::validate

@@ -1,0 +1,206 @@
+// The verification problems of `pliant validate` pass as run, and fail when the input is wrong: a wrong
+// material (Young's modulus off by 10 %, or a stiffer material in every other tet of a patch), a
+// coarser mesh, or an element that is not frame indifferent. The catalogue's names, selection, JSON
+// schema and order fit are checked here too; tests/cli runs the whole quick catalogue.
+#include "problems.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <set>
+
+namespace pliant::validate {
+namespace {
+
+using fem::ElementKind;
+
+Variant quick() {
+  Variant v;
+  v.quick = true;
+  return v;
+}
+
+Variant wrong_material() {
+  Variant v = quick();
+  v.youngs_scale = 1.1;
+  return v;
+}
+
+TEST(Validation, UniaxialStretchPassesAndFailsWithAWrongMaterial) {
+  for (ElementKind k : {ElementKind::stable_neo_hookean, ElementKind::corotational}) {
+    const Problem good = uniaxial_stretch(k, quick());
+    EXPECT_TRUE(good.passed) << good.name << ": error " << good.error;
+    EXPECT_GT(good.reference, 0.0);
+    const Problem bad = uniaxial_stretch(k, wrong_material());
+    EXPECT_FALSE(bad.passed) << bad.name;
+    // The stress of a homogeneous model scales with its moduli: 10 % too stiff reads 10 % high.
+    EXPECT_NEAR(bad.error, 0.1, 1e-4) << bad.name;
+  }
+}
+
+TEST(Validation, SimpleShearFailsWithAWrongMaterial) {
+  for (ElementKind k : {ElementKind::stable_neo_hookean, ElementKind::corotational}) {
+    EXPECT_TRUE(simple_shear(k, quick()).passed);
+    const Problem bad = simple_shear(k, wrong_material());
+    EXPECT_FALSE(bad.passed) << bad.name;
+    EXPECT_NEAR(bad.error, 0.1, 1e-4) << bad.name;
+  }
+}
+
+TEST(Validation, PatchTestFailsWithMixedMaterials) {
+  for (ElementKind k : {ElementKind::linear, ElementKind::stable_neo_hookean}) {
+    const Problem good = patch_test(k, quick());
+    EXPECT_TRUE(good.passed) << good.name << ": " << good.measured;
+    const Problem bad = patch_test(k, wrong_material());
+    EXPECT_FALSE(bad.passed) << bad.name << ": " << bad.measured;
+    EXPECT_GT(bad.measured, 1e-6) << "a material jump bends the affine field";
+  }
+}
+
+TEST(Validation, CantileverFailsOnACoarseMeshAndWithAWrongMaterial) {
+  const Problem good = cantilever(CantileverCase::steel, quick());
+  ASSERT_TRUE(good.passed) << good.error;
+  ASSERT_TRUE(good.order.has_value());
+  EXPECT_GT(*good.order, 1.0);  // linear tets in bending: about h^1.6 (docs/accuracy.md)
+  EXPECT_EQ(good.series.h.size(), 3u);
+  Variant coarse = quick();
+  coarse.coarse = true;
+  const Problem c = cantilever(CantileverCase::steel, coarse);
+  EXPECT_FALSE(c.passed) << c.error;
+  EXPECT_LT(c.error, -0.07);  // too stiff, as linear tets in bending are
+  EXPECT_FALSE(cantilever(CantileverCase::steel, wrong_material()).passed);
+  // Nearly incompressible: the 5-tet split passes; Kuhn's 6-tet split locks and is only reported.
+  const Problem five = cantilever(CantileverCase::nearly_incompressible, quick());
+  const Problem six = cantilever(CantileverCase::nearly_incompressible_six, quick());
+  EXPECT_TRUE(five.passed) << five.error;
+  EXPECT_TRUE(std::isnan(six.tolerance));
+  EXPECT_LT(six.error, -0.4);  // 0.45 of the deflection at 6 cells across (docs/accuracy.md)
+  EXPECT_GT(five.error, six.error);
+}
+
+TEST(Validation, BeamFrequencyFailsWithAWrongMaterial) {
+  const Problem good = beam_frequency(0, quick());
+  EXPECT_TRUE(good.passed) << good.error;
+  // f ∝ √E: 10 % stiffer reads about 4.9 % high, beyond the 1 % tolerance.
+  const Problem bad = beam_frequency(0, wrong_material());
+  EXPECT_FALSE(bad.passed) << bad.error;
+  EXPECT_NEAR(bad.error - good.error, std::sqrt(1.1) - 1.0, 0.01);
+  // Meshes before the asymptotic range (2, 3, 4 cells across) extrapolate 2.4 % low.
+  Variant coarse = quick();
+  coarse.coarse = true;
+  EXPECT_FALSE(beam_frequency(0, coarse).passed);
+}
+
+TEST(Validation, DampedModeAndEnergy) {
+  const Problem good = damped_mode(quick());
+  EXPECT_TRUE(good.passed) << good.measured;
+  // Simulated 10 % stiffer than the reference's ω: ζ = α/(2ω) reads 1/√1.1 of it, 4.7 % low.
+  const Problem bad = damped_mode(wrong_material());
+  EXPECT_FALSE(bad.passed) << bad.error;
+  EXPECT_NEAR(bad.error, 1.0 / std::sqrt(1.1) - 1.0, 0.005);
+  EXPECT_TRUE(integrator_energy(fem::ImplicitScheme::newmark, quick()).passed);
+  // Backward Euler dissipates: at 100 steps a period it loses most of the energy in 10 periods.
+  const Problem euler = integrator_energy(fem::ImplicitScheme::backward_euler, quick());
+  EXPECT_FALSE(euler.passed);
+  EXPECT_GT(euler.measured, 0.5);
+}
+
+TEST(Validation, FamiliesOnTheSharedBeam) {
+  const Problem fem = family_beam("fem", quick());
+  const Problem tensor_mass = family_beam("tensor_mass", quick());
+  EXPECT_TRUE(fem.passed) << fem.error;
+  EXPECT_GT(fem.measured, 0.0);
+  EXPECT_LT(fem.error, 0.0);  // linear tets: too stiff in bending
+  // Tensor-mass is linear FEM's stiffness in node and edge tensors: the same answer on the same grid.
+  EXPECT_NEAR(tensor_mass.measured, fem.measured, 1e-6 * fem.measured);
+  // Green's functions are K⁻¹ of the same FEM, stored in float.
+  const Problem green = family_beam("green", quick());
+  EXPECT_NEAR(green.measured, fem.measured, 1e-4 * fem.measured);
+  Variant coarse = quick();
+  coarse.coarse = true;
+  EXPECT_FALSE(family_beam("fem", coarse).passed);
+  Variant stiffer = quick();
+  stiffer.youngs_scale = 1.25;  // 12 % short as sampled, so a 25 % stiffer material is far outside
+  EXPECT_FALSE(family_beam("meshless", stiffer).passed);
+}
+
+TEST(Validation, LameCylinderFailsWithAWrongMaterial) {
+  EXPECT_TRUE(lame_cylinder(quick()).passed);
+  const Problem bad = lame_cylinder(wrong_material());
+  EXPECT_FALSE(bad.passed) << bad.error;
+  EXPECT_LT(bad.error, -0.05);  // stiffer: the bore opens about 9 % less
+}
+
+TEST(Validation, RigidRotationFailsForTheLinearElement) {
+  for (double degrees : {90.0, 180.0}) {
+    for (ElementKind k : {ElementKind::corotational, ElementKind::stvk, ElementKind::stable_neo_hookean}) {
+      const Problem p = rigid_rotation(k, degrees, quick());
+      EXPECT_TRUE(p.passed) << p.name << ": " << p.measured;
+    }
+    // Small-strain elasticity is not frame indifferent: a rotation reads as a large strain.
+    const Problem linear = rigid_rotation(ElementKind::linear, degrees, quick());
+    EXPECT_FALSE(linear.passed);
+    EXPECT_GT(linear.measured, 10.0) << degrees;
+  }
+}
+
+TEST(Validation, GrimmStepCountsAreReportedNotChecked) {
+  const Problem p = grimm_table21(springs::Method::mass_spring, quick());
+  EXPECT_TRUE(p.passed);
+  EXPECT_TRUE(std::isnan(p.tolerance));
+  EXPECT_EQ(p.reference, 86.0);
+  EXPECT_GT(p.measured, 1.0);
+}
+
+TEST(Validation, FinishAndOrder) {
+  Problem p;
+  p.measured = 1.05, p.reference = 1.0, p.tolerance = 0.04;
+  finish(p);
+  EXPECT_NEAR(p.error, 0.05, 1e-12);
+  EXPECT_FALSE(p.passed);
+  p.tolerance = 0.06;
+  finish(p);
+  EXPECT_TRUE(p.passed);
+  p.measured = std::nan("");
+  finish(p);
+  EXPECT_FALSE(p.passed) << "a NaN measurement never passes";
+  // error = 3 h²: order 2 exactly.
+  Series s{{0.1, 0.05, 0.025}, {0.03, 0.0075, 0.001875}};
+  EXPECT_NEAR(fitted_order(s), 2.0, 1e-12);
+}
+
+TEST(Validation, CatalogueNamesAreUniqueAndSelectable) {
+  std::set<std::string> names;
+  for (const Entry& e : catalogue()) EXPECT_TRUE(names.insert(e.name).second) << e.name;
+  EXPECT_GE(names.size(), 20u);
+  auto some = select({"patch_test_*", "lame_cylinder"}, false);
+  ASSERT_TRUE(some) << some.message();
+  EXPECT_EQ(some->size(), 5u);
+  auto bad = select({"no_such_problem"}, false);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.message().find("no problem named \"no_such_problem\""), std::string::npos);
+  EXPECT_EQ(bad.message().find('\n'), std::string::npos);
+}
+
+TEST(Validation, JsonHasExactlyTheSchemaKeys) {
+  Problem p;
+  p.name = "x", p.measured = 2, p.reference = 1, p.tolerance = std::nan("");
+  finish(p);
+  Problem q = p;
+  q.series = {{0.2, 0.1, 0.05}, {0.4, 0.1, 0.025}};
+  q.order = fitted_order(q.series);
+  const nlohmann::json j = to_json({p, q}, true);
+  const std::set<std::string> schema = {"name",      "family",           "method", "quantity",  "measured",
+                                        "reference", "reference_source", "error",  "tolerance", "passed"};
+  std::set<std::string> keys;
+  for (const auto& [k, v] : j["problems"][0].items()) keys.insert(k);
+  EXPECT_EQ(keys, schema);
+  EXPECT_TRUE(j["problems"][0]["tolerance"].is_null());  // reported only
+  EXPECT_TRUE(j["problems"][1].contains("order"));
+  EXPECT_NEAR(j["problems"][1]["order"].get<double>(), 2.0, 1e-12);
+  EXPECT_EQ(j["series"]["x"]["h_m"].size(), 3u);
+}
+
+}  // namespace
+}  // namespace pliant::validate
