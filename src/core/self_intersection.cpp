@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 namespace pliant {
 namespace {
@@ -15,9 +16,8 @@ namespace {
 // Tolerance relative to the pair's longest edge: far above the ~1e-16 relative rounding of the
 // distances (measured from a corner of the triangle), far below any gap a real mesh has on purpose.
 constexpr double kRelativeTolerance = 1e-10;
-// Coplanar triangles sharing a node are shrunk by this fraction of their size towards their centroids,
-// so that meeting at the shared node alone no longer counts while overlapping interiors still do.
-constexpr double kShrink = 1e-6;
+// Two directions from a shared node whose angle has a sine below this are taken as the same direction.
+constexpr double kParallelSine = 1e-12;
 // A triangle whose doubled area is below this times its longest edge squared has no reliable plane.
 constexpr double kFlatTriangle = 1e-14;
 
@@ -86,11 +86,46 @@ std::optional<Vec3> coplanar_crossing(const Corners& a, const Corners& b, const 
   return std::nullopt;
 }
 
-Corners shrunk(const Corners& t) {
-  const Vec3 c = (t[0] + t[1] + t[2]) / 3.0;
-  Corners s;
-  for (int k = 0; k < 3; ++k) s[k] = t[k] + kShrink * (c - t[k]);
-  return s;
+// Coplanar triangles sharing the node a[sa] == b[sb]: each lies in the wedge its two edges span at the
+// node, so their interiors overlap exactly when the wedges' interiors do, i.e. when an edge direction of
+// one points strictly into the other's wedge, or the wedges coincide. An angle test, unlike shrinking
+// the triangles, stays right for the long slivers of a triangulated polygon.
+std::optional<Vec3> coplanar_shared_crossing(const Corners& a, const Corners& b, int sa, int sb,
+                                             const Vec3& n) {
+  const Vec3& v = a[sa];
+  const std::array<Vec3, 2> ua{a[(sa + 1) % 3] - v, a[(sa + 2) % 3] - v};
+  const std::array<Vec3, 2> ub{b[(sb + 1) % 3] - v, b[(sb + 2) % 3] - v};
+  // Signed sine of the angle from p to q about n.
+  const auto sine = [&](const Vec3& p, const Vec3& q) {
+    const double s = n.dot(p.cross(q)) / (p.norm() * q.norm());
+    return std::abs(s) <= kParallelSine ? 0.0 : s;
+  };
+  const auto same_direction = [&](const Vec3& p, const Vec3& q) { return sine(p, q) == 0.0 && p.dot(q) > 0; };
+  // Strictly inside the wedge (w0, w1) (its angle below 180°).
+  const auto inside = [&](const Vec3& d, const std::array<Vec3, 2>& w) {
+    const double turn = sine(w[0], w[1]) > 0 ? 1.0 : -1.0;
+    return turn * sine(w[0], d) > 0 && turn * sine(d, w[1]) > 0;
+  };
+  // A point of both: along the direction that enters the other wedge, short of either far edge.
+  const auto point_along = [&](const Vec3& d, const Corners& other, int so) {
+    const Vec3 e0 = other[(so + 1) % 3], e1 = other[(so + 2) % 3];
+    // Where v + t·d meets the line through the other triangle's far edge (in the common plane).
+    const Vec3 m = n.cross(e1 - e0);
+    const double denominator = m.dot(d);
+    const double t = denominator != 0 ? m.dot(e0 - v) / denominator : 1.0;
+    return Vec3(v + 0.5 * std::clamp(t, 0.0, 1.0) * d);
+  };
+  for (const Vec3& d : ub) {
+    if (inside(d, ua)) return point_along(d, a, sa);
+  }
+  for (const Vec3& d : ua) {
+    if (inside(d, ub)) return point_along(d, b, sb);
+  }
+  if ((same_direction(ua[0], ub[0]) && same_direction(ua[1], ub[1])) ||
+      (same_direction(ua[0], ub[1]) && same_direction(ua[1], ub[0]))) {
+    return point_along(ua[0].norm() < ub[0].norm() ? ua[0] : ub[0], a, sa);
+  }
+  return std::nullopt;
 }
 
 // Signed distances of t's corners from the plane through `origin` with unit normal n, those within
@@ -122,25 +157,50 @@ int plane_cut(const Corners& t, const std::array<double, 3>& d, std::array<Vec3,
   return n;
 }
 
+// A triangle prepared once for all its pair tests: corners, unit normal, longest edge.
+struct Facet {
+  Corners x;
+  Vec3 normal = Vec3::Zero();
+  double edge = 0.0;
+  bool usable = false;  // valid nodes, finite, not degenerate
+};
+
+Facet prepare(const TriMesh& mesh, const Tri& t) {
+  Facet f;
+  const auto n = static_cast<Index>(mesh.positions.size());
+  for (int k = 0; k < 3; ++k) {
+    if (t[k] < 0 || t[k] >= n) return f;
+    f.x[k] = mesh.positions[static_cast<std::size_t>(t[k])];
+    if (!f.x[k].allFinite()) return f;
+  }
+  if (t[0] == t[1] || t[1] == t[2] || t[2] == t[0]) return f;
+  const std::optional<Vec3> normal = unit_normal(f.x);
+  if (!normal) return f;
+  f.normal = *normal;
+  f.edge = longest_edge(f.x);
+  f.usable = true;
+  return f;
+}
+
 // The pair test proper. `shared_a` / `shared_b`: the corner the two triangles share (same node), or -1.
-std::optional<Vec3> crossing(const Corners& a, const Corners& b, int shared_a, int shared_b) {
-  const double eps = kRelativeTolerance * std::max(longest_edge(a), longest_edge(b));
-  const std::optional<Vec3> na = unit_normal(a), nb = unit_normal(b);
-  if (!na || !nb) return std::nullopt;
+std::optional<Vec3> crossing(const Facet& fa, const Facet& fb, int shared_a, int shared_b) {
+  const Corners &a = fa.x, &b = fb.x;
+  const double eps = kRelativeTolerance * std::max(fa.edge, fb.edge);
+  const Vec3 &na = fa.normal, &nb = fb.normal;
   const bool shared = shared_a >= 0;
 
   std::array<double, 3> da{}, db{};
-  if (!plane_distances(a, *nb, b[0], eps, da)) return std::nullopt;
-  if (!plane_distances(b, *na, a[0], eps, db)) return std::nullopt;
+  if (!plane_distances(a, nb, b[0], eps, da)) return std::nullopt;
+  if (!plane_distances(b, na, a[0], eps, db)) return std::nullopt;
   if (shared) {  // the shared node lies on both planes, whatever rounding says
     da[shared_a] = 0.0;
     db[shared_b] = 0.0;
   }
   const auto all_zero = [](const std::array<double, 3>& d) { return d[0] == 0 && d[1] == 0 && d[2] == 0; };
-  Vec3 direction = na->cross(*nb);
+  Vec3 direction = na.cross(nb);
   if (all_zero(da) || all_zero(db) || direction.norm() < 1e-12) {
-    if (shared) return coplanar_crossing(shrunk(a), shrunk(b), *na, eps);
-    return coplanar_crossing(a, b, *na, eps);
+    if (shared) return coplanar_shared_crossing(a, b, shared_a, shared_b, na);
+    return coplanar_crossing(a, b, na, eps);
   }
   direction.normalize();
 
@@ -167,12 +227,21 @@ std::optional<Vec3> crossing(const Corners& a, const Corners& b, int shared_a, i
   return Vec3(cut_a[0] + s * (cut_a[1] - cut_a[0]));
 }
 
-bool usable(const TriMesh& mesh, const Tri& t) {
-  const auto n = static_cast<Index>(mesh.positions.size());
-  for (const Index v : t) {
-    if (v < 0 || v >= n || !mesh.positions[static_cast<std::size_t>(v)].allFinite()) return false;
+// Sharing rules, then the test: nothing for pairs with an edge in common.
+std::optional<Vec3> pair_crossing(const Tri& ta, const Facet& fa, const Tri& tb, const Facet& fb) {
+  if (!fa.usable || !fb.usable) return std::nullopt;
+  int shared = 0, shared_a = -1, shared_b = -1;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      if (ta[i] == tb[j] || fa.x[i] == fb.x[j]) {
+        ++shared;
+        shared_a = i;
+        shared_b = j;
+      }
+    }
   }
-  return t[0] != t[1] && t[1] != t[2] && t[2] != t[0];
+  if (shared >= 2) return std::nullopt;  // an edge (or more) in common: they meet there by construction
+  return crossing(fa, fb, shared_a, shared_b);
 }
 
 }  // namespace
@@ -182,40 +251,28 @@ std::optional<Vec3> triangle_pair_crossing(const TriMesh& mesh, Index a, Index b
   if (a == b || a < 0 || b < 0 || a >= count || b >= count) return std::nullopt;
   const Tri& ta = mesh.triangles[static_cast<std::size_t>(a)];
   const Tri& tb = mesh.triangles[static_cast<std::size_t>(b)];
-  if (!usable(mesh, ta) || !usable(mesh, tb)) return std::nullopt;
-  Corners ca, cb;
-  for (int k = 0; k < 3; ++k) {
-    ca[k] = mesh.positions[static_cast<std::size_t>(ta[k])];
-    cb[k] = mesh.positions[static_cast<std::size_t>(tb[k])];
-  }
-  int shared = 0, shared_a = -1, shared_b = -1;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) {
-      if (ta[i] == tb[j] || ca[i] == cb[j]) {
-        ++shared;
-        shared_a = i;
-        shared_b = j;
-      }
-    }
-  }
-  if (shared >= 2) return std::nullopt;  // an edge (or more) in common: they meet there by construction
-  return crossing(ca, cb, shared_a, shared_b);
+  return pair_crossing(ta, prepare(mesh, ta), tb, prepare(mesh, tb));
 }
 
 SelfIntersections find_self_intersections(const TriMesh& mesh, const SelfIntersectionOptions& options) {
   SelfIntersections result;
   const TriangleBvh bvh(mesh);
   if (bvh.empty()) return result;
+  const auto count = static_cast<Index>(mesh.triangles.size());
+  std::vector<Facet> facets(mesh.triangles.size());
+  for (std::size_t i = 0; i < facets.size(); ++i) facets[i] = prepare(mesh, mesh.triangles[i]);
   // Boxes grow by the pair tolerance's bound, so touching within tolerance reaches the narrow phase.
   const double margin = kRelativeTolerance * bvh.bounds().diagonal();
-  for (Index i = 0; i < static_cast<Index>(mesh.triangles.size()); ++i) {
-    const Tri& t = mesh.triangles[static_cast<std::size_t>(i)];
-    if (!usable(mesh, t)) continue;
+  for (Index i = 0; i < count; ++i) {
+    const Facet& fi = facets[static_cast<std::size_t>(i)];
+    if (!fi.usable) continue;
     Aabb box;
-    for (const Index v : t) box.extend(mesh.positions[static_cast<std::size_t>(v)]);
+    for (const Vec3& p : fi.x) box.extend(p);
     for (const Index j : bvh.overlapping(box.inflated(margin))) {
       if (j <= i) continue;
-      const std::optional<Vec3> point = triangle_pair_crossing(mesh, i, j);
+      const std::optional<Vec3> point =
+          pair_crossing(mesh.triangles[static_cast<std::size_t>(i)], fi,
+                        mesh.triangles[static_cast<std::size_t>(j)], facets[static_cast<std::size_t>(j)]);
       if (!point) continue;
       ++result.total;
       if (static_cast<Index>(result.pairs.size()) < options.max_pairs) result.pairs.push_back({i, j, *point});

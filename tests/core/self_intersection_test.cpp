@@ -133,6 +133,23 @@ TEST(SelfIntersection, SharingOnlyANodeIsNoCrossing) {
   expect_points_on_both(m, folded, 1e-6);
 }
 
+TEST(SelfIntersection, AFanOfSliversFromATriangulatedPolygonHasNone) {
+  // Ear clipping a long comb-shaped polygon leaves fans of slivers around one corner, their wedges at
+  // it 1e-4 rad wide: coplanar, sharing that node, overlapping nowhere.
+  TriMesh m;
+  m.positions.push_back(Vec3(0, 0, 0));
+  for (int k = 0; k <= 50; ++k) m.positions.push_back(Vec3(150 + k, 6, 0));
+  for (Index k = 1; k <= 50; ++k) m.triangles.push_back({0, k, k + 1});
+  EXPECT_TRUE(find_self_intersections(m).none());
+  // A sliver laid over the second one (sharing only the corner) overlaps it: found, on both.
+  m.positions.push_back(Vec3(151.3, 6, 0));
+  m.positions.push_back(Vec3(151.7, 6, 0));
+  m.triangles.push_back({0, 52, 53});
+  const SelfIntersections folded = find_self_intersections(m);
+  EXPECT_EQ(pairs_of(folded), (PairSet{{1, 50}}));
+  expect_points_on_both(m, folded, 1e-9);
+}
+
 TEST(SelfIntersection, SharingANodeAndCrossingAwayFromItIsFound) {
   // Triangle 1 stands in the plane x = y through the shared node 0 and cuts triangle 0 along the
   // segment from the origin to (0.5, 0.5, 0): reported at its middle.

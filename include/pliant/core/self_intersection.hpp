@@ -14,7 +14,7 @@
 //    construction, and a fold where they lie on each other is a degenerate dihedral, not a crossing.
 //  - Triangles sharing one node meet at that node by construction; they are reported only when they
 //    also meet away from it (their cuts overlap over more than the tolerance; coplanar ones when their
-//    interiors overlap, tested on copies shrunk by 1e-6 of their size towards their centroids).
+//    interiors overlap, i.e. when the wedges their edges span at the shared node overlap).
 //  - Nodes count as shared when they are the same index or sit at exactly the same position, so an
 //    unwelded surface (STL: three own nodes per triangle) is judged like its welded form.
 //  - Other pairs are reported when the closed triangles meet, touching included, within a tolerance
