@@ -11,6 +11,7 @@
 #include "mesh_units_options.hpp"
 
 #include "pliant/core/quality.hpp"
+#include "pliant/core/self_intersection.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/core/validate.hpp"
 #if PLIANT_HAS_IO
@@ -54,6 +55,53 @@ void emit(const InfoArgs& args, const std::string& report) {
 #if PLIANT_HAS_IO
 nlohmann::json stats_json(const QualityStats& s) {
   return {{"min", s.min}, {"mean", s.mean}, {"max", s.max}};
+}
+
+std::string point_text(const Vec3& p) { return fmt::format("({:.4g}, {:.4g}, {:.4g})", p.x(), p.y(), p.z()); }
+
+// Triangles that cross each other: one error finding (the count and the first pairs, numbered as the
+// file numbers its faces) and, in JSON, the first pairs with their points.
+void add_self_intersections(const TriMesh& mesh, const std::vector<long long>& triangle_ids,
+                            ValidationReport& report, nlohmann::json& j) {
+  const SelfIntersections found = find_self_intersections(mesh);
+  // The file's face numbers while each face is one triangle; once polygons were split, the triangles
+  // of one face share its number, so they are named by index with the face's number after it.
+  const bool file_numbers = triangle_ids.size() == mesh.triangles.size();
+  bool one_per_face = file_numbers;
+  for (std::size_t t = 1; one_per_face && t < triangle_ids.size(); ++t)
+    one_per_face = triangle_ids[t] != triangle_ids[t - 1];
+  const auto name = [&](Index t) {
+    return one_per_face ? triangle_ids[static_cast<std::size_t>(t)] : static_cast<long long>(t);
+  };
+  const auto text = [&](Index t) {
+    if (!file_numbers || one_per_face) return std::to_string(name(t));
+    return fmt::format("{} (face {})", t, triangle_ids[static_cast<std::size_t>(t)]);
+  };
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const TriangleCrossing& c : found.pairs) {
+    nlohmann::json pair = {{"triangles", {name(c.first), name(c.second)}},
+                           {"point", {c.point.x(), c.point.y(), c.point.z()}}};
+    if (file_numbers && !one_per_face) {
+      pair["faces"] = {triangle_ids[static_cast<std::size_t>(c.first)],
+                       triangle_ids[static_cast<std::size_t>(c.second)]};
+    }
+    pairs.push_back(pair);
+  }
+  j["self_intersections"] = {{"total", found.total}, {"pairs", pairs}};
+  if (found.none()) return;
+  std::string message = fmt::format("surface intersects itself in {} triangle pair{}", found.total,
+                                    found.total == 1 ? "" : "s");
+  constexpr std::size_t kNamed = 3;
+  for (std::size_t k = 0; k < std::min(kNamed, found.pairs.size()); ++k) {
+    const TriangleCrossing& c = found.pairs[k];
+    message += fmt::format("{} triangles {} and {} cross near {}", k == 0 ? ":" : ";", text(c.first),
+                           text(c.second), point_text(c.point));
+  }
+  if (found.total > static_cast<Index>(kNamed))
+    message += fmt::format("; and {} more", found.total - static_cast<Index>(kNamed));
+  report.findings.push_back({Severity::error, "self_intersection", message, found.pairs.front().first});
+  report.counts["self_intersection"] = found.total;
+  report.errors += found.total;
 }
 
 void describe_mesh(const InfoArgs& args) {
@@ -115,6 +163,7 @@ void describe_mesh(const InfoArgs& args) {
     const bool closed = report.count("open_edge") == 0 && report.count("non_manifold_edge") == 0;
     j["closed"] = closed;
     j["volume"] = closed ? nlohmann::json(enclosed_volume(mesh)) : nlohmann::json(nullptr);
+    add_self_intersections(mesh, file.triangle_ids, report, j);
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const Finding& f : report.findings) {

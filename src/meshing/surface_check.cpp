@@ -2,6 +2,8 @@
 
 #include "meshing/detail.hpp"
 
+#include "pliant/core/self_intersection.hpp"
+
 #include <Eigen/Geometry>
 
 #include <algorithm>
@@ -140,6 +142,18 @@ Result<ClosedSurfaceInfo> check_closed_surface(const TriMesh& surface, const Sur
   }
   if (!(std::abs(volume) > 1e-9 * scale)) {
     return Error{"surface encloses no volume (signed volume " + detail::num(volume) + " m³)"};
+  }
+  // Last, as the costliest check: a closed manifold shell may still pass through itself, which no
+  // tetrahedral mesher can fill.
+  const SelfIntersections crossings = find_self_intersections(surface, {.max_pairs = 1});
+  if (!crossings.none()) {
+    const TriangleCrossing& c = crossings.pairs.front();
+    const std::string more = crossings.total == 1
+                                 ? std::string("the only crossing pair")
+                                 : std::to_string(crossings.total) + " crossing pairs in all";
+    return Error{"surface intersects itself: triangles " + triangle(c.first) + " and " + triangle(c.second) +
+                 " cross near (" + detail::num(c.point.x()) + ", " + detail::num(c.point.y()) + ", " +
+                 detail::num(c.point.z()) + ") m (" + more + ")"};
   }
   return ClosedSurfaceInfo{std::abs(volume), volume < 0, edges};
 }

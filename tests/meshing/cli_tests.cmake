@@ -92,6 +92,11 @@ if(TARGET pliant::meshing_gmsh)
   file(WRITE ${_out}/collapsed.obj "${_verts}f 2 4 3\nf 3 6 2\n")
   pliant_meshing_cli_test(err_file_numbering_repeat RC 2 ARGS mesh ${_out}/collapsed.obj -o ${_out}/bad.vtu
     STDERR "collapsed.obj: surface triangle 2 repeats a node \\(3, 2, 2\\)")
+  # A closed shell that passes through itself is refused before gmsh runs, naming the first crossing
+  # pair (OBJ face numbers, from 1), where, and how many.
+  pliant_meshing_cli_test(err_self_intersecting RC 2 ARGS mesh
+    ${PROJECT_SOURCE_DIR}/tests/data/bad/obj_self_intersecting.obj -o ${_out}/bad.vtu
+    STDERR "obj_self_intersecting.obj: surface intersects itself: triangles [0-9]+ and [0-9]+ cross near \\([-0-9.e]+, [-0-9.e]+, [-0-9.e]+\\) m \\([0-9]+ crossing pairs in all\\)")
   pliant_meshing_cli_test(err_missing_file RC 2 ARGS mesh ${_out}/does_not_exist.stl -o ${_out}/bad.vtu
     STDERR "does_not_exist.stl")
 else()

@@ -8,8 +8,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <limits>
 #include <numbers>
+#include <string>
 
 namespace pliant::meshing {
 namespace {
@@ -90,6 +92,29 @@ TEST(SurfaceCheck, RejectsSeveralPieces) {
   two.positions.insert(two.positions.end(), other.positions.begin(), other.positions.end());
   for (Tri t : other.triangles) two.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
   EXPECT_THAT(check_closed_surface(two).message(), HasSubstr("2 separate closed pieces"));
+}
+
+TEST(SurfaceCheck, RejectsASurfaceThatPassesThroughItselfNamingTheTriangles) {
+  // Node 0 pushed through the far side: the shell stays closed, manifold and oriented, and encloses a
+  // volume, but its fan of triangles crosses the triangles on the opposite side.
+  TriMesh s = sphere();
+  const Vec3 far = -s.positions[0];
+  s.positions[0] = 1.3 * far + Vec3(0.05, 0.02, 0.0);
+  const std::string message = check_closed_surface(s).message();
+  EXPECT_THAT(message, HasSubstr("surface intersects itself: triangles "));
+  EXPECT_THAT(message, HasSubstr("crossing pairs in all"));
+  // The numbers the caller gives (the file's) are the ones printed: the first pair is (0-based) a fan
+  // triangle and a triangle of the far side, printed with 1000 added.
+  SurfaceNames names;
+  for (std::size_t t = 0; t < s.triangles.size(); ++t)
+    names.triangle.push_back(1000 + static_cast<long long>(t));
+  EXPECT_THAT(check_closed_surface(s, &names).message(), HasSubstr("triangles 10"));
+  // The point named lies near the far side, where the fan comes through.
+  const std::size_t at = message.find("near (");
+  ASSERT_NE(at, std::string::npos);
+  double x = 0, y = 0, z = 0;
+  ASSERT_EQ(std::sscanf(message.c_str() + at, "near (%lf, %lf, %lf)", &x, &y, &z), 3);
+  EXPECT_LT((Vec3(x, y, z) - far).norm(), 0.3);
 }
 
 }  // namespace

@@ -255,6 +255,35 @@ put("stl_ascii_bad_keyword.stl", "solid t\nfacet normal 0 0 1\n outer loop\n  ve
 put("obj_bad_index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 30\n", "obj_bad_index.obj:5: face 2 references vertex 30")
 put("obj_no_faces.obj", "v 0 0 0\nv 1 0 0\n", "no tetrahedra or triangles")
 
+
+def pushed_sphere_obj():
+    """A closed, manifold, consistently oriented shell (an octahedron subdivided once, on the unit sphere)
+    whose top node is pushed through the bottom: its fan of triangles crosses the triangles there."""
+    p = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+    tris = [(0, 2, 4), (2, 1, 4), (1, 3, 4), (3, 0, 4), (2, 0, 5), (1, 2, 5), (3, 1, 5), (0, 3, 5)]
+    mids = {}
+
+    def mid(a, b):
+        key = (min(a, b), max(a, b))
+        if key not in mids:
+            m = [(x + y) / 2 for x, y in zip(p[a], p[b])]
+            n = sum(c * c for c in m) ** 0.5
+            p.append(tuple(c / n for c in m))
+            mids[key] = len(p) - 1
+        return mids[key]
+
+    fine = []
+    for a, b, c in tris:
+        ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
+        fine += [(a, ab, ca), (ab, b, bc), (ca, bc, c), (ab, bc, ca)]
+    p[4] = (0.1, 0.05, -1.4)
+    return ("# unit sphere with its top node pushed through the bottom (self-intersecting)\n"
+            + "".join(f"v {x:.9g} {y:.9g} {z:.9g}\n" for x, y, z in p)
+            + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in fine))
+
+
+put("obj_self_intersecting.obj", pushed_sphere_obj(), "surface intersects itself in")
+
 # ---- counts in binary Gmsh 2.2 (checked on their text line before anything is allocated) ----
 BIN22 = b"$MeshFormat\n2.2 1 8\n" + struct.pack("<i", 1) + b"\n$EndMeshFormat\n"
 put("binary22_negative_nodes.msh", BIN22 + b"$Nodes\n-5\n" + b"\0" * 64 + b"\n$EndNodes\n",
