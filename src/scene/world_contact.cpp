@@ -15,7 +15,7 @@
 //                                  a held target by Δx changes its force by C⁻¹Δx (C = grab_compliance),
 //                                  so the target slides by the tangential part of C·ΔF. A body that
 //                                  reports no compliance gets a secant estimate from its last slide (a
-//                                  one-margin first try).
+//                                  one-margin first try, at most one margin a step).
 // The decisions use the reaction of the previous step: a one-step lag, as in any active-set scheme
 // that does not re-solve within the step. A slide restarts from rest each step (the target does not
 // carry the node's tangential velocity), so a dynamic body slides slower than Coulomb's law says
@@ -339,6 +339,10 @@ void World::contact_solve(double /*t*/) {
           const double response = c.slide.dot(ft - c.last_tangential);
           if (moved > 0.0 && response > 0.0) c.compliance = moved / response;
           shift = c.compliance > 0.0 ? Vec3(c.compliance * df) : Vec3(c.margin * df.normalized());
+          // At most one margin a step: forces that change for other reasons (a body resting on this
+          // one, its own wobble) make the secant read a tiny response and ask for a huge slide, which
+          // was measured to blow up (a FEM block slipping on a table under a meshless jelly).
+          if (shift.norm() > c.margin) shift *= c.margin / shift.norm();
         }
         c.last_tangential = ft;
       }
