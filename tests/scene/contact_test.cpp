@@ -342,6 +342,32 @@ TEST(Contact, SlippingUnderAnotherBodyStaysFinite) {
   EXPECT_TRUE(jelly_on_block);
 }
 
+// A meshless block (6 cm, 1000 kg/m³: 0.216 kg) resting on a plane: its contacts carry its whole
+// weight, the held phyxels' own weight included and phyxels shared by neighbouring held vertices
+// counted once.
+TEST(Contact, MeshlessBlockRestingOnAPlaneCarriesItsWeight) {
+  const double dt = 0.01;
+  World world(dt);
+  Result<std::unique_ptr<Body>> body = make_body(
+      R"({"name": "jelly", "family": "meshless",
+          "mesh": {"shape": "box", "origin": [-0.03, -0.03, 0.0], "size": [0.06, 0.06, 0.06], "cells": [4, 4, 4]},
+          "material": {"E": 20000, "nu": 0.3, "density": 1000},
+          "meshless": {"spacing": 0.01, "volume_stiffness": 20000, "mass_damping": 5, "gravity": [0, 0, -9.81]}})",
+      "jelly.json", dt);
+  ASSERT_TRUE(body.ok()) << body.message();
+  world.add_body(std::move(body).value());
+  BodyContact grip;
+  grip.friction = 2.0;
+  world.set_contact(0, grip);
+  ASSERT_TRUE(world.add_collider(plane(Vec3::UnitZ(), Vec3::Zero(), 2.0)).ok());
+  for (int s = 0; s < 600; ++s) world.step();
+  ASSERT_EQ(world.contact_events().size(), 1u);
+  const ContactEvent& e = world.contact_events()[0];
+  const double weight = 0.216 * kG;
+  EXPECT_NEAR(e.normal_force, weight, 1e-6 * weight);
+  EXPECT_LT((e.force - Vec3(0.0, 0.0, weight)).norm(), 1e-6 * weight);
+}
+
 TEST(Contact, ColliderValidationNamesTheBadValue) {
   Collider c;
   c.name = "s";
