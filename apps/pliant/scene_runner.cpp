@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace pliant::cli {
@@ -318,13 +319,13 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   nlohmann::json event_log = nlohmann::json::array();
   std::vector<double> tool_max_force(world.tools().size(), 0.0);
   std::vector<int> tool_max_contacts(world.tools().size(), 0);
-  // Per body–collider pair: the largest forces and contact counts seen, and the last step's.
+  // Per body–collider and body–body pair: the largest forces and contact counts seen, and the last step's.
   struct PairStats {
     double max_normal_force = 0.0, max_penetration = 0.0;
     int max_contacts = 0, steps_in_contact = 0;
     scene::ContactEvent last;
   };
-  std::map<std::pair<Index, Index>, PairStats> contact_pairs;
+  std::map<std::tuple<Index, Index, Index>, PairStats> contact_pairs;  // (body, collider, other body)
   int frame = 0;
   write_frame(frame++);
   Stopwatch wall;
@@ -364,7 +365,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
       }
     }
     for (const scene::ContactEvent& e : world.contact_events()) {
-      PairStats& p = contact_pairs[{e.body, e.collider}];
+      PairStats& p = contact_pairs[{e.body, e.collider, e.other_body}];
       p.max_normal_force = std::max(p.max_normal_force, e.normal_force);
       p.max_penetration = std::max(p.max_penetration, e.max_penetration);
       p.max_contacts = std::max(p.max_contacts, e.contacts);
@@ -464,11 +465,11 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                      {"final_centre_m", {c.x(), c.y(), c.z()}}});
   }
   summary["tools"] = tools;
-  if (!world.colliders().empty()) {
+  if (!world.colliders().empty() || !contact_pairs.empty()) {
     nlohmann::json contacts = nlohmann::json::array();
     for (const auto& [pair, p] : contact_pairs) {
-      contacts.push_back({{"body", world.body(pair.first).name()},
-                          {"collider", world.colliders()[static_cast<std::size_t>(pair.second)].name},
+      const auto [b, collider, other] = pair;
+      contacts.push_back({{"body", world.body(b).name()},
                           {"steps_in_contact", p.steps_in_contact},
                           {"max_contacts", p.max_contacts},
                           {"max_normal_force_n", p.max_normal_force},
@@ -479,6 +480,11 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                             {"slipping", p.last.slipping},
                             {"normal_force_n", p.last.normal_force},
                             {"tangential_force_n", p.last.tangential_force}}}});
+      // The pair's other side: a collider, or the body whose surface holds this one's nodes.
+      if (collider >= 0)
+        contacts.back()["collider"] = world.colliders()[static_cast<std::size_t>(collider)].name;
+      else
+        contacts.back()["other_body"] = world.body(other).name();
     }
     summary["contacts"] = contacts;
   }

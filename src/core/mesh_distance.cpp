@@ -71,9 +71,40 @@ Vec3 MeshDistance::edge_normal(Index a, Index b) const {
   return it != edge_normal_.end() && it->first == key ? it->second : Vec3::Zero();
 }
 
-std::optional<SurfaceDistance> MeshDistance::query(const Vec3& p, double max_distance_squared) const {
+bool MeshDistance::update_positions(std::span<const Vec3> positions) {
+  if (positions.size() != mesh_.positions.size()) return false;
+  std::copy(positions.begin(), positions.end(), mesh_.positions.begin());
+  for (Vec3& n : vertex_normal_) n.setZero();
+  for (auto& e : edge_normal_) e.second.setZero();
+  for (std::size_t k = 0; k < mesh_.triangles.size(); ++k) {
+    const Tri& t = mesh_.triangles[k];
+    const Vec3 corner[3] = {mesh_.positions[static_cast<std::size_t>(t[0])],
+                            mesh_.positions[static_cast<std::size_t>(t[1])],
+                            mesh_.positions[static_cast<std::size_t>(t[2])]};
+    const Vec3 area = (corner[1] - corner[0]).cross(corner[2] - corner[0]);
+    const double length = area.norm();
+    const Vec3 nf = length > 1e-300 ? Vec3(area / length) : Vec3(Vec3::Zero());
+    face_normal_[k] = nf;
+    for (int j = 0; j < 3; ++j) {
+      const Vec3 e1 = (corner[(j + 1) % 3] - corner[j]).normalized();
+      const Vec3 e2 = (corner[(j + 2) % 3] - corner[j]).normalized();
+      const double angle = std::acos(std::clamp(e1.dot(e2), -1.0, 1.0));
+      if (std::isfinite(angle)) vertex_normal_[static_cast<std::size_t>(t[j])] += angle * nf;
+      const std::uint64_t key = edge_key(t[j], t[(j + 1) % 3]);
+      const auto it = std::lower_bound(edge_normal_.begin(), edge_normal_.end(), key,
+                                       [](const auto& e, std::uint64_t x) { return e.first < x; });
+      if (it != edge_normal_.end() && it->first == key) it->second += nf;
+    }
+  }
+  bvh_.refit(mesh_.positions);
+  return true;
+}
+
+std::optional<SurfaceDistance> MeshDistance::query(const Vec3& p, double max_distance_squared,
+                                                   NearestHit* closest) const {
   const std::optional<NearestHit> hit = bvh_.nearest(p, max_distance_squared);
   if (!hit) return std::nullopt;
+  if (closest) *closest = *hit;
   const std::size_t k = static_cast<std::size_t>(hit->triangle);
   const Tri& t = mesh_.triangles[k];
   // The closest feature from the barycentric weights: a corner (two weights ~0), an edge (one), else

@@ -93,9 +93,10 @@ Collider read_collider(const JsonReader& r, const std::filesystem::path& directo
 }
 
 BodyContact read_body_contact(const JsonReader& r) {
-  r.expect_object({"enabled", "friction", "margin"});
+  r.expect_object({"enabled", "bodies", "friction", "margin"});
   BodyContact c;
   c.enabled = r.boolean_or("enabled", c.enabled);
+  c.bodies = r.boolean_or("bodies", c.bodies);
   if (auto v = r.find("friction")) c.friction = v->non_negative();
   if (auto v = r.find("margin")) c.margin = v->positive();
   return c;

@@ -65,7 +65,8 @@ void World::step() {
   for (ScriptedBlade& blade : blades_) apply_blade(blade, t);
   profile_.record("apply_interactions", watch.ms());
 
-  if (!colliders_.empty()) {
+  const bool contact = contact_wanted();
+  if (contact) {
     watch.reset();
     contact_detect(t);
     profile_.record("contact.detect", watch.ms());
@@ -90,7 +91,7 @@ void World::step() {
   time_ = t;
   ++steps_;
   events_.clear();
-  if (!colliders_.empty()) contact_report();
+  if (contact) contact_report();
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     bodies_[i]->events().for_each([&](const EventEntry& e) {
       events_.push_back({static_cast<Index>(i), time_, e.category, e.brief});

@@ -1,7 +1,7 @@
-// The World's contact stages against rigid colliders (contact.hpp): detection, the active set with
-// Coulomb friction, and the per-pair events. No code here names a family: a contact is a grab of one
-// surface node (Body::grab_patch with radius 0), which every family that takes contact holds in its own
-// implicit solve, and its reaction (Body::grab_reaction) is the contact force.
+// The World's contact stages (contact.hpp): detection against rigid colliders and between bodies, the
+// active set with Coulomb friction, and the per-pair events. No code here names a family: a contact is a
+// grab of one surface node (Body::grab_patch with radius 0), which every family that takes contact holds
+// in its own implicit solve, and its reaction (Body::grab_reaction) gives the contact force.
 //
 // Why a grab and not a penalty: an explicit penalty force k·depth is stable only for k < m/dt², far too
 // soft at dt = 1/60 s on a stiff organ; a held node is treated implicitly by every family, exactly by
@@ -9,42 +9,83 @@
 //
 // Friction, per contact, from the reaction F of the last step (normal part f_n = F·n, tangential F_t):
 //   f_n < −tol·|F|                 the body pulls away: released
-//   |F_t| ≤ (1 + tol)·μ·f_n        stick: the target stays where the node touched (collider frame)
+//   |F_t| ≤ (1 + tol)·μ·f_n        stick: the target stays where the node touched (collider frame, or
+//                                  the other body's surface point)
 //   otherwise                      slip: the wanted change of force is ΔF = (μ f_n/|F_t| − 1)·F_t; moving
 //                                  a held target by Δx changes its force by C⁻¹Δx (C = grab_compliance),
 //                                  so the target slides by the tangential part of C·ΔF. A body that
 //                                  reports no compliance gets a secant estimate from its last slide (a
-//                                  one-margin first try).
+//                                  one-margin first try, at most one margin a step).
 // The decisions use the reaction of the previous step: a one-step lag, as in any active-set scheme
 // that does not re-solve within the step. A slide restarts from rest each step (the target does not
-// carry the node's tangential velocity), so a dynamic body slides slower than Coulomb's law says.
+// carry the node's tangential velocity), so a dynamic body slides slower than Coulomb's law says
+// (docs/scene-format.md, "Limits measured so far").
+//
+// Body–body contact: per pair of bodies whose boxes (inflated by their margins) overlap, the surface
+// nodes of one body (the slave) are tested against the current surface of the other (the master: core's
+// MeshDistance over its triangles, the tree refitted every step and rebuilt on a new
+// surface_topology_version; signed by the angle-weighted pseudonormal). A slave node closer than the two
+// margins is held like a collider contact, its target on the master's surface point (triangle and
+// barycentric point, so it follows the master's deformation) plus the margins along the master's face
+// normal; the equal and opposite force goes to the master at that point (Body::apply_force: the
+// family spreads it over the triangle's nodes by the barycentric weights). The slave is the body with
+// the finer surface (the shorter mean edge; ties: the lower index), the usual node-to-segment choice
+// (the finer mesh's nodes do not pass between the coarser mesh's), and a body that takes no response
+// itself (an impact target) is always the master: a rigid surface with its current dents. A slave
+// whose family reports no compliance sticks to the master until it pulls away: its secant slide
+// estimate would read the master's own motion as the slide's response (measured to blow up: a
+// meshless jelly slipping on a FEM block). The gap is not split by the two compliances: the slave's
+// node goes onto the master's surface and the master follows by the force.
+//
+// This is a Dirichlet–Neumann (staggered) coupling: the slave is held at the master's surface within
+// its own implicit solve, the master receives the slave's force of the previous step. Its error per
+// step scales with C_master/C_slave (the master's response to the lagged force against the slave's to a
+// held displacement), so it is stable and converges to the equilibrium while the master is no more
+// compliant than the slave over a step. At dt = 1/60 s a dynamic body's step compliance is bounded
+// by its inertia (a point force f moves a node by at most f·dt²/m over a step). Measured: two FEM
+// blocks of one material settle to 1e-6 (the tests' stack); a meshless jelly on a FEM block (the example
+// contact_bodies.json) stays bounded but keeps swinging about its weight by a third, contacts released
+// and made again every few steps (docs/scene-format.md): relaxing the force handed over, or solving the
+// pair together, is the next step. Newton's third law holds with the one-step lag: the force handed
+// to the master in a step is exactly minus the force the slave felt at the previous step's end, and the
+// two agree at rest.
 #include "pliant/scene/world.hpp"
+
+#include "pliant/core/mesh_distance.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <optional>
 
 namespace pliant::scene {
 
 struct World::ContactState {
   struct Contact {
     Index node = -1;
-    Index collider = -1;
+    Index collider = -1;  // the collider holding the node, or -1
+    Index other = -1;     // the body whose surface holds the node, or -1
     GrabId grab;
-    Vec3 anchor = Vec3::Zero();   // where the node is held on the surface, collider frame (unit: m)
+    Vec3 anchor = Vec3::Zero();   // collider: where the node is held on its surface, collider frame (unit: m)
+    SurfacePoint on;              // other body: where the node is held on its surface
     Vec3 normal = Vec3::UnitZ();  // outward normal at the target, world frame
     double margin = 0.0;          // the pair's margin (unit: m)
     double friction = 0.0;        // the pair's μ
     double penetration = 0.0;     // below the surface before this step's response (unit: m)
     bool slipping = false;
     double compliance = 0.0;              // secant estimate (unit: m/N) for a body without grab_compliance
-    Vec3 slide = Vec3::Zero();            // the target's last slide, 0 when sticking (unit: m)
+    Vec3 slide = Vec3::Zero();            // the target's last force correction, 0 when sticking (unit: m)
     Vec3 last_tangential = Vec3::Zero();  // F_t when it was decided (unit: N)
+    Vec3 force = Vec3::Zero();            // the contact's force on the body after the last step (unit: N)
+    Vec3 applied = Vec3::Zero();          // the force handed to `other` this step (unit: N)
   };
   struct Candidate {
     Index node = -1;
     Index collider = -1;
+    Index other = -1;
     SurfaceDistance d;
+    SurfacePoint on;
   };
   struct PerBody {
     std::uint64_t version = ~std::uint64_t{0};
@@ -53,15 +94,56 @@ struct World::ContactState {
     std::vector<std::uint8_t> unholdable;
     std::vector<Contact> contacts;
     std::vector<Candidate> candidates;
+    bool on = false;    // contact enabled this step
+    Aabb box;           // the surface's bounds this step (unit: m)
+    double edge = 0.0;  // mean surface edge length at the last rebuild (unit: m)
+    // The surface as a master of body–body contact: built on a new topology, refitted every step it is
+    // needed (`fresh`).
+    std::unique_ptr<MeshDistance> surface;
+    std::uint64_t surface_version = ~std::uint64_t{0};
+    bool fresh = false;
   };
   std::vector<PerBody> bodies;
   std::vector<Pose> poses;   // per collider, at the step's end
   std::vector<Aabb> bounds;  // per collider, world frame
+  double dt = 0.0;           // the step (unit: s)
+
+  // Lets go of contact k of pb (swapped with the last).
+  static void drop(PerBody& pb, std::size_t k, Body& body) {
+    Contact& c = pb.contacts[k];
+    body.release(c.grab);
+    pb.slot[static_cast<std::size_t>(c.node)] = -1;
+    if (k + 1 != pb.contacts.size()) {
+      c = pb.contacts.back();
+      pb.slot[static_cast<std::size_t>(c.node)] = static_cast<std::int32_t>(k);
+    }
+    pb.contacts.pop_back();
+  }
+  // The contact's force on the body after the last step (unit: N): minus the body's force on the grab.
+  static Vec3 force(const Contact& c, const Body& body) { return -body.grab_reaction(c.grab); }
 };
 
 namespace {
 const BodyContact kDefaultContact{};
+
+double mean_edge(std::span<const Vec3> x, std::span<const Tri> tris) {
+  double sum = 0.0;
+  for (const Tri& t : tris)
+    for (int c = 0; c < 3; ++c)
+      sum += (x[static_cast<std::size_t>(t[static_cast<std::size_t>(c)])] -
+              x[static_cast<std::size_t>(t[static_cast<std::size_t>((c + 1) % 3)])])
+                 .norm();
+  return tris.empty() ? 0.0 : sum / (3.0 * static_cast<double>(tris.size()));
 }
+
+// The unit normal of a body's surface triangle at positions x, or `fallback` for a collapsed one.
+Vec3 face_normal(std::span<const Vec3> x, const Tri& t, const Vec3& fallback) {
+  const Vec3 a = x[static_cast<std::size_t>(t[0])];
+  const Vec3 n = (x[static_cast<std::size_t>(t[1])] - a).cross(x[static_cast<std::size_t>(t[2])] - a);
+  const double length = n.norm();
+  return length > 1e-300 ? Vec3(n / length) : fallback;
+}
+}  // namespace
 
 Result<Index> World::add_collider(Collider collider) {
   if (Status s = validate(collider); !s.ok()) return Error{s.message()};
@@ -80,9 +162,31 @@ const BodyContact& World::contact(Index b) const {
   return body_contact_[static_cast<std::size_t>(b)];
 }
 
+bool World::contact_wanted() const { return !colliders_.empty() || bodies_.size() > 1; }
+
+// The master surface of body m refitted to this step's positions (built on a new topology); false when
+// its surface cannot be built (no triangles, a collapsed triangle at build time).
+bool World::contact_surface(std::size_t m) {
+  ContactState::PerBody& pm = contact_state_->bodies[m];
+  if (pm.fresh) return pm.surface != nullptr;
+  pm.fresh = true;
+  const Body& body = *bodies_[m];
+  const auto x = body.surface_positions();
+  if (!pm.surface || pm.surface_version != body.surface_topology_version() ||
+      !pm.surface->update_positions(x)) {
+    pm.surface_version = body.surface_topology_version();
+    const auto tris = body.surface_triangles();
+    Result<MeshDistance> built = MeshDistance::build(
+        TriMesh{std::vector<Vec3>(x.begin(), x.end()), std::vector<Tri>(tris.begin(), tris.end())});
+    pm.surface = built.ok() ? std::make_unique<MeshDistance>(std::move(built).value()) : nullptr;
+  }
+  return pm.surface != nullptr;
+}
+
 void World::contact_detect(double t) {
   if (!contact_state_) contact_state_ = std::make_shared<ContactState>();
   ContactState& cs = *contact_state_;
+  cs.dt = dt_;
   cs.bodies.resize(bodies_.size());
   body_contact_.resize(bodies_.size());
   cs.poses.resize(colliders_.size());
@@ -96,13 +200,14 @@ void World::contact_detect(double t) {
     Body& body = *bodies_[b];
     const BodyContact& settings = body_contact_[b];
     pb.candidates.clear();
+    pb.fresh = false;
     const auto x = body.surface_positions();
-    const bool on = settings.enabled && body.takes_contact();
-    if (!on || pb.version != body.surface_topology_version() || pb.corner.size() != x.size()) {
+    pb.on = settings.enabled;
+    if (!pb.on || pb.version != body.surface_topology_version() || pb.corner.size() != x.size()) {
       // Off, or new topology (tearing, cutting): let go of every contact; rebuild the node map.
       for (const ContactState::Contact& c : pb.contacts) body.release(c.grab);
       pb.contacts.clear();
-      if (!on) {
+      if (!pb.on) {
         pb.version = ~std::uint64_t{0};  // rebuilt when switched on again
         continue;
       }
@@ -115,27 +220,76 @@ void World::contact_detect(double t) {
           if (p.triangle < 0) p = {static_cast<Index>(k), c == 1 ? 1.0 : 0.0, c == 2 ? 1.0 : 0.0};
         }
       pb.slot.assign(x.size(), -1);
-      pb.unholdable.assign(x.size(), 0);
+      // A body that takes no response (an impact target) is only ever a surface others touch.
+      pb.unholdable.assign(x.size(), body.takes_contact() ? 0 : 1);
+      pb.edge = mean_edge(x, tris);
     }
-    // How deep the held nodes went before this step's response.
+    pb.box = Aabb{};
+    for (const Vec3& p : x) pb.box.extend(p);
+    // The contact forces of the last step, from the held nodes' motion, and how deep the nodes held
+    // against colliders went before this step's response.
     for (ContactState::Contact& c : pb.contacts) {
+      const Vec3 x0 = x[static_cast<std::size_t>(c.node)];
+      c.force = ContactState::force(c, body);
+      if (c.collider < 0) continue;
       const std::size_t ci = static_cast<std::size_t>(c.collider);
-      const SurfaceDistance d = colliders_[ci].distance(cs.poses[ci], x[static_cast<std::size_t>(c.node)]);
-      c.penetration = std::max(0.0, -d.distance);
+      c.penetration = std::max(0.0, -colliders_[ci].distance(cs.poses[ci], x0).distance);
     }
     // Broad phase by bounding boxes, then every free surface node inside the box.
-    Aabb box;
-    for (const Vec3& p : x) box.extend(p);
     for (std::size_t c = 0; c < colliders_.size(); ++c) {
       const Collider& col = colliders_[c];
       const double margin = settings.margin + col.margin;
       const Aabb reach = cs.bounds[c].inflated(margin);
-      if (!reach.overlaps(box)) continue;
+      if (!reach.overlaps(pb.box)) continue;
       for (std::size_t i = 0; i < x.size(); ++i) {
         if (pb.slot[i] >= 0 || pb.unholdable[i] || pb.corner[i].triangle < 0 || !reach.contains(x[i]))
           continue;
         const SurfaceDistance d = col.distance(cs.poses[c], x[i]);
-        if (d.distance < margin) pb.candidates.push_back({static_cast<Index>(i), static_cast<Index>(c), d});
+        if (d.distance < margin)
+          pb.candidates.push_back({static_cast<Index>(i), static_cast<Index>(c), -1, d, {}});
+      }
+    }
+  }
+  // Body–body: held nodes' depth below their master's surface, then each overlapping pair's slave nodes
+  // against its master's surface.
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    ContactState::PerBody& pb = cs.bodies[b];
+    const auto x = bodies_[b]->surface_positions();
+    for (ContactState::Contact& c : pb.contacts) {
+      if (c.other < 0) continue;
+      const std::size_t m = static_cast<std::size_t>(c.other);
+      if (!cs.bodies[m].on || !contact_surface(m)) continue;
+      const std::optional<SurfaceDistance> d =
+          cs.bodies[m].surface->query(x[static_cast<std::size_t>(c.node)]);
+      c.penetration = d ? std::max(0.0, -d->distance) : 0.0;
+    }
+  }
+  for (std::size_t a = 0; a < bodies_.size(); ++a) {
+    for (std::size_t b = a + 1; b < bodies_.size(); ++b) {
+      ContactState::PerBody& pa = cs.bodies[a];
+      ContactState::PerBody& pbb = cs.bodies[b];
+      if (!pa.on || !pbb.on || !body_contact_[a].bodies || !body_contact_[b].bodies) continue;
+      const double margin = body_contact_[a].margin + body_contact_[b].margin;
+      if (!pa.box.inflated(margin).overlaps(pbb.box)) continue;
+      const bool a_holds = bodies_[a]->takes_contact(), b_holds = bodies_[b]->takes_contact();
+      if (!a_holds && !b_holds) continue;
+      // The slave: the finer surface (ties: the lower index), never a body that takes no response.
+      const bool a_slave = !b_holds || (a_holds && pa.edge <= pbb.edge);
+      const std::size_t s = a_slave ? a : b, m = a_slave ? b : a;
+      if (!contact_surface(m)) continue;
+      ContactState::PerBody& ps = cs.bodies[s];
+      const MeshDistance& surface = *cs.bodies[m].surface;
+      const Aabb reach = cs.bodies[m].box.inflated(margin);
+      const auto x = bodies_[s]->surface_positions();
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        if (ps.slot[i] >= 0 || ps.unholdable[i] || ps.corner[i].triangle < 0 || !reach.contains(x[i]))
+          continue;
+        NearestHit hit;
+        const std::optional<SurfaceDistance> d =
+            surface.query(x[i], std::numeric_limits<double>::infinity(), &hit);
+        if (d && d->distance < margin)
+          ps.candidates.push_back(
+              {static_cast<Index>(i), -1, static_cast<Index>(m), *d, {hit.triangle, hit.u, hit.v}});
       }
     }
   }
@@ -148,30 +302,37 @@ void World::contact_solve(double /*t*/) {
     ContactState::PerBody& pb = cs.bodies[b];
     if (pb.contacts.empty() && pb.candidates.empty()) continue;
     Body& body = *bodies_[b];
-    // The active set from the last step's reactions.
+    // The active set from the last step's forces.
     for (std::size_t k = 0; k < pb.contacts.size();) {
       ContactState::Contact& c = pb.contacts[k];
-      const Vec3 f = -body.grab_reaction(c.grab);  // the collider's force on the body
+      if (c.other >= 0) {
+        // The master switched off, re-connected its surface, or can no longer give it.
+        const ContactState::PerBody& pm = cs.bodies[static_cast<std::size_t>(c.other)];
+        const std::size_t triangles = bodies_[static_cast<std::size_t>(c.other)]->surface_triangles().size();
+        if (!pm.on || !pm.surface || !pm.fresh || static_cast<std::size_t>(c.on.triangle) >= triangles) {
+          ContactState::drop(pb, k, body);
+          continue;
+        }
+      }
+      const Vec3 f = c.force;
       const double fn = f.dot(c.normal);
       if (fn < -tol * f.norm()) {
-        body.release(c.grab);
-        pb.slot[static_cast<std::size_t>(c.node)] = -1;
-        if (k + 1 != pb.contacts.size()) {
-          c = pb.contacts.back();
-          pb.slot[static_cast<std::size_t>(c.node)] = static_cast<std::int32_t>(k);
-        }
-        pb.contacts.pop_back();
+        ContactState::drop(pb, k, body);
         continue;
       }
-      const Vec3 ft = f - fn * c.normal;
       const double limit = c.friction * fn;
+      Vec3 shift = Vec3::Zero();
+      const Vec3 ft = f - fn * c.normal;
       const double ftn = ft.norm();
-      c.slipping = ftn > (1.0 + tol) * limit;
+      const Mat3 compliance = body.grab_compliance(c.grab);
+      // Against another body, a node whose body reports no compliance sticks: the secant estimate
+      // below reads the master's own motion as the slide's response and was measured to blow up (a
+      // meshless jelly slipping on a FEM block with μ ≤ 1, docs/scene-format.md).
+      const bool can_slip = c.other < 0 || compliance.squaredNorm() > 0.0;
+      c.slipping = can_slip && ftn > (1.0 + tol) * limit;
       if (c.slipping) {
         // F_t cut back to μ·f_n along itself: ΔF = (μ f_n/|F_t| − 1)·F_t, the target moved by C·ΔF.
         const Vec3 df = (limit / ftn - 1.0) * ft;
-        const Mat3 compliance = body.grab_compliance(c.grab);
-        Vec3 shift;
         if (compliance.squaredNorm() > 0.0) {
           shift = compliance * df;
         } else {
@@ -180,28 +341,55 @@ void World::contact_solve(double /*t*/) {
           const double response = c.slide.dot(ft - c.last_tangential);
           if (moved > 0.0 && response > 0.0) c.compliance = moved / response;
           shift = c.compliance > 0.0 ? Vec3(c.compliance * df) : Vec3(c.margin * df.normalized());
+          // At most one margin a step: forces that change for other reasons (a body resting on this
+          // one, its own wobble) make the secant read a tiny response and ask for a huge slide, which
+          // was measured to blow up (a FEM block slipping on a table under a meshless jelly).
+          if (shift.norm() > c.margin) shift *= c.margin / shift.norm();
         }
-        shift -= shift.dot(c.normal) * c.normal;
-        c.slide = shift;
         c.last_tangential = ft;
-        c.anchor += cs.poses[static_cast<std::size_t>(c.collider)].direction_to_local(shift);
-      } else {
-        c.slide.setZero();
+      }
+      shift -= shift.dot(c.normal) * c.normal;
+      c.slide = shift;
+      if (c.slipping) {
+        if (c.collider >= 0) {
+          c.anchor += cs.poses[static_cast<std::size_t>(c.collider)].direction_to_local(shift);
+        } else {
+          // Slid along the master's surface: the nearest surface point to the shifted one.
+          const Body& master = *bodies_[static_cast<std::size_t>(c.other)];
+          const Vec3 p = point_on(master.surface_positions(), master.surface_triangles(), c.on) + shift;
+          NearestHit hit;
+          if (cs.bodies[static_cast<std::size_t>(c.other)].surface->query(
+                  p, std::numeric_limits<double>::infinity(), &hit))
+            c.on = {hit.triangle, hit.u, hit.v};
+        }
       }
       ++k;
     }
-    // Targets on the collider surface where it is at the step's end, plus the margin.
+    // Targets on the collider surface where it is at the step's end, or on the master's surface where
+    // it is now, plus the margin.
     for (ContactState::Contact& c : pb.contacts) {
-      const std::size_t ci = static_cast<std::size_t>(c.collider);
-      const Pose& pose = cs.poses[ci];
-      const SurfaceDistance s = colliders_[ci].distance(pose, pose.to_world(c.anchor));
-      c.anchor = pose.to_local(s.point);
-      c.normal = s.normal;
-      body.move_grab(c.grab, s.point + c.margin * s.normal);
+      if (c.collider >= 0) {
+        const std::size_t ci = static_cast<std::size_t>(c.collider);
+        const Pose& pose = cs.poses[ci];
+        const SurfaceDistance s = colliders_[ci].distance(pose, pose.to_world(c.anchor));
+        c.anchor = pose.to_local(s.point);
+        c.normal = s.normal;
+        body.move_grab(c.grab, s.point + c.margin * s.normal);
+        c.applied.setZero();
+        continue;
+      }
+      Body& master = *bodies_[static_cast<std::size_t>(c.other)];
+      const auto xm = master.surface_positions();
+      const auto tm = master.surface_triangles();
+      c.normal = face_normal(xm, tm[static_cast<std::size_t>(c.on.triangle)], c.normal);
+      body.move_grab(c.grab, point_on(xm, tm, c.on) + c.margin * c.normal);
+      // Newton's third law, one step late: the master takes minus the force the slave felt.
+      c.applied = -c.force;
+      master.apply_force(c.on, c.applied);
     }
-    // New contacts, the deepest collider first for a node that meets two.
-    std::sort(pb.candidates.begin(), pb.candidates.end(), [](const auto& a, const auto& b) {
-      return a.node != b.node ? a.node < b.node : a.d.distance < b.d.distance;
+    // New contacts, the deepest surface first for a node that meets two.
+    std::sort(pb.candidates.begin(), pb.candidates.end(), [](const auto& x, const auto& y) {
+      return x.node != y.node ? x.node < y.node : x.d.distance < y.d.distance;
     });
     const double mu_body = contact(static_cast<Index>(b)).friction;
     const double margin_body = contact(static_cast<Index>(b)).margin;
@@ -221,18 +409,33 @@ void World::contact_solve(double /*t*/) {
         pb.unholdable[i] = 1;
         continue;
       }
-      const Collider& col = colliders_[static_cast<std::size_t>(cand.collider)];
-      const Pose& pose = cs.poses[static_cast<std::size_t>(cand.collider)];
       ContactState::Contact c;
       c.node = cand.node;
       c.collider = cand.collider;
+      c.other = cand.other;
       c.grab = id;
-      c.anchor = pose.to_local(cand.d.point);
-      c.normal = cand.d.normal;
-      c.margin = margin_body + col.margin;
-      c.friction = std::sqrt(mu_body * col.friction);
       c.penetration = std::max(0.0, -cand.d.distance);
-      body.move_grab(id, cand.d.point + c.margin * cand.d.normal);
+      Vec3 target;
+      if (cand.collider >= 0) {
+        const Collider& col = colliders_[static_cast<std::size_t>(cand.collider)];
+        const Pose& pose = cs.poses[static_cast<std::size_t>(cand.collider)];
+        c.anchor = pose.to_local(cand.d.point);
+        c.normal = cand.d.normal;
+        c.margin = margin_body + col.margin;
+        c.friction = std::sqrt(mu_body * col.friction);
+        target = cand.d.point + c.margin * cand.d.normal;
+      } else {
+        const Body& master = *bodies_[static_cast<std::size_t>(cand.other)];
+        const BodyContact& other = contact(cand.other);
+        c.on = cand.on;
+        c.normal = face_normal(master.surface_positions(),
+                               master.surface_triangles()[static_cast<std::size_t>(cand.on.triangle)],
+                               cand.d.normal);
+        c.margin = margin_body + other.margin;
+        c.friction = std::sqrt(mu_body * other.friction);
+        target = cand.d.point + c.margin * c.normal;
+      }
+      body.move_grab(id, target);
       pb.slot[i] = static_cast<std::int32_t>(pb.contacts.size());
       pb.contacts.push_back(c);
     }
@@ -245,16 +448,24 @@ void World::contact_report() {
   const ContactState& cs = *contact_state_;
   for (std::size_t b = 0; b < cs.bodies.size() && b < bodies_.size(); ++b) {
     const ContactState::PerBody& pb = cs.bodies[b];
+    if (pb.contacts.empty()) continue;
     const Body& body = *bodies_[b];
     const auto x = body.surface_positions();
-    for (std::size_t col = 0; col < colliders_.size(); ++col) {
+    // One event per collider, then per other body, that holds some of this body's nodes.
+    const std::size_t pairs = colliders_.size() + bodies_.size();
+    for (std::size_t p = 0; p < pairs; ++p) {
+      const bool is_collider = p < colliders_.size();
+      const Index col = is_collider ? static_cast<Index>(p) : -1;
+      const Index other = is_collider ? -1 : static_cast<Index>(p - colliders_.size());
+      if (other == static_cast<Index>(b)) continue;
       ContactEvent e;
       e.body = static_cast<Index>(b);
-      e.collider = static_cast<Index>(col);
+      e.collider = col;
+      e.other_body = other;
       Vec3 tangential = Vec3::Zero();
       for (const ContactState::Contact& c : pb.contacts) {
-        if (static_cast<std::size_t>(c.collider) != col) continue;
-        const Vec3 f = -body.grab_reaction(c.grab);
+        if (c.collider != col || c.other != other) continue;
+        const Vec3 f = ContactState::force(c, body);
         const double fn = f.dot(c.normal);
         const Vec3 ft = f - fn * c.normal;
         ++e.contacts;
@@ -262,6 +473,7 @@ void World::contact_report() {
         e.normal_force += fn;
         tangential += ft;
         e.force += f;
+        e.force_on_other += c.applied;
         e.max_penetration = std::max(e.max_penetration, c.penetration);
         e.position += x[static_cast<std::size_t>(c.node)];
       }

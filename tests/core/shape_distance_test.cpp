@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 namespace pliant {
@@ -88,6 +89,41 @@ TEST(MeshDistance, ClosedCubeMatchesTheBoxEverywhere) {
     // Inside, ties between faces may pick another face at the same distance; outside the point is unique.
     if (ref.distance > 0.0) expect_near(d->point, ref.point + Vec3::Constant(0.5), 1e-12);
   }
+}
+
+// The point a NearestHit names on mesh m.
+Vec3 point_of(const TriMesh& m, const NearestHit& h) {
+  const Tri& t = m.triangles[static_cast<std::size_t>(h.triangle)];
+  return (1.0 - h.u - h.v) * m.positions[static_cast<std::size_t>(t[0])] +
+         h.u * m.positions[static_cast<std::size_t>(t[1])] +
+         h.v * m.positions[static_cast<std::size_t>(t[2])];
+}
+
+// A deforming surface (body–body contact): moving the nodes with update_positions gives the same
+// distances, points, triangles and normals as a tree built afresh on the moved nodes.
+TEST(MeshDistance, UpdatedPositionsMatchAFreshBuild) {
+  Result<MeshDistance> moving = MeshDistance::build(cube());
+  ASSERT_TRUE(moving.ok());
+  TriMesh sheared = cube();
+  for (Vec3& x : sheared.positions) x = Vec3(2.0 * x.x() + 0.3 * x.z(), x.y() + 1.0, 0.5 * x.z());
+  ASSERT_TRUE(moving->update_positions(sheared.positions));
+  EXPECT_FALSE(moving->update_positions(std::vector<Vec3>(3, Vec3::Zero())));  // another node count
+  Result<MeshDistance> fresh = MeshDistance::build(sheared);
+  ASSERT_TRUE(fresh.ok());
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> u(-0.5, 2.5);
+  for (int i = 0; i < 2000; ++i) {
+    const Vec3 p(u(rng), u(rng), u(rng) - 1.0);
+    NearestHit a, b;
+    const std::optional<SurfaceDistance> da = moving->query(p, std::numeric_limits<double>::infinity(), &a);
+    const std::optional<SurfaceDistance> db = fresh->query(p, std::numeric_limits<double>::infinity(), &b);
+    ASSERT_TRUE(da && db);
+    EXPECT_NEAR(da->distance, db->distance, 1e-12) << p.transpose();
+    expect_near(da->normal, db->normal, 1e-12);
+    EXPECT_NEAR((point_of(sheared, a) - da->point).norm(), 0.0, 1e-12);
+  }
+  for (std::size_t k = 0; k < sheared.triangles.size(); ++k)
+    EXPECT_NEAR(moving->face_normal(static_cast<Index>(k)).norm(), 1.0, 1e-12);
 }
 
 TEST(MeshDistance, OpenSquareIsOneSided) {

@@ -3,13 +3,17 @@
 // same along its own normal; a block on an incline sticks while tan θ < μ and slides otherwise; a
 // Green block pressed by a plane answers linearly (its exact linear solve); an impact target takes no
 // response.
+#include "pliant/core/mesh_distance.hpp"
 #include "pliant/scene/scene_file.hpp"
 #include "pliant/scene/world.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 
 namespace pliant::scene {
@@ -18,15 +22,17 @@ namespace {
 constexpr double kG = 9.81;
 
 // A FEM block of side 0.1 m, density 1000 kg/m³ (1 kg), gravity `g`, its min corner at `origin`.
-std::unique_ptr<Body> fem_block(const Vec3& origin, const Vec3& g, double dt, int cells = 2) {
+// Mass-proportional damping `alpha` (unit: 1/s) is a drag −α·m·v on the whole block.
+std::unique_ptr<Body> fem_block(const Vec3& origin, const Vec3& g, double dt, int cells = 2,
+                                double alpha = 8.0) {
   char json[1024];
   std::snprintf(json, sizeof json,
                 R"({"name": "block", "family": "fem",
       "mesh": {"shape": "box", "origin": [%.17g, %.17g, %.17g], "size": [0.1, 0.1, 0.1], "cells": [%d, %d, %d]},
       "material": {"E": 2e5, "nu": 0.3, "density": 1000},
-      "fem": {"element": "corotational", "damping": {"alpha": 8.0, "beta": 0.01}, "gravity": [%.17g, %.17g, %.17g],
+      "fem": {"element": "corotational", "damping": {"alpha": %.17g, "beta": 0.01}, "gravity": [%.17g, %.17g, %.17g],
               "integrator": "backward_euler", "solver": {"kind": "cholmod", "newton_iterations": 3, "tolerance": 1e-12}}})",
-                origin.x(), origin.y(), origin.z(), cells, cells, cells, g.x(), g.y(), g.z());
+                origin.x(), origin.y(), origin.z(), cells, cells, cells, alpha, g.x(), g.y(), g.z());
   Result<std::unique_ptr<Body>> body = make_body(json, "contact.json", dt);
   EXPECT_TRUE(body.ok()) << body.message();
   return body.ok() ? std::move(body).value() : nullptr;
@@ -104,13 +110,13 @@ struct Incline {
   double along0 = 0.0, along1 = 0.0, along2 = 0.0;  // mean position along the slope at 1, 1.5, 2 s (unit: m)
   int slipping = 0;
 };
-Incline incline(double theta_degrees, double mu) {
+Incline incline(double theta_degrees, double mu, double alpha = 8.0) {
   const double dt = 1.0 / 120.0;
   World world(dt);
   const double th = theta_degrees * M_PI / 180.0;
   // Gravity rotated into the incline's frame instead of the block: the block sits flat on a z = 0
   // plane with gravity tilted by θ, which is the same problem.
-  world.add_body(fem_block(Vec3::Zero(), Vec3(kG * std::sin(th), 0.0, -kG * std::cos(th)), dt));
+  world.add_body(fem_block(Vec3::Zero(), Vec3(kG * std::sin(th), 0.0, -kG * std::cos(th)), dt, 2, alpha));
   Collider c = plane(Vec3::UnitZ(), Vec3::Zero(), mu);
   BodyContact bc;
   bc.friction = mu;
@@ -143,19 +149,24 @@ TEST(Contact, InclineSlidesAboveTheFrictionAngle) {
   EXPECT_GT(r.along2 - r.along1, 1e-3);
 }
 
-// Coulomb's law for the slide, a = g (sin θ − μ cos θ) within 2 %: the open shortfall of this first
-// contact slice (docs/scene-format.md, "Limits measured so far"). A slip restarts from rest every step,
-// so the block creeps at a nearly constant speed (a ≈ 0, its sign set by rounding: +0.006 m/s² in the
-// release build, −0.02 under the sanitizers) instead of accelerating at 3.2 m/s². Run it with
-// --gtest_also_run_disabled_tests; enable it when the slide carries the node's tangential velocity.
+// Coulomb's law for the slide, a = g (sin θ − μ cos θ) within 2 %, measured from the second difference
+// of the mean position over 0.5 s intervals, without mass-proportional damping (α M v is a drag on the
+// whole block, 8 N per m/s with α = 8, a force Coulomb's law does not have). The open shortfall of
+// contact (docs/scene-format.md, "Limits measured so far"): a slip restarts from rest every step, so
+// the block creeps at a nearly constant speed (a ≈ −0.002 m/s² in the release build) instead of
+// accelerating at 3.2 m/s². Carrying the held node's velocity into its target (first or second order,
+// with the node's inertia and an implicit node update over the step's diagonal stiffness) was tried
+// and gave a ≈ 0 with the undamped block bouncing on its contacts. Run it with
+// --gtest_also_run_disabled_tests.
 TEST(Contact, DISABLED_InclineSlideAcceleratesAsCoulombSays) {
   const double theta = 30.0, mu = 0.2;
-  const Incline r = incline(theta, mu);
-  const double h = 0.5;  // a from the second difference over 0.5 s intervals
+  const Incline r = incline(theta, mu, 0.0);
+  EXPECT_GT(r.slipping, 0);
+  const double h = 0.5;
   const double a = (r.along2 - 2.0 * r.along1 + r.along0) / (h * h);
   const double th = theta * M_PI / 180.0;
   const double expected = kG * (std::sin(th) - mu * std::cos(th));
-  EXPECT_NEAR(a, expected, 0.02 * expected);
+  EXPECT_NEAR(a, expected, 0.02 * expected) << "a = " << a << " m/s²";
 }
 
 // A Green block clamped at its base, pressed by a plane of normal −z lowered into its top by δ: the
@@ -195,6 +206,166 @@ TEST(Contact, GreenBlockPressedAnswersLinearly) {
   const double f1 = green_press(0.5e-3), f2 = green_press(2.0e-3);
   EXPECT_GT(f1, 0.0);
   EXPECT_NEAR(f2, 2.0 * f1, 1e-9 * f1);
+}
+
+// Body–body contact. A FEM block of 1 kg (0.1 m, 4 cells a side: the finer surface, so its nodes are
+// held) resting on a 4 kg FEM slab (0.2 × 0.2 × 0.1 m, 2 cells a side) that rests on a plane.
+struct Stack {
+  World world{1.0 / 60.0};
+  Stack(double top_gap = 1e-3, double offset_x = 0.05) {
+    const double dt = world.time_step();
+    const Vec3 g(0.0, 0.0, -kG);
+    char json[1024];
+    std::snprintf(json, sizeof json,
+                  R"({"name": "slab", "family": "fem",
+        "mesh": {"shape": "box", "origin": [0, 0, 0], "size": [0.2, 0.2, 0.1], "cells": [2, 2, 1]},
+        "material": {"E": 2e5, "nu": 0.3, "density": 1000},
+        "fem": {"element": "corotational", "damping": {"alpha": 8.0, "beta": 0.01}, "gravity": [0, 0, %.17g],
+                "integrator": "backward_euler", "solver": {"kind": "cholmod", "newton_iterations": 3, "tolerance": 1e-12}}})",
+                  -kG);
+    Result<std::unique_ptr<Body>> slab = make_body(json, "slab.json", dt);
+    EXPECT_TRUE(slab.ok()) << slab.message();
+    world.add_body(std::move(slab).value());
+    world.add_body(fem_block(Vec3(offset_x, 0.05, 0.1 + top_gap), g, dt, 4));
+    EXPECT_TRUE(world.add_collider(plane(Vec3::UnitZ(), Vec3::Zero())).ok());
+  }
+  // The event of body `b` against collider `c` or other body `o`, or nullptr.
+  const ContactEvent* event(Index b, Index c, Index o) const {
+    for (const ContactEvent& e : world.contact_events())
+      if (e.body == b && e.collider == c && e.other_body == o) return &e;
+    return nullptr;
+  }
+};
+
+// The top block carries its weight into the slab, the slab both weights into the plane; the force
+// the slab receives is minus the block's contact force one step earlier (Newton's third law with the
+// response's one-step lag), and the two agree at rest.
+TEST(Contact, BlockRestingOnABlockCarriesItsWeightIntoIt) {
+  Stack stack;
+  World& world = stack.world;
+  Vec3 previous = Vec3::Zero();
+  bool had = false;
+  int previous_contacts = 0;
+  double worst_lag = 0.0;
+  for (int s = 0; s < 300; ++s) {
+    world.step();
+    const ContactEvent* e = stack.event(1, -1, 0);
+    if (e && had && e->contacts == previous_contacts)
+      worst_lag = std::max(worst_lag, (e->force_on_other + previous).norm());
+    had = e != nullptr;
+    previous_contacts = e ? e->contacts : 0;
+    previous = e ? e->force : Vec3::Zero();
+  }
+  EXPECT_LT(worst_lag, 1e-12);
+  const ContactEvent* top = stack.event(1, -1, 0);
+  const ContactEvent* bottom = stack.event(0, 0, -1);
+  ASSERT_TRUE(top && bottom);
+  EXPECT_EQ(top->collider, -1);
+  // The slab's force on the block is its weight, straight up (the normal sum counts each node along
+  // its own triangle's normal on the slab's slightly bent top, so it is near the weight, not equal).
+  EXPECT_LT((top->force - Vec3(0.0, 0.0, kG)).norm(), 1e-6 * kG) << top->force.transpose();
+  EXPECT_NEAR(top->normal_force, kG, 1e-3 * kG);
+  EXPECT_LT((top->force + top->force_on_other).norm(), 1e-9 * kG);
+  EXPECT_NEAR(bottom->normal_force, 5.0 * kG, 1e-6 * kG);  // both weights
+  EXPECT_EQ(top->contacts, 25);                            // the block's bottom face, 5 × 5 nodes
+  EXPECT_EQ(stack.event(0, -1, 1), nullptr);               // one event per pair, named by the held body
+  // No node of the block below the slab's surface: held at the margins (2 × 0.5 mm) above it.
+  const Body& slab = world.body(0);
+  const auto xs = slab.surface_positions();
+  const auto ts = slab.surface_triangles();
+  Result<MeshDistance> surface = MeshDistance::build(
+      TriMesh{std::vector<Vec3>(xs.begin(), xs.end()), std::vector<Tri>(ts.begin(), ts.end())});
+  ASSERT_TRUE(surface.ok());
+  double closest = std::numeric_limits<double>::infinity();
+  for (const Vec3& p : world.body(1).surface_positions())
+    closest = std::min(closest, surface->query(p)->distance);
+  EXPECT_NEAR(closest, 1e-3, 1e-6);
+  // At rest: no drift over the next 300 steps.
+  const Vec3 before = mean(world.body(1).surface_positions());
+  for (int s = 0; s < 300; ++s) world.step();
+  EXPECT_LT((mean(world.body(1).surface_positions()) - before).norm(), 1e-8);
+}
+
+// Two blocks 5 cm apart on one plane: each carries its own weight, and they never touch.
+TEST(Contact, BlocksApartDoNotTouch) {
+  Stack stack(-0.1, 0.25);  // the block beside the slab, on the plane
+  World& world = stack.world;
+  for (int s = 0; s < 300; ++s) {
+    world.step();
+    for (const ContactEvent& e : world.contact_events()) EXPECT_EQ(e.other_body, -1);
+  }
+  ASSERT_TRUE(stack.event(1, 0, -1) && stack.event(0, 0, -1));
+  EXPECT_NEAR(stack.event(1, 0, -1)->normal_force, 1.0 * kG, 1e-6 * kG);
+  EXPECT_NEAR(stack.event(0, 0, -1)->normal_force, 4.0 * kG, 1e-6 * kG);
+}
+
+// Contact "bodies": false keeps a body touching colliders only: the block falls through the slab.
+TEST(Contact, BodiesOffLetsABlockPassThrough) {
+  Stack stack;
+  BodyContact no_bodies;
+  no_bodies.bodies = false;
+  stack.world.set_contact(1, no_bodies);
+  for (int s = 0; s < 120; ++s) stack.world.step();
+  EXPECT_EQ(stack.event(1, -1, 0), nullptr);
+  EXPECT_LT(mean(stack.world.body(1).surface_positions()).z(), 0.1);
+}
+
+// The example scene with μ = 0.2 everywhere: the block slips on the table under the jelly. The secant
+// slide estimate reads the jelly's changing force as the slide's response; uncapped, it asked for
+// ever larger slides and the scene blew up within 2 s. Three seconds stay finite, in contact, and
+// the block stays on the table.
+TEST(Contact, SlippingUnderAnotherBodyStaysFinite) {
+  std::ifstream in(std::filesystem::path(PLIANT_EXAMPLES_DIR) / "contact_bodies.json");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  for (std::size_t at = text.find("\"friction\": 0.6"); at != std::string::npos;
+       at = text.find("\"friction\": 0.6"))
+    text.replace(at, 15, "\"friction\": 0.2");
+  Result<Scene> scene = parse_scene(text, "contact_bodies.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  World& world = *scene->world;
+  bool slipped = false;
+  for (int s = 0; s < 300; ++s) {
+    world.step();
+    for (const ContactEvent& e : world.contact_events()) slipped |= e.collider == 0 && e.slipping > 0;
+  }
+  EXPECT_TRUE(slipped);
+  for (Index b = 0; b < 2; ++b)
+    for (const Vec3& x : world.body(b).surface_positions()) {
+      ASSERT_TRUE(x.allFinite());
+      EXPECT_GT(x.z(), -1e-6);
+      EXPECT_LT(x.norm(), 0.5);
+    }
+  bool jelly_on_block = false;
+  for (const ContactEvent& e : world.contact_events()) jelly_on_block |= e.body == 1 && e.other_body == 0;
+  EXPECT_TRUE(jelly_on_block);
+}
+
+// A meshless block (6 cm, 1000 kg/m³: 0.216 kg) resting on a plane: its contacts carry its whole
+// weight, the held phyxels' own weight included and phyxels shared by neighbouring held vertices
+// counted once.
+TEST(Contact, MeshlessBlockRestingOnAPlaneCarriesItsWeight) {
+  const double dt = 0.01;
+  World world(dt);
+  Result<std::unique_ptr<Body>> body = make_body(
+      R"({"name": "jelly", "family": "meshless",
+          "mesh": {"shape": "box", "origin": [-0.03, -0.03, 0.0], "size": [0.06, 0.06, 0.06], "cells": [4, 4, 4]},
+          "material": {"E": 20000, "nu": 0.3, "density": 1000},
+          "meshless": {"spacing": 0.01, "volume_stiffness": 20000, "mass_damping": 5, "gravity": [0, 0, -9.81]}})",
+      "jelly.json", dt);
+  ASSERT_TRUE(body.ok()) << body.message();
+  world.add_body(std::move(body).value());
+  BodyContact grip;
+  grip.friction = 2.0;
+  world.set_contact(0, grip);
+  ASSERT_TRUE(world.add_collider(plane(Vec3::UnitZ(), Vec3::Zero(), 2.0)).ok());
+  for (int s = 0; s < 600; ++s) world.step();
+  ASSERT_EQ(world.contact_events().size(), 1u);
+  const ContactEvent& e = world.contact_events()[0];
+  const double weight = 0.216 * kG;
+  EXPECT_NEAR(e.normal_force, weight, 1e-6 * weight);
+  EXPECT_LT((e.force - Vec3(0.0, 0.0, weight)).norm(), 1e-6 * weight);
 }
 
 TEST(Contact, ColliderValidationNamesTheBadValue) {

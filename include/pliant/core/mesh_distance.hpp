@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -29,8 +30,19 @@ class MeshDistance {
 
   /// The signed distance from p to the surface (unit: m), or nothing when no triangle is within
   /// sqrt(max_distance_squared) (unit: m²).
-  std::optional<SurfaceDistance> query(
-      const Vec3& p, double max_distance_squared = std::numeric_limits<double>::infinity()) const;
+  /// `closest`, when given, receives the closest triangle and its barycentric point.
+  std::optional<SurfaceDistance> query(const Vec3& p,
+                                       double max_distance_squared = std::numeric_limits<double>::infinity(),
+                                       NearestHit* closest = nullptr) const;
+
+  /// Moves the mesh's nodes to `positions` (same count, same triangles; unit: m) for a deforming
+  /// surface (a body's, for body–body contact): the tree is refitted, not rebuilt, and the
+  /// pseudonormals recomputed, O(#triangles log #triangles) with no allocation. A triangle that has
+  /// collapsed to zero area gives no normal (its neighbours sign the distance). A different count
+  /// changes nothing and returns false.
+  bool update_positions(std::span<const Vec3> positions);
+  /// The unit normal of triangle k at the current positions (zero for a collapsed triangle).
+  const Vec3& face_normal(Index k) const { return face_normal_[static_cast<std::size_t>(k)]; }
 
   const TriMesh& mesh() const { return mesh_; }
   /// Bounding box of the mesh (unit: m).

@@ -1,5 +1,6 @@
-// Contact between the World's bodies and its rigid colliders: per-body settings, the world's solver
-// settings and the typed contact events (one per body–collider pair in contact, each step).
+// Contact between the World's bodies and its rigid colliders, and between bodies: per-body settings, the
+// world's solver settings and the typed contact events (one per body–collider and per body–body pair in
+// contact, each step).
 //
 // The response is a constraint, never a penalty: a surface node that reaches a collider (closer than
 // the two margins) is held like a grab (Body::grab_patch with radius 0), at its projection on the
@@ -8,6 +9,8 @@
 // pulling towards the collider (adhesive) releases it; Coulomb friction keeps it where it touched while
 // |tangential| ≤ μ·normal (stick), else slides its target along the surface by the compliance times the
 // excess tangential force (slip). Decisions use the reaction of the previous step (a one-step lag).
+// Between two bodies, the nodes of the finer surface are held on the other body's current surface, and
+// that body takes the equal and opposite force one step later (world_contact.cpp).
 #pragma once
 
 #include "pliant/core/event_brief.hpp"
@@ -19,7 +22,8 @@ namespace pliant::scene {
 
 /// A body's contact settings (scene key "contact").
 struct BodyContact {
-  bool enabled = true;    ///< whether colliders hold this body's surface nodes
+  bool enabled = true;    ///< whether colliders and other bodies touch this body
+  bool bodies = true;     ///< whether it touches other bodies (whose `bodies` is on too), not only colliders
   double friction = 0.5;  ///< Coulomb coefficient μ of the body (dimensionless, ≥ 0); a pair uses
                           ///< √(μ_body μ_collider) (the rule of Box2D and Jolt)
   double margin = 5e-4;   ///< contact thickness of the body (unit: m), > 0; a pair holds nodes at
@@ -38,17 +42,22 @@ struct ContactSolverDef {
 /// next step, Box2D-style.
 struct ContactEvent {
   static constexpr std::string_view category = "contact";
-  Index body = -1;
-  Index collider = -1;
+  Index body = -1;                ///< the body whose surface nodes are held
+  Index collider = -1;            ///< the collider holding them, or -1 for a body–body pair
+  Index other_body = -1;          ///< the body whose surface holds them (body–body), or -1
   int contacts = 0;               ///< surface nodes held against the collider
   int sticking = 0;               ///< of them, within the friction cone
   int slipping = 0;               ///< of them, sliding (their target moves along the surface)
   double normal_force = 0.0;      ///< Σ normal reaction on the body (unit: N), ≥ 0
   double tangential_force = 0.0;  ///< |Σ tangential reaction on the body| (unit: N)
-  Vec3 force = Vec3::Zero();      ///< Σ force of the collider on the body (unit: N)
-  double max_penetration = 0.0;   ///< deepest node below the collider's surface before the step's
-                                  ///< response (unit: m)
-  Vec3 position = Vec3::Zero();   ///< mean position of the held nodes (unit: m)
+  Vec3 force = Vec3::Zero();      ///< Σ force of the collider or other body on the body, the held nodes'
+                                  ///< inertia included (unit: N)
+  /// Body–body: Σ force handed to other_body in this step (unit: N), exactly −force of the previous step
+  /// (the one-step lag of the response, world_contact.cpp); zero for a collider.
+  Vec3 force_on_other = Vec3::Zero();
+  double max_penetration = 0.0;  ///< deepest node below the collider's surface before the step's
+                                 ///< response (unit: m)
+  Vec3 position = Vec3::Zero();  ///< mean position of the held nodes (unit: m)
   EventBrief brief() const { return {"contact", -1, position, "normal_force_N", normal_force}; }
 };
 

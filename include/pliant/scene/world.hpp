@@ -4,9 +4,11 @@
 //   apply_interactions  scripted grabs, probes and tools move their handles (surface contract only);
 //                       blades hand their sweep to Cuttable bodies
 //   contact.detect      colliders moved to their pose at the step's end; every contact-enabled body's
-//                       surface nodes tested against the colliders whose bounds meet the body's
-//   contact.solve       the active set: released (adhesive), stick or slip from the last reactions,
-//                       new contacts held like grabs at the collider surface (contact.hpp)
+//                       surface nodes tested against the colliders whose bounds meet the body's, and
+//                       against the surface of every other body whose bounds meet it
+//   contact.solve       the active set: released (adhesive), stick or slip from the last forces,
+//                       new contacts held like grabs at the collider or other body's surface, the
+//                       other body given the equal and opposite force (contact.hpp)
 //   solve               every body's own step, in order (each body's internal stages, e.g.
 //                       "springs.solve", are in body_profile(i))
 //   render_meshes       render meshes follow their bodies (render_mesh.hpp), when any body has one
@@ -158,6 +160,8 @@ class World {
   std::vector<ContactEvent> contact_events_;
   struct ContactState;
   std::shared_ptr<ContactState> contact_state_;  // shared_ptr: World stays movable with an incomplete type
+  bool contact_wanted() const;
+  bool contact_surface(std::size_t body);
   void contact_detect(double t);
   void contact_solve(double t);
   void contact_report();

@@ -263,12 +263,25 @@ void MeshlessBody::step(double dt, Profile& profile) {
       if (g.live) g.from = g.target;
     }
     if (any_grab) {
+      // The body's force on each held phyxel, its own weight included (a grab holds it up too), shared
+      // equally among the grabs that hold it: neighbouring surface vertices share phyxels, and their
+      // reactions must add up to the force holding each phyxel once.
       model_->elastic_forces(body_->position, scratch_);
+      holders_.resize(body_->position.size(), 0);
+      for (const Grab& g : grabs_)
+        if (g.live)
+          for (Index j : g.phyxels) ++holders_[static_cast<std::size_t>(j)];
       for (Grab& g : grabs_) {
         if (!g.live) continue;
         g.reaction = Vec3::Zero();
-        for (Index j : g.phyxels) g.reaction += scratch_[static_cast<std::size_t>(j)];
+        for (Index j : g.phyxels) {
+          const auto i = static_cast<std::size_t>(j);
+          g.reaction += (scratch_[i] + body_->mass[i] * def_.gravity) / holders_[i];
+        }
       }
+      for (const Grab& g : grabs_)
+        if (g.live)
+          for (Index j : g.phyxels) holders_[static_cast<std::size_t>(j)] = 0;
     }
   }
   std::fill(external_.begin(), external_.end(), Vec3::Zero());

@@ -6,7 +6,8 @@
 //
 // Grabs hold a surface vertex through the phyxels its MLS fit uses (every phyxel with a weight on it):
 // they become kinematic and translate with the grab's target, so the vertex, whose weights sum to 1,
-// sits exactly at the target; the reaction is the sum of the elastic forces on the held phyxels.
+// sits exactly at the target; the reaction is the sum of the forces on the held phyxels (elastic and
+// their weight), each shared equally among the grabs holding it.
 // Forces applied at the surface reach the phyxels by the same weights.
 #pragma once
 
@@ -169,6 +170,7 @@ class MeshlessBody {
   int last_substeps_ = 0;
   std::vector<Vec3> x_surface_, n_surface_;
   std::vector<Vec3> external_, scratch_;
+  std::vector<int> holders_;         // per phyxel, the live grabs holding it (zero between steps)
   std::vector<std::uint8_t> fixed_;  // supports (set_fixed), kept through grabs
   std::vector<Grab> grabs_;
   std::vector<MeshlessGrabRelease> released_, pending_released_;
