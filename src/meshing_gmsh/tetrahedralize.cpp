@@ -5,6 +5,7 @@
 // sharp edges and reparametrises them (gmsh tutorial 13's approach).
 #include "pliant/meshing_gmsh/tetrahedralize.hpp"
 
+#include "core/asan.hpp"
 #include "pliant/core/geometry.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/meshing/box.hpp"
@@ -28,13 +29,6 @@
 // frees. A sanitizer build would report them as leaks and turn the refusal's exit status 2 into
 // LeakSanitizer's 1, so every binary that links this file suppresses leaks inside libgmsh by default,
 // with or without LSAN_OPTIONS (tests/sanitizers/lsan.supp says the same for the test runs).
-#if defined(__SANITIZE_ADDRESS__)
-#define PLIANT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PLIANT_ASAN 1
-#endif
-#endif
 #ifdef PLIANT_ASAN
 extern "C" const char* __lsan_default_suppressions();  // LeakSanitizer's hook (sanitizer/lsan_interface.h)
 extern "C" const char* __lsan_default_suppressions() { return "leak:libgmsh.so\n"; }

@@ -1,5 +1,7 @@
 #include "alloc_counter.hpp"
 
+#include "core/asan.hpp"
+
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <unistd.h>
@@ -71,7 +73,7 @@ inline void note(std::size_t bytes) {
 }
 }  // namespace
 
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef PLIANT_ASAN  // core/asan.hpp: g++ or clang
 // AddressSanitizer intercepts malloc and its siblings itself; a second definition in the executable
 // would take its place and lose the sanitizer's checks. Its allocator calls the installed hook for every
 // allocation, whichever function asked (malloc, calloc, realloc, posix_memalign, operator new ...).
