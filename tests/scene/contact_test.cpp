@@ -109,6 +109,9 @@ TEST(Contact, TiltedYUpTableHoldsTheWeight) {
 struct Incline {
   double along0 = 0.0, along1 = 0.0, along2 = 0.0;  // mean position along the slope at 1, 1.5, 2 s (unit: m)
   int slipping = 0;
+  double held_moved = 0.0;  // largest move of a bottom-face node from 1/120 s to 2 s (unit: m)
+  double mean_moved = 0.0;  // the mean position's move over the same time (unit: m)
+  ContactEvent last;        // the contact event at 2 s
 };
 Incline incline(double theta_degrees, double mu, double alpha = 8.0) {
   const double dt = 1.0 / 120.0;
@@ -116,21 +119,31 @@ Incline incline(double theta_degrees, double mu, double alpha = 8.0) {
   const double th = theta_degrees * M_PI / 180.0;
   // Gravity rotated into the incline's frame instead of the block: the block sits flat on a z = 0
   // plane with gravity tilted by θ, which is the same problem.
-  world.add_body(fem_block(Vec3::Zero(), Vec3(kG * std::sin(th), 0.0, -kG * std::cos(th)), dt, 2, alpha));
+  // Its bottom just inside the margins (1 mm): held where it is, not lifted onto them.
+  world.add_body(
+      fem_block(Vec3(0.0, 0.0, 0.999e-3), Vec3(kG * std::sin(th), 0.0, -kG * std::cos(th)), dt, 2, alpha));
   Collider c = plane(Vec3::UnitZ(), Vec3::Zero(), mu);
   BodyContact bc;
   bc.friction = mu;
   world.set_contact(0, bc);
   EXPECT_TRUE(world.add_collider(c).ok());
   Incline out;
+  std::vector<Vec3> first;
   for (int s = 1; s <= 240; ++s) {
     world.step();
-    const double a = mean(world.body(0).surface_positions()).x();
+    const auto x = world.body(0).surface_positions();
+    if (s == 1) first.assign(x.begin(), x.end());
+    const double a = mean(x).x();
     if (s == 120) out.along0 = a;
     if (s == 180) out.along1 = a;
     if (s == 240) out.along2 = a;
   }
   out.slipping = world.contact_events().empty() ? 0 : world.contact_events()[0].slipping;
+  if (!world.contact_events().empty()) out.last = world.contact_events()[0];
+  const auto x = world.body(0).surface_positions();
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (first[i].z() < 0.01) out.held_moved = std::max(out.held_moved, (x[i] - first[i]).norm());
+  out.mean_moved = (mean(x) - mean(first)).norm();
   return out;
 }
 
@@ -151,14 +164,10 @@ TEST(Contact, InclineSlidesAboveTheFrictionAngle) {
 
 // Coulomb's law for the slide, a = g (sin θ − μ cos θ) within 2 %, measured from the second difference
 // of the mean position over 0.5 s intervals, without mass-proportional damping (α M v is a drag on the
-// whole block, 8 N per m/s with α = 8, a force Coulomb's law does not have). The open shortfall of
-// contact (docs/scene-format.md, "Limits measured so far"): a slip restarts from rest every step, so
-// the block creeps at a nearly constant speed (a ≈ −0.002 m/s² in the release build) instead of
-// accelerating at 3.2 m/s². Carrying the held node's velocity into its target (first or second order,
-// with the node's inertia and an implicit node update over the step's diagonal stiffness) was tried
-// and gave a ≈ 0 with the undamped block bouncing on its contacts. Run it with
-// --gtest_also_run_disabled_tests.
-TEST(Contact, DISABLED_InclineSlideAcceleratesAsCoulombSays) {
+// whole block, 8 N per m/s with α = 8, a force Coulomb's law does not have). Before the contact patch
+// slid as a whole with its velocity carried, a slip restarted from rest every step and the block crept
+// at a ≈ −0.002 m/s².
+TEST(Contact, InclineSlideAcceleratesAsCoulombSays) {
   const double theta = 30.0, mu = 0.2;
   const Incline r = incline(theta, mu, 0.0);
   EXPECT_GT(r.slipping, 0);
@@ -166,7 +175,24 @@ TEST(Contact, DISABLED_InclineSlideAcceleratesAsCoulombSays) {
   const double a = (r.along2 - 2.0 * r.along1 + r.along0) / (h * h);
   const double th = theta * M_PI / 180.0;
   const double expected = kG * (std::sin(th) - mu * std::cos(th));
+  RecordProperty("acceleration_m_s2", std::to_string(a));
   EXPECT_NEAR(a, expected, 0.02 * expected) << "a = " << a << " m/s²";
+  // At the step's end the patch's tangential force is μ times its normal force.
+  EXPECT_NEAR(r.last.tangential_force, mu * r.last.normal_force, 0.02 * mu * r.last.normal_force);
+}
+
+// The undamped block below the friction angle (tan 20° = 0.36 < μ = 0.5) sticks from the first step:
+// its bottom nodes stay where they touched (below 1e-9 m over 2 s) and the block only shears
+// elastically (G = E/2.6 under ρ V g sin θ / A = 335 Pa: a top shift of 0.44 mm, the mean below it),
+// and the contacts carry the tangential weight, ρ V g sin θ.
+TEST(Contact, UndampedInclineSticksBelowTheFrictionAngle) {
+  const Incline r = incline(20.0, 0.5, 0.0);
+  RecordProperty("held_moved_m", std::to_string(r.held_moved));
+  RecordProperty("mean_moved_m", std::to_string(r.mean_moved));
+  EXPECT_EQ(r.slipping, 0);
+  EXPECT_LT(r.held_moved, 1e-9);
+  EXPECT_LT(r.mean_moved, 0.44e-3);
+  EXPECT_LT(r.last.tangential_force, 0.5 * r.last.normal_force);
 }
 
 // A Green block clamped at its base, pressed by a plane of normal −z lowered into its top by δ: the
@@ -284,6 +310,54 @@ TEST(Contact, BlockRestingOnABlockCarriesItsWeightIntoIt) {
   const Vec3 before = mean(world.body(1).surface_positions());
   for (int s = 0; s < 300; ++s) world.step();
   EXPECT_LT((mean(world.body(1).surface_positions()) - before).norm(), 1e-8);
+}
+
+// A slave's patch slides on a master as on a collider: a FEM block (1 kg, 4 cells a side, no
+// mass-proportional damping) on a FEM slab (0.6 × 0.2 × 0.1 m) that sticks to a plane (μ = 1), under
+// gravity tilted by 15°, the block–slab pair's μ = √(0.04 × 1) = 0.2: the block slides along the slab
+// at g (sin θ − μ cos θ) = 0.644 m/s² within 2 %, measured relative to the slab.
+TEST(Contact, BlockSlidesOnABlockAsCoulombSays) {
+  const double dt = 1.0 / 120.0, th = 15.0 * M_PI / 180.0;
+  const Vec3 g(kG * std::sin(th), 0.0, -kG * std::cos(th));
+  World world(dt);
+  char json[1024];
+  std::snprintf(json, sizeof json,
+                R"({"name": "slab", "family": "fem",
+      "mesh": {"shape": "box", "origin": [0, 0, 0.000999], "size": [0.6, 0.2, 0.1], "cells": [6, 2, 1]},
+      "material": {"E": 2e5, "nu": 0.3, "density": 1000},
+      "fem": {"element": "corotational", "damping": {"alpha": 8.0, "beta": 0.01}, "gravity": [%.17g, 0, %.17g],
+              "integrator": "backward_euler", "solver": {"kind": "cholmod", "newton_iterations": 3, "tolerance": 1e-12}}})",
+                g.x(), g.z());
+  Result<std::unique_ptr<Body>> slab = make_body(json, "slab.json", dt);
+  ASSERT_TRUE(slab.ok()) << slab.message();
+  world.add_body(std::move(slab).value());
+  world.add_body(fem_block(Vec3(0.02, 0.05, 0.100999 + 0.999e-3), g, dt, 4, 0.0));
+  BodyContact grip, slick;
+  grip.friction = 1.0;
+  slick.friction = 0.04;
+  world.set_contact(0, grip);
+  world.set_contact(1, slick);
+  ASSERT_TRUE(world.add_collider(plane(Vec3::UnitZ(), Vec3::Zero(), 1.0)).ok());
+  double along[3] = {0.0, 0.0, 0.0};
+  for (int s = 1; s <= 120; ++s) {
+    world.step();
+    const double rel =
+        mean(world.body(1).surface_positions()).x() - mean(world.body(0).surface_positions()).x();
+    if (s == 48) along[0] = rel;
+    if (s == 84) along[1] = rel;
+    if (s == 120) along[2] = rel;
+  }
+  bool block_on_slab = false, slab_sticks = false;
+  for (const ContactEvent& e : world.contact_events()) {
+    block_on_slab |= e.body == 1 && e.other_body == 0 && e.slipping > 0;
+    slab_sticks |= e.body == 0 && e.collider == 0 && e.slipping == 0;
+  }
+  EXPECT_TRUE(block_on_slab && slab_sticks);
+  const double h = 0.3;
+  const double a = (along[2] - 2.0 * along[1] + along[0]) / (h * h);
+  const double expected = kG * (std::sin(th) - 0.2 * std::cos(th));
+  RecordProperty("acceleration_m_s2", std::to_string(a));
+  EXPECT_NEAR(a, expected, 0.02 * expected) << "a = " << a << " m/s²";
 }
 
 // Two blocks 5 cm apart on one plane: each carries its own weight, and they never touch.

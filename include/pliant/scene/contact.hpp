@@ -7,8 +7,11 @@
 // collider plus the margin, so every family treats it in its own implicit solve (the Green family
 // exactly, through its capacitance matrix, James & Pai 1999). After the step its reaction decides:
 // pulling towards the collider (adhesive) releases it; Coulomb friction keeps it where it touched while
-// |tangential| ≤ μ·normal (stick), else slides its target along the surface by the compliance times the
-// excess tangential force (slip). Decisions use the reaction of the previous step (a one-step lag).
+// |tangential| ≤ μ·normal (stick), else slides its target along the surface (slip): by the compliance
+// times the excess tangential force for a body that reports its compliance, and for a dynamic body by
+// sliding its whole contact patch with the patch's velocity, corrected so that the patch's tangential
+// force is μ times its normal force (world_contact.cpp). Decisions use the reaction of the previous step
+// (a one-step lag).
 // Between two bodies, the nodes of the finer surface are held on the other body's current surface, and
 // that body takes the equal and opposite force one step later (world_contact.cpp).
 #pragma once

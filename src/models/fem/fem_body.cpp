@@ -183,6 +183,7 @@ Result<FemBody> FemBody::build(const TetMesh& rest, std::vector<materials::Mater
   b.f_.assign(n, Vec3::Zero());
   b.pending_.assign(n, Vec3::Zero());
   b.start_.assign(n, Vec3::Zero());
+  b.start_v_.assign(n, Vec3::Zero());
   b.vm_tet_.assign(rest.tets.size(), 0.0);
   b.vm_node_.assign(n, 0.0);
   b.volume_node_.assign(n, 0.0);
@@ -404,9 +405,13 @@ void FemBody::advance(double dt) {
       if (hybrid_) hybrid_->set_point_force(static_cast<Index>(i), pending_[i]);
     }
   }
+  step_dt_ = dt;
   for (const Slot& s : slots_) {
     if (!s.active) continue;
-    for (Index vn : s.volume_nodes) start_[static_cast<std::size_t>(vn)] = x_[static_cast<std::size_t>(vn)];
+    for (Index vn : s.volume_nodes) {
+      start_[static_cast<std::size_t>(vn)] = x_[static_cast<std::size_t>(vn)];
+      start_v_[static_cast<std::size_t>(vn)] = v_[static_cast<std::size_t>(vn)];
+    }
   }
   report_.substeps = n;
   for (int k = 1; k <= n; ++k) {
@@ -415,17 +420,21 @@ void FemBody::advance(double dt) {
   }
 }
 
-// Held nodes move to their targets linearly over the substeps; their velocity stays zero (they are
-// kinematic, and the implicit step holds them where they are put).
+// Held nodes move to their targets linearly over the substeps (kinematic: the implicit step holds
+// them where they are put). Under the implicit solver their velocity is that motion's, so Rayleigh
+// damping sees a held node that moves with its neighbours as moving (a contact patch sliding with the
+// body; a zero velocity there damps the whole body against the slide); elsewhere it stays zero (the
+// explicit integrators move a node by its velocity).
 void FemBody::move_held_nodes(int k, int n) {
   const double share = static_cast<double>(k) / n;
+  const bool moving = solver_.has_value() && step_dt_ > 0.0;
   for (const Slot& s : slots_) {
     if (!s.active) continue;
     for (std::size_t j = 0; j < s.volume_nodes.size(); ++j) {
       const auto i = static_cast<std::size_t>(s.volume_nodes[j]);
-      x_[i] = k == n ? Vec3(s.target + s.offsets[j])
-                     : Vec3(start_[i] + share * (s.target + s.offsets[j] - start_[i]));
-      v_[i].setZero();
+      const Vec3 to = s.target + s.offsets[j];
+      x_[i] = k == n ? to : Vec3(start_[i] + share * (to - start_[i]));
+      v_[i] = moving ? Vec3((to - start_[i]) / step_dt_) : Vec3::Zero();
     }
   }
 }
@@ -452,10 +461,19 @@ void FemBody::solve_substep() {
 void FemBody::update_reactions() {
   if (std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.active; })) return;
   model_->forces(x_, v_, f_);
+  // Under a dynamic implicit scheme the held nodes' own inertia is part of what holds them: the body
+  // exerts f − m·Δv/dt on the holder (a contact carries its nodes' weight and their acceleration).
+  const bool inertial =
+      solver_.has_value() && solver_->def().scheme != ImplicitScheme::quasi_static && step_dt_ > 0.0;
+  const auto m = model_->mass();
   for (Slot& s : slots_) {
     if (!s.active) continue;
     s.reaction.setZero();
-    for (Index vn : s.volume_nodes) s.reaction += f_[static_cast<std::size_t>(vn)];
+    for (Index vn : s.volume_nodes) {
+      const auto i = static_cast<std::size_t>(vn);
+      s.reaction += f_[i];
+      if (inertial) s.reaction -= m[i] * (v_[i] - start_v_[i]) / step_dt_;
+    }
   }
 }
 

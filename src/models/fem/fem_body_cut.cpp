@@ -199,7 +199,7 @@ bool FemBody::apply_cut(const TetCutResult& cut) {
 // Sizes the per-node and per-tet arrays for the mesh after a cut (a cut only appends nodes).
 void FemBody::resize_state() {
   const std::size_t n = rest_.positions.size(), nt = rest_.tets.size();
-  for (std::vector<Vec3>* a : {&f_, &pending_, &start_}) a->resize(n, Vec3::Zero());
+  for (std::vector<Vec3>* a : {&f_, &pending_, &start_, &start_v_}) a->resize(n, Vec3::Zero());
   fixed_.resize(n, 0);
   held_.resize(n, 0);
   vm_tet_.assign(nt, 0.0);

@@ -283,6 +283,8 @@ class FemBody {
   dynamics::Integrator integrator_;
   double h_ = 0.0;  // the substep in use (unit: s), 0 before the first step
   std::vector<Vec3> x_, v_, f_, pending_, start_;
+  std::vector<Vec3> start_v_;  // held nodes' velocities at the step's start (unit: m/s)
+  double step_dt_ = 0.0;       // the last step (unit: s)
   std::vector<char> fixed_, held_;
   TriMesh surface_;
   std::vector<Index> surface_node_;
