@@ -103,9 +103,10 @@ BodyContact read_body_contact(const JsonReader& r) {
 }
 
 ContactSolverDef read_contact_solver(const JsonReader& r) {
-  r.expect_object({"tolerance"});
+  r.expect_object({"tolerance", "relaxation"});
   ContactSolverDef d;
   if (auto v = r.find("tolerance")) d.tolerance = v->number_in(0.0, 1.0, true);
+  if (auto v = r.find("relaxation")) d.relaxation = v->number_in(0.0, 1.0, true);
   return d;
 }
 

@@ -21,7 +21,7 @@ Collider read_collider(const JsonReader& r, const std::filesystem::path& directo
 /// Reads a body's "contact" object: {"enabled": bool, "friction": μ ≥ 0, "margin": m > 0}.
 BodyContact read_body_contact(const JsonReader& r);
 
-/// Reads "contact_solver": {"tolerance": > 0}.
+/// Reads "contact_solver": {"tolerance": in (0, 1], "relaxation": in (0, 1]}.
 ContactSolverDef read_contact_solver(const JsonReader& r);
 
 }  // namespace pliant::scene::detail

@@ -39,6 +39,12 @@ struct ContactSolverDef {
   /// when its normal reaction is below −tolerance·|reaction| and slips when its tangential reaction
   /// exceeds (1 + tolerance)·μ·normal.
   double tolerance = 1e-9;
+  /// Under-relaxation ω of the force handed to the master of a body–body pair (dimensionless, in
+  /// (0, 1]): each step the master's force moves by ω towards minus the force its slave felt. The
+  /// staggered coupling's force error is multiplied by 1 − ω(1 + ρ) a step, ρ = C_master/C_slave the
+  /// ratio of the two bodies' compliances over a step: stable for ρ < 2/ω − 1 (ω = 1: ρ < 1, the two
+  /// bodies equally soft at the limit; ω = 0.3: ρ < 5.7), at rest the force is the same for any ω.
+  double relaxation = 0.3;
 };
 
 /// One body–collider pair in contact at the end of a step: World::contact_events(), valid until the
@@ -55,8 +61,9 @@ struct ContactEvent {
   double tangential_force = 0.0;  ///< |Σ tangential reaction on the body| (unit: N)
   Vec3 force = Vec3::Zero();      ///< Σ force of the collider or other body on the body, the held nodes'
                                   ///< inertia included (unit: N)
-  /// Body–body: Σ force handed to other_body in this step (unit: N), exactly −force of the previous step
-  /// (the one-step lag of the response, world_contact.cpp); zero for a collider.
+  /// Body–body: Σ force handed to other_body in this step (unit: N): what it took the step before, moved
+  /// by ContactSolverDef::relaxation towards −force of the previous step (the one-step lag of the
+  /// response, world_contact.cpp); equal to −force at rest; zero for a collider.
   Vec3 force_on_other = Vec3::Zero();
   double max_penetration = 0.0;  ///< deepest node below the collider's surface before the step's
                                  ///< response (unit: m)
