@@ -412,6 +412,8 @@ put("body_contact_margin_zero.json", green(bodies=[dict(GREEN["bodies"][0], cont
     "/bodies/0/contact/margin: expected a number > 0, got 0")
 put("contact_solver_tolerance_zero.json", green(contact_solver={"tolerance": 0}),
     "/contact_solver/tolerance: expected a number > 0 and <= 1, got 0")
+put("contact_solver_relaxation_above_one.json", green(contact_solver={"relaxation": 1.5}),
+    "/contact_solver/relaxation: expected a number > 0 and <= 1, got 1.5")
 
 # ---- a body's render mesh ----
 def render_mesh(value):
