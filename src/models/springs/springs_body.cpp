@@ -85,8 +85,9 @@ Index SpringsBody::grab_node(GrabId id) const { return live(id) ? slots_[u(id.sl
 Vec3 SpringsBody::grab_reaction(GrabId id) const {
   const Index n = grab_node(id);
   if (n < 0) return Vec3::Zero();
-  // Spring forces on the held node: the pull the tool feels.
-  Vec3 f = Vec3::Zero();
+  // Spring forces on the held node and its own weight: the pull the tool feels (a membrane lying on a
+  // table carries its whole weight through the nodes held there).
+  Vec3 f = mesh_.mass[u(n)] * loads_.gravity;
   for (Index s : mesh_.node_springs.of(n)) {
     const Index o = mesh_.other_end(s, n);
     f += spring_force(mesh_.position[u(n)], mesh_.position[u(o)], mesh_.velocity[u(n)], mesh_.velocity[u(o)],
