@@ -8,7 +8,7 @@
 // "tearing": {"mode": "off" | "area_preserving" | "deletion", "seed_threshold": N,
 // "edge_threshold": N, "inner_threshold": N}}.
 // A grab fixes its node (the interaction node of Grimm's (2005) methods) and moves it to the target over
-// the step's substeps; its reaction is the sum of the spring forces on that node.
+// the step's substeps; its reaction is the sum of the spring forces on that node and its own weight.
 #include "family_registry.hpp"
 
 #include "pliant/models/springs/methods.hpp"

@@ -109,7 +109,8 @@ class SpringsBody {
   void release(GrabId id);
   /// The node a live grab holds, -1 otherwise.
   Index grab_node(GrabId id) const;
-  /// The spring forces on the held node after the last step: the pull the holding tool feels (unit: N).
+  /// The spring forces on the held node after the last step and its weight: the pull the holding tool
+  /// feels (unit: N).
   Vec3 grab_reaction(GrabId id) const;
 
   // ---- loads and obstacles ----
