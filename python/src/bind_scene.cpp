@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "pliant/scene/families.hpp"
+#include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/scene_file.hpp"
 #include "pliant/scene/world.hpp"
 #include "scene_runner.hpp"
@@ -19,6 +20,19 @@
 
 namespace pliant::python {
 namespace {
+
+// Plausibility warnings as a list of dicts (body, kind, message).
+py::list warnings_to_python(const std::vector<scene::PlausibilityWarning>& warnings) {
+  py::list out;
+  for (const scene::PlausibilityWarning& w : warnings) {
+    py::dict d;
+    d["body"] = w.body;
+    d["kind"] = w.kind;
+    d["message"] = w.message;
+    out.append(std::move(d));
+  }
+  return out;
+}
 
 using scene::Body;
 using scene::GrabId;
@@ -338,11 +352,22 @@ void bind_scene(py::module_& m) {
             return profile_dict(w.body_profile(static_cast<Index>(i)));
           },
           py::arg("index"), "A body's own stages of the last step (unit: ms)")
-      .def_property_readonly("state_hash", &World::state_hash, "Hash of every body's state and the clock");
+      .def_property_readonly("state_hash", &World::state_hash, "Hash of every body's state and the clock")
+      .def(
+          "plausibility", [](const World& w) { return warnings_to_python(scene::check_plausibility(w)); },
+          "What looks unintended about the bodies at rest (a mesh in the wrong unit, kPa written as Pa, a "
+          "body its own weight would squash): dicts with body, kind and message; never blocking");
 
   py::class_<scene::Scene>(m, "Scene", "A loaded scene: its world, step count and output settings.")
       .def_readonly("name", &scene::Scene::name)
       .def_readonly("steps", &scene::Scene::steps)
+      .def_readonly(
+          "notices", &scene::Scene::notices,
+          "What reading the meshes changed (cells split, nodes in no element dropped), one line each")
+      .def_property_readonly(
+          "warnings", [](const scene::Scene& s) { return warnings_to_python(s.warnings); },
+          "What looks unintended (plausibility checks and nearly flat tets): dicts with body, kind and "
+          "message")
       .def_property_readonly(
           "world", [](scene::Scene& s) -> World& { return *s.world; },
           py::return_value_policy::reference_internal)

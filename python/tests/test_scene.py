@@ -439,3 +439,17 @@ def test_a_meshless_body_is_cut_from_python_slit_then_split():
         beam.cut([0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0])
     with pytest.raises((TypeError, ValueError), match="a0"):
         body.cut([0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0])
+
+
+def test_plausibility_warnings_name_the_body_and_the_numbers(tmp_path):
+    # A beam written in Pa where kPa was meant: warned at load, in the run's summary and by the World.
+    soft = json.loads(json.dumps(BEAM))
+    soft["bodies"][0]["material"] = {"E": 5, "nu": 0.3}
+    scene = pliant.scene_from_dict(soft)
+    assert [(w["body"], w["kind"]) for w in scene.warnings] == [("beam", "material")]
+    assert "E = 5 Pa" in scene.warnings[0]["message"]
+    assert scene.world.plausibility() == scene.warnings
+    summary = scene.run(tmp_path, steps=2)
+    assert summary["warnings"] == scene.warnings
+    # The shipped beam (rubber) is plausible.
+    assert pliant.scene_from_dict(BEAM).warnings == []
