@@ -92,8 +92,10 @@ std::vector<PlausibilityWarning> check_plausibility(const World& world) {
       out.push_back({body.name(), kind, fmt::format("body \"{}\": {}", body.name(), message)});
     };
     if (size < kSmallestBody)
-      warn("size", fmt::format("it is only {} across; {}, or remove a \"units\" or \"scale\" that shrank it",
-                               metres(size), kUnitsHint));
+      warn("size",
+           fmt::format("it is only {} across: check its mesh's \"units\" and \"scale\" (a file in metres "
+                       "read with \"units\": \"mm\" comes out a thousand times too small)",
+                       metres(size)));
 
     const DescribesPhysics* described = capability<DescribesPhysics>(body);
     if (!described) continue;
