@@ -73,17 +73,28 @@ def _same_interpreter(configured):
     return os.path.realpath(configured) in mine
 
 
+def _environment():
+    # pip runs a backend in an isolated environment that hides the target's site-packages (PYTHONPATH
+    # and a sitecustomize); CMake must see the interpreter as it will run the module, numpy included.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONNOUSERSITE", "PYTHONHOME")}
+    env.setdefault("CCACHE_BASEDIR", ROOT)
+    return env
+
+
 def _build_module():
+    env = _environment()
     build = os.environ.get("PLIANT_BUILD_DIR") or os.path.join(ROOT, "build", f"pip-{_tag().split('-')[0]}")
     build = os.path.abspath(build)
     cache = os.path.join(build, "CMakeCache.txt")
+    module_target = os.path.join(build, "python", "CMakeFiles", "pliant_python.dir")
     if os.path.exists(cache):
         with open(cache, encoding="utf-8", errors="replace") as f:
             m = re.search(r"^Python_EXECUTABLE:[A-Z]+=(.*)$", f.read(), re.M)
         if m and not _same_interpreter(m.group(1).strip()):
             _fail(f"{build} was configured for {m.group(1).strip()}, not for {sys.executable}: "
                   "set PLIANT_BUILD_DIR to another folder")
-    else:
+    if not os.path.exists(cache) or not os.path.isdir(module_target):
+        # A first configuration, or a tree that found no module last time (NOTFOUND results are retried).
         if shutil.which("cmake") is None:
             _fail("cmake is not on PATH (Debian: apt-get install cmake; see README's packages)")
         args = ["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
@@ -94,10 +105,11 @@ def _build_module():
         if shutil.which("ccache"):
             args += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"]
         args += shlex.split(os.environ.get("PLIANT_CMAKE_ARGS", ""))
-        subprocess.run(args, check=True, stdout=sys.stderr)
+        subprocess.run(args, check=True, stdout=sys.stderr, env=env)
+    if not os.path.isdir(module_target):
+        _fail(f"CMake configured {build} without the Python module: {sys.executable} needs numpy importable "
+              "(a venv: --system-site-packages), and the system python3-dev and pybind11-dev")
     jobs = os.environ.get("JOBS") or str(os.cpu_count() or 1)
-    env = dict(os.environ)
-    env.setdefault("CCACHE_BASEDIR", ROOT)
     subprocess.run(["cmake", "--build", build, "--target", "pliant_python", "-j", jobs], check=True,
                    stdout=sys.stderr, env=env)
     package = os.path.join(build, "python", NAME)
