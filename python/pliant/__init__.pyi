@@ -106,6 +106,14 @@ class Body:
     def apply_force(self, point: SurfacePoint, force: _Vec3) -> None: ...  # force in N, for the next step
     def cut(self, a0: _Vec3, b0: _Vec3, a1: _Vec3, b1: _Vec3) -> bool: ...  # m; the edge a0-b0 swept to a1-b1
     @property
+    def interior_points(self) -> Optional[npt.NDArray[np.float64]]: ...  # (n, 3) m: phyxels, FEM nodes
+    @property
+    def tets(self) -> Optional[npt.NDArray[np.int32]]: ...  # (m, 4), a FEM body's tets
+    @property
+    def nodes(self) -> Optional[npt.NDArray[np.float64]]: ...  # (n, 3) m, every node of a body with tets
+    @property
+    def rest_nodes(self) -> Optional[npt.NDArray[np.float64]]: ...  # (n, 3) m
+    @property
     def surface_topology_version(self) -> int: ...  # grows when a cut changes the triangles
     @property
     def state_hash(self) -> int: ...

@@ -228,6 +228,41 @@ void bind_scene(py::module_& m) {
           "Cuts along a blade, the edge a0-b0 moved to a1-b1 (unit: m), at the start of the next step; "
           "False for a sweep of zero area or one that misses the body. Sweeps that go on from the last "
           "one's end make one cut (a slit until it goes through)")
+      .def_property_readonly(
+          "interior_points",
+          [](py::object self) -> py::object {
+            const auto* interior = scene::capability<scene::InteriorOutput>(self.cast<const Body&>());
+            if (!interior) return py::none();
+            return view_vec3(interior->interior_points(), self);
+          },
+          "(n, 3) float64 read-only view of the interior's current points (unit: m): a meshless body's "
+          "phyxels, a FEM body's nodes; None for a body with no interior. Valid until the next step")
+      .def_property_readonly(
+          "tets",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_index<4>(tets->simulation_tets(), self);
+          },
+          "(m, 4) int32 read-only view of the tetrahedra a body simulates on (a FEM body), indices into "
+          "nodes and rest_nodes; None for other bodies. Re-read after a cut")
+      .def_property_readonly(
+          "nodes",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_vec3(tets->simulation_nodes(), self);
+          },
+          "(n, 3) float64 read-only view of every node's current position (unit: m), interior nodes "
+          "included, for a body with tets; None for other bodies")
+      .def_property_readonly(
+          "rest_nodes",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_vec3(tets->simulation_rest_nodes(), self);
+          },
+          "(n, 3) float64 read-only view of every node's rest position (unit: m), for a body with tets")
       .def_property_readonly("surface_topology_version", &Body::surface_topology_version,
                              "Grows when the surface's triangles change (a cut): re-read surface_triangles")
       .def_property_readonly("state_hash", &Body::state_hash)
