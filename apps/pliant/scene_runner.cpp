@@ -7,6 +7,7 @@
 #include "pliant/io/pvd.hpp"
 #include "pliant/io/vtu.hpp"
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/tool_cylinders.hpp"
 
 #if PLIANT_HAS_RENDER
@@ -489,12 +490,21 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
     summary["contacts"] = contacts;
   }
   nlohmann::json stage_json = nlohmann::json::array();
+  std::vector<scene::StageTime> stage_times;
   for (const std::string& name : stage_order) {
     const StageStats& st = stages[name];
-    stage_json.push_back(
-        {{"stage", name}, {"mean_ms", done > 0 ? st.total / done : 0.0}, {"max_ms", st.max}});
+    const double mean_ms = done > 0 ? st.total / done : 0.0;
+    stage_json.push_back({{"stage", name}, {"mean_ms", mean_ms}, {"max_ms", st.max}});
+    stage_times.push_back({name, mean_ms});
   }
   summary["stages"] = stage_json;
+  // What looked unintended when the scene loaded, and whether it kept up with real time.
+  std::vector<scene::PlausibilityWarning> warnings = scene.warnings;
+  if (auto w = scene::check_realtime(good_time, wall_s, done, stage_times)) warnings.push_back(std::move(*w));
+  nlohmann::json warning_json = nlohmann::json::array();
+  for (const scene::PlausibilityWarning& w : warnings)
+    warning_json.push_back({{"body", w.body}, {"kind", w.kind}, {"message", w.message}});
+  summary["warnings"] = warning_json;
   summary["vtu_files"] = vtu.files();
 #if PLIANT_HAS_RENDER
   summary["png_files"] = png ? png->files() : 0;

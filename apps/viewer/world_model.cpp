@@ -58,6 +58,7 @@ Result<std::unique_ptr<WorldViewerModel>> WorldViewerModel::from_scene(std::stri
   }
   std::unique_ptr<WorldViewerModel> model(new WorldViewerModel(scene->name, std::move(world)));
   model->default_field_ = scene->output.color_field;
+  model->warnings_ = std::move(scene->warnings);
   model->doc_ = json::parse(json_text);
   model->built_doc_ = model->doc_;
   model->file_ = file;

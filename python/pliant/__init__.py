@@ -84,6 +84,50 @@ World.add_body = _add_body
 __version__ = "0.1.0"
 
 
+def _meshio():
+    try:
+        import meshio
+    except ImportError as e:
+        raise ImportError("pliant: meshio is not installed (Debian: apt-get install python3-meshio; "
+                          "pip install meshio)") from e
+    return meshio
+
+
+def to_meshio(mesh):
+    """A meshio.Mesh holding a copy of `mesh`: a pliant.TetMesh as "tetra" cells, a pliant.TriMesh as
+    "triangle" cells, points in m. Needs meshio."""
+    import numpy as np
+
+    meshio = _meshio()
+    if isinstance(mesh, TetMesh):
+        return meshio.Mesh(np.array(mesh.points), [("tetra", np.array(mesh.tets))])
+    if isinstance(mesh, TriMesh):
+        return meshio.Mesh(np.array(mesh.points), [("triangle", np.array(mesh.triangles))])
+    raise TypeError(f"to_meshio: expected a pliant.TetMesh or TriMesh, got {type(mesh).__name__}")
+
+
+def from_meshio(mesh):
+    """A pliant mesh from a meshio.Mesh: its "tetra" cells as a TetMesh if it has any, else its
+    "triangle" cells as a TriMesh (points in m; 2D points get z = 0). Other cells are left out; a mesh
+    with neither raises pliant.Error naming the cell types it has. Needs meshio."""
+    import numpy as np
+
+    _meshio()
+    blocks = {}
+    for block in mesh.cells:
+        blocks.setdefault(block.type, []).append(np.asarray(block.data))
+    points = np.asarray(mesh.points, dtype=np.float64)
+    if points.ndim == 2 and points.shape[1] == 2:
+        points = np.hstack([points, np.zeros((len(points), 1))])
+    if "tetra" in blocks:
+        return TetMesh(points, np.concatenate(blocks["tetra"]))
+    if "triangle" in blocks:
+        return TriMesh(points, np.concatenate(blocks["triangle"]))
+    found = ", ".join(sorted(blocks)) or "none"
+    raise Error(f"from_meshio: the mesh has no tetra or triangle cells (cells: {found}); "
+                "split other cells into tetrahedra or triangles first")
+
+
 def validate(quick=False, only=None):
     """Runs the verification catalogue of `pliant validate` (docs/validation.md) and returns its problems
     as a list of dicts with the keys name, family, method, quantity, measured, reference,

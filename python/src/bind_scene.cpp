@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "pliant/scene/families.hpp"
+#include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/scene_file.hpp"
 #include "pliant/scene/world.hpp"
 #include "scene_runner.hpp"
@@ -19,6 +20,19 @@
 
 namespace pliant::python {
 namespace {
+
+// Plausibility warnings as a list of dicts (body, kind, message).
+py::list warnings_to_python(const std::vector<scene::PlausibilityWarning>& warnings) {
+  py::list out;
+  for (const scene::PlausibilityWarning& w : warnings) {
+    py::dict d;
+    d["body"] = w.body;
+    d["kind"] = w.kind;
+    d["message"] = w.message;
+    out.append(std::move(d));
+  }
+  return out;
+}
 
 using scene::Body;
 using scene::GrabId;
@@ -214,6 +228,41 @@ void bind_scene(py::module_& m) {
           "Cuts along a blade, the edge a0-b0 moved to a1-b1 (unit: m), at the start of the next step; "
           "False for a sweep of zero area or one that misses the body. Sweeps that go on from the last "
           "one's end make one cut (a slit until it goes through)")
+      .def_property_readonly(
+          "interior_points",
+          [](py::object self) -> py::object {
+            const auto* interior = scene::capability<scene::InteriorOutput>(self.cast<const Body&>());
+            if (!interior) return py::none();
+            return view_vec3(interior->interior_points(), self);
+          },
+          "(n, 3) float64 read-only view of the interior's current points (unit: m): a meshless body's "
+          "phyxels, a FEM body's nodes; None for a body with no interior. Valid until the next step")
+      .def_property_readonly(
+          "tets",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_index<4>(tets->simulation_tets(), self);
+          },
+          "(m, 4) int32 read-only view of the tetrahedra a body simulates on (a FEM body), indices into "
+          "nodes and rest_nodes; None for other bodies. Re-read after a cut")
+      .def_property_readonly(
+          "nodes",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_vec3(tets->simulation_nodes(), self);
+          },
+          "(n, 3) float64 read-only view of every node's current position (unit: m), interior nodes "
+          "included, for a body with tets; None for other bodies")
+      .def_property_readonly(
+          "rest_nodes",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_vec3(tets->simulation_rest_nodes(), self);
+          },
+          "(n, 3) float64 read-only view of every node's rest position (unit: m), for a body with tets")
       .def_property_readonly("surface_topology_version", &Body::surface_topology_version,
                              "Grows when the surface's triangles change (a cut): re-read surface_triangles")
       .def_property_readonly("state_hash", &Body::state_hash)
@@ -338,11 +387,22 @@ void bind_scene(py::module_& m) {
             return profile_dict(w.body_profile(static_cast<Index>(i)));
           },
           py::arg("index"), "A body's own stages of the last step (unit: ms)")
-      .def_property_readonly("state_hash", &World::state_hash, "Hash of every body's state and the clock");
+      .def_property_readonly("state_hash", &World::state_hash, "Hash of every body's state and the clock")
+      .def(
+          "plausibility", [](const World& w) { return warnings_to_python(scene::check_plausibility(w)); },
+          "What looks unintended about the bodies at rest (a mesh in the wrong unit, kPa written as Pa, a "
+          "body its own weight would squash): dicts with body, kind and message; never blocking");
 
   py::class_<scene::Scene>(m, "Scene", "A loaded scene: its world, step count and output settings.")
       .def_readonly("name", &scene::Scene::name)
       .def_readonly("steps", &scene::Scene::steps)
+      .def_readonly(
+          "notices", &scene::Scene::notices,
+          "What reading the meshes changed (cells split, nodes in no element dropped), one line each")
+      .def_property_readonly(
+          "warnings", [](const scene::Scene& s) { return warnings_to_python(s.warnings); },
+          "What looks unintended (plausibility checks and nearly flat tets): dicts with body, kind and "
+          "message")
       .def_property_readonly(
           "world", [](scene::Scene& s) -> World& { return *s.world; },
           py::return_value_policy::reference_internal)

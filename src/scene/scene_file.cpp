@@ -74,7 +74,8 @@ std::string read_color_field(const JsonReader& r, const World& world) {
 std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path& file, double dt,
                                 const SceneLimits& limits, const BodyMesh* mesh,
                                 std::vector<std::string>* notices = nullptr, BodyContact* contact = nullptr,
-                                std::optional<TriMesh>* render = nullptr) {
+                                std::optional<TriMesh>* render = nullptr,
+                                std::vector<PlausibilityWarning>* warnings = nullptr) {
   const JsonReader fam = b.at("family");
   const detail::FamilyEntry* entry =
       fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
@@ -135,6 +136,8 @@ std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path
     }
   }
   if (notices) notices->insert(notices->end(), in.notices.begin(), in.notices.end());
+  if (warnings && in.volume)
+    if (auto w = check_tet_quality(in.name, *in.volume)) warnings->push_back(std::move(*w));
   return entry->make(b, std::move(in));
 }
 
@@ -180,8 +183,8 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       }
       BodyContact contact;
       std::optional<TriMesh> render;
-      const Index index =
-          scene.world->add_body(read_body(b, file, dt, limits, nullptr, &scene.notices, &contact, &render));
+      const Index index = scene.world->add_body(
+          read_body(b, file, dt, limits, nullptr, &scene.notices, &contact, &render, &scene.warnings));
       scene.world->set_contact(index, contact);
       if (render)
         scene.world->set_render_mesh(
@@ -215,6 +218,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
           static_cast<int>(out->integer_or("height", scene.output.png_height, 16, 8192));
       if (auto c = out->find("color")) scene.output.color_field = read_color_field(*c, *scene.world);
     }
+    for (PlausibilityWarning& w : check_plausibility(*scene.world)) scene.warnings.push_back(std::move(w));
     return scene;
   } catch (const detail::JsonReadError& e) {
     return Error{e.what()};

@@ -9,6 +9,7 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
+#include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/world.hpp"
 
 #include <cstddef>
@@ -40,6 +41,9 @@ struct Scene {
   /// What reading the scene's meshes changed, one line each naming the JSON path and file: cells split
   /// into tetrahedra, nodes in no element dropped, padding ignored. Not errors: the scene runs.
   std::vector<std::string> notices;
+  /// What looks unintended (plausibility.hpp: a mesh read in the wrong unit, a modulus in kPa written as
+  /// Pa, nearly flat tets): one line each with the numbers and what to change. The scene runs.
+  std::vector<PlausibilityWarning> warnings;
 };
 
 /// Current scene-file format version (the "pliant" key).
