@@ -130,6 +130,26 @@ TEST(ContactPressure, BothBodiesOfABodyPairIntegrateToTheSameForce) {
   EXPECT_NEAR(held, 9.81, 1e-3 * 9.81);  // the block's 1 kg
 }
 
+// "output": {"color": "contact_pressure"} is the World's field: accepted where contact runs (a
+// collider), refused with the field list where it does not (one body, no collider).
+TEST(ContactPressure, ColourFieldIsOfferedWhereContactRuns) {
+  const std::string body = R"({"name": "b", "family": "springs", "mesh": {"shape": "rect", "size": [0.1, 0.1],
+      "cells": [2, 2]}, "fixed": ["xmin"], "springs": {"method": "dragnet", "stiffness": 100}})";
+  const std::string output =
+      R"("output": {"color": "contact_pressure", "contact_arrows": true, "vtu": false})";
+  const std::string with = R"({"pliant": 1, "bodies": [)" + body +
+                           R"(], "colliders": [{"shape": "plane", "position": [0, 0, -1]}], )" + output + "}";
+  const std::string without = R"({"pliant": 1, "bodies": [)" + body + "], " + output + "}";
+  Result<Scene> ok = parse_scene(with, "with.json");
+  ASSERT_TRUE(ok.ok()) << ok.message();
+  EXPECT_EQ(ok->output.color_field, kContactPressureField);
+  EXPECT_TRUE(ok->output.contact_arrows);
+  Result<Scene> bad = parse_scene(without, "without.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("/output/color: expected a field of these bodies"), std::string::npos)
+      << bad.message();
+}
+
 // Every vertex of a drawn collider lies on the collider's surface (its own distance query), the plane's
 // quad covers the bodies' box, and the triangles face outwards.
 TEST(ContactPressure, ColliderSurfacesLieOnTheColliders) {
