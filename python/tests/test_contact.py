@@ -1,6 +1,7 @@
 """Contact from Python: colliders built with the scene keys, contacts and contact points as numpy arrays
 checked against the weight they carry, the contact pressure integrated back to the normal force, and
-bad collider arguments named in one error line."""
+bad collider arguments named in one error line, and summary.json's peak pressure equal to the
+world's."""
 
 import math
 
@@ -133,3 +134,29 @@ def test_duplicate_collider_names_and_bad_contact_settings_are_refused():
         world.set_contact("nobody", friction=0.1)
     with pytest.raises(KeyError):
         world.contact_pressure("nobody")
+
+
+def test_the_runs_summary_reports_the_peak_pressure_the_world_gave(tmp_path):
+    block = {
+        "name": "block",
+        "family": "fem",
+        "mesh": {"shape": "box", "origin": [0, 0, 0], "size": [0.1, 0.1, 0.1], "cells": [2, 2, 2]},
+        "material": {"E": 2e5, "nu": 0.3, "density": 1000},
+        "fem": {"gravity": [0, 0, -G], "damping": {"alpha": 8.0, "beta": 0.01}, "integrator": "backward_euler",
+                "solver": {"kind": "cholmod"}},
+    }
+    scene = {"pliant": 1, "name": "press", "time_step": 1.0 / 60.0, "steps": 60, "bodies": [block],
+             "colliders": [{"name": "floor", "shape": "plane"}], "output": {"every": 0}}
+    # The same scene stepped here: the largest pressure any step gave, and the VTU point field.
+    world = pliant.scene_from_dict(scene).world
+    peak = 0.0
+    for _ in range(60):
+        world.step()
+        peak = max(peak, float(world.contact_pressure(0).max()))
+    summary = pliant.scene_from_dict(scene).run(tmp_path, steps=60)
+    pair = summary["contacts"][0]
+    assert pair["collider"] == "floor" and pair["body"] == "block"
+    assert peak > 0.0
+    assert pair["max_pressure_pa"] == pytest.approx(peak, rel=1e-12)
+    vtu = (tmp_path / "block_00001.vtu").read_text()
+    assert 'Name="contact_pressure"' in vtu
