@@ -80,6 +80,8 @@ class WorldViewerModel : public ViewerModel {
   void panel() override;
   std::vector<ViewerTool> tools() const override;
   std::vector<std::span<const Vec3>> interior_points() const override;
+  std::vector<TriMesh> collider_surfaces(const Aabb& around) const override;
+  std::vector<Vec3> contact_points() const override;
   const Profile* profile() const override { return &world_->profile(); }
   /// The scene's output "color" field (from_scene models), else "displacement".
   std::string default_field() const override { return default_field_; }

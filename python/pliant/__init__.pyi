@@ -158,6 +158,16 @@ class World:
     @property
     def state_hash(self) -> int: ...
     def plausibility(self) -> list[dict[str, str]]: ...  # body, kind, message
+    def add_collider(self, spec: Optional[dict[str, Any]] = ..., *, file: _Path = ..., **keys: Any) -> int: ...
+    def set_contact(self, body: Union[int, str], spec: Optional[dict[str, Any]] = ..., *, file: _Path = ...,
+                    **keys: Any) -> None: ...
+    @property
+    def colliders(self) -> list[dict[str, Any]]: ...
+    @property
+    def contacts(self) -> dict[str, npt.NDArray[Any]]: ...  # one row per pair; forces in N, lengths in m
+    @property
+    def contact_points(self) -> dict[str, npt.NDArray[Any]]: ...  # one row per held surface node
+    def contact_pressure(self, body: Union[int, str]) -> npt.NDArray[np.float64]: ...  # Pa, per surface node
 
 class Scene:
     @property

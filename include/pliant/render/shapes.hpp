@@ -37,6 +37,11 @@ class CylinderMeshes {
   std::vector<TriMesh> meshes_;
 };
 
+/// Colour of rigid colliders: a slate blue, apart from the tool grey and the colour maps.
+inline constexpr Rgb kColliderColor = {0.42f, 0.50f, 0.66f};
+/// Colour of contact points and contact force arrows: an orange that stands out on the colliders.
+inline constexpr Rgb kContactColor = {1.00f, 0.55f, 0.10f};
+
 /// Colour of interior points (phyxels, nodes): a light teal, apart from the tool grey.
 inline constexpr Rgb kPointColor = {0.45f, 0.85f, 0.80f};
 
