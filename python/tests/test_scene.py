@@ -439,3 +439,15 @@ def test_a_meshless_body_is_cut_from_python_slit_then_split():
         beam.cut([0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0])
     with pytest.raises((TypeError, ValueError), match="a0"):
         body.cut([0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0])
+
+
+def test_a_compressed_green_asset_reports_its_tolerance_and_is_smaller():
+    mesh = pliant.tube(0.07, 0.1, 1.0, 16, 15, 3)
+    dense = pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], threads=2)
+    comp = pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], threads=2, compress=1e-3)
+    assert not dense.compressed and dense.compress_tolerance == 0.0
+    assert comp.compressed and comp.compress_tolerance == 1e-3
+    assert comp.block_bytes < dense.block_bytes / 2
+    for bad in (-1.0, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="compress"):
+            pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], compress=bad)
