@@ -1,5 +1,6 @@
 // Compressed (hierarchical) surface blocks against the dense store on the same model, and against
 // the stiffness itself: the runtime reads either through one SurfaceBlock interface.
+#include "pliant/core/hash.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/fem/assembly.hpp"
@@ -13,6 +14,7 @@
 #include <Eigen/SVD>
 
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <random>
@@ -329,6 +331,58 @@ TEST(GreenCompressed, BadToleranceIsOneClearError) {
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.message().find("compression tolerance"), std::string::npos) << r.message();
   }
+}
+
+}  // namespace
+}  // namespace pliant::green
+
+namespace pliant::green {
+namespace {
+
+// A version-2 file (before the block descriptor) is still read: made here from a dense version-3
+// image by dropping the descriptor, setting the version and hashing it as version 2 did (header,
+// then each padded section; the block as its floats, then its padding).
+TEST(GreenCompressed, VersionTwoFilesAreStillRead) {
+  const auto asset = model().build(0.0);
+  std::stringstream ss;
+  ASSERT_TRUE(write_green(*asset, ss).ok());
+  const std::string v3 = ss.str();
+  std::string v2 = v3.substr(0, kGreenHeaderBytes) + v3.substr(kGreenHeaderBytes + 16);
+  v2[8] = 2;
+  const std::uint64_t payload = v2.size() - kGreenHeaderBytes - 8;
+  std::memcpy(v2.data() + 112, &payload, 8);
+  const auto span = [](const std::string& s) {
+    return std::span(reinterpret_cast<const std::byte*>(s.data()), s.size());
+  };
+  auto h = read_green_header(span(v2), "v2.green");
+  ASSERT_TRUE(h.ok()) << h.message();
+  const auto pad8 = [](std::uint64_t n) { return (n + 7) / 8 * 8; };
+  const std::uint64_t ns = h->surface_nodes, ne = h->control_elements;
+  const std::uint64_t block = 4 * GreenAsset::packed_floats(ns);
+  const std::uint64_t sections[] = {24 * ns,          pad8(12 * h->surface_triangles),
+                                    pad8(4 * ns),     pad8(ns),
+                                    8 * ne,           pad8(4 * h->control_nodes),
+                                    13 * 8 * ne,      pad8(block),
+                                    36 * ns * ne * 4, pad8(36 * ns)};
+  Hasher hash(0x677265656eULL);
+  hash.add(v2.data(), kGreenHeaderBytes);
+  std::uint64_t at = kGreenHeaderBytes;
+  for (int s = 0; s < 10; ++s) {
+    if (s == 7) {
+      hash.add(v2.data() + at, block);
+      if (sections[s] > block) hash.add(v2.data() + at + block, sections[s] - block);
+    } else if (sections[s] > 0) {
+      hash.add(v2.data() + at, sections[s]);
+    }
+    at += sections[s];
+  }
+  const std::uint64_t sum = hash.value();
+  std::memcpy(v2.data() + at, &sum, 8);
+  auto back = read_green(span(v2), nullptr, "v2.green");
+  ASSERT_TRUE(back.ok()) << back.message();
+  EXPECT_FALSE(back->compressed());
+  for (Index i = 0; i < asset->surface_node_count(); i += 13)
+    EXPECT_EQ(back->green_block(i, 3), asset->green_block(i, 3));
 }
 
 }  // namespace
