@@ -482,3 +482,15 @@ def test_interior_state_reads_as_numpy_views():
     assert jelly.interior_points[:, 2].mean() < phyxel_z
     nodes = {tuple(p) for p in fem.nodes}
     assert all(tuple(p) in nodes for p in fem.surface_positions)
+
+
+def test_a_compressed_green_asset_reports_its_tolerance_and_is_smaller():
+    mesh = pliant.tube(0.07, 0.1, 1.0, 16, 15, 3)
+    dense = pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], threads=2)
+    comp = pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], threads=2, compress=1e-3)
+    assert not dense.compressed and dense.compress_tolerance == 0.0
+    assert comp.compressed and comp.compress_tolerance == 1e-3
+    assert comp.block_bytes < dense.block_bytes / 2
+    for bad in (-1.0, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="compress"):
+            pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], compress=bad)
