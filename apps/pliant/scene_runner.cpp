@@ -270,21 +270,11 @@ class PngWriter {
   // largest in the frame is a fifth of the scene's size.
   void add_contact(render::Frame& f, const Snapshot& shot) {
     const double size = box_.empty() ? 1.0 : std::max(box_.diagonal(), 1e-6);
-    collider_meshes_.clear();
-    collider_meshes_.reserve(shot.colliders.size() + 1);
+    std::vector<TriMesh> colliders;
+    colliders.reserve(shot.colliders.size());
     for (const auto& [collider, pose] : shot.colliders)
-      collider_meshes_.push_back(scene::collider_surface(*collider, pose, box_));
-    TriMesh points;
-    render::append_point_glyphs(shot.contact_points, 0.006 * size, points);
-    collider_meshes_.push_back(std::move(points));
-    for (std::size_t i = 0; i < collider_meshes_.size(); ++i) {
-      render::Surface s;
-      s.positions = collider_meshes_[i].positions;
-      s.triangles = collider_meshes_[i].triangles;
-      s.color = i + 1 < collider_meshes_.size() ? render::kColliderColor : render::kContactColor;
-      s.shading = render::Shading::flat;
-      if (!s.triangles.empty()) f.surfaces.push_back(s);
-    }
+      colliders.push_back(scene::collider_surface(*collider, pose, box_));
+    contact_shapes_.add_to(f, std::move(colliders), shot.contact_points, 0.006 * size);
     double largest = 0.0;
     for (const auto& [at, force] : shot.contact_forces) largest = std::max(largest, force.norm());
     for (const auto& [at, force] : shot.contact_forces) {
@@ -301,7 +291,7 @@ class PngWriter {
   std::filesystem::path dir_;
   std::string field_;
   bool arrows_ = false;
-  std::vector<TriMesh> collider_meshes_;
+  render::ContactShapes contact_shapes_;
   std::string unit_;
   std::unique_ptr<render::OffscreenRenderer> renderer_;
   render::Camera camera_;

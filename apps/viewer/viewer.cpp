@@ -102,7 +102,7 @@ class Viewer {
       drawn_values_;  // a body's surface field before it is carried to its render mesh
   // Tool cylinders, meshed each frame (the render Frame borrows these arrays).
   render::CylinderMeshes tool_meshes_;
-  std::vector<TriMesh> contact_meshes_;  // colliders and contact points, borrowed by the frame
+  render::ContactShapes contact_shapes_;  // colliders and contact points, borrowed by the frame
   // The panel's rectangle in window units, as drawn last (the camera frames bodies right of it).
   float panel_right_ = kPanelMargin + kPanelWidth;
   bool panel_open_ = true;
@@ -247,19 +247,8 @@ void Viewer::add_tools(render::Frame& f) {
   Aabb around;
   for (const render::Surface& s : f.surfaces)
     for (const Vec3& p : s.positions) around.extend(p);
-  contact_meshes_ = model_.collider_surfaces(around);
-  TriMesh points;
-  const std::vector<Vec3> held = model_.contact_points();
-  render::append_point_glyphs(held, camera_.scene_radius / 120.0, points);
-  contact_meshes_.push_back(std::move(points));
-  for (std::size_t i = 0; i < contact_meshes_.size(); ++i) {
-    render::Surface s;
-    s.positions = contact_meshes_[i].positions;
-    s.triangles = contact_meshes_[i].triangles;
-    s.color = i + 1 < contact_meshes_.size() ? render::kColliderColor : render::kContactColor;
-    s.shading = render::Shading::flat;
-    if (!s.triangles.empty()) f.surfaces.push_back(s);
-  }
+  contact_shapes_.add_to(f, model_.collider_surfaces(around), model_.contact_points(),
+                         camera_.scene_radius / 120.0);
 }
 
 // The field shown when a scene appears (the first, or another one): --field or the user's pick if

@@ -73,4 +73,23 @@ void PointGlyphs::add_to(Frame& frame, std::span<const std::span<const Vec3>> cl
   frame.surfaces.push_back(s);
 }
 
+void ContactShapes::add_to(Frame& frame, std::vector<TriMesh> colliders, std::span<const Vec3> points,
+                           double radius) {
+  colliders_ = std::move(colliders);
+  points_.positions.clear();
+  points_.triangles.clear();
+  append_point_glyphs(points, radius, points_);
+  const auto add = [&frame](const TriMesh& mesh, Rgb color) {
+    if (mesh.triangles.empty()) return;
+    Surface s;
+    s.positions = mesh.positions;
+    s.triangles = mesh.triangles;
+    s.color = color;
+    s.shading = Shading::flat;
+    frame.surfaces.push_back(s);
+  };
+  for (const TriMesh& c : colliders_) add(c, kColliderColor);
+  add(points_, kContactColor);
+}
+
 }  // namespace pliant::render

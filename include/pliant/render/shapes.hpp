@@ -59,4 +59,17 @@ class PointGlyphs {
   TriMesh mesh_;
 };
 
+/// Rigid colliders and held contact points for a Frame, which borrows their arrays: this object owns
+/// the meshes until the next add_to. The CLI's PNG frames and the viewer draw contact alike with it.
+class ContactShapes {
+ public:
+  /// Appends the colliders' surfaces (kColliderColor) and the contact points as octahedra of `radius`
+  /// (unit: m; kContactColor) to `frame`, flat-shaded; empty meshes are skipped.
+  void add_to(Frame& frame, std::vector<TriMesh> colliders, std::span<const Vec3> points, double radius);
+
+ private:
+  std::vector<TriMesh> colliders_;
+  TriMesh points_;
+};
+
 }  // namespace pliant::render
