@@ -125,7 +125,7 @@ std::vector<PlausibilityWarning> check_plausibility(const World& world) {
                                      "kg/m³; water has 1000); density is in kg/m³",
                                      m.density, kLightestDensity, kHeaviestDensity));
     }
-    const double g = physics.gravity.norm();
+    const double g = physics.gravity.stableNorm();  // stable: a 1e300 m/s² gravity must not overflow to inf
     if (g > 0.0 && std::isfinite(g) && softest > 0.0) {
       const double height = extent_along(rest, physics.gravity / g);
       const double sag = densest * g * height * height / (2.0 * softest);

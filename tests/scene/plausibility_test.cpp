@@ -63,6 +63,11 @@ TEST(Plausibility, SagWarnsExactlyWhenItExceedsTheHeight) {
   };
   EXPECT_EQ(kinds(warnings_of(block(at * 1.05))), "");
   EXPECT_EQ(kinds(warnings_of(block(at * 0.95))), "sag");
+  // A gravity whose square overflows still warns (|g| = 1e300 m/s²).
+  EXPECT_EQ(kinds(warnings_of(R"({"name": "b", "family": "fem",
+        "mesh": {"shape": "box", "size": [0.1, 0.1, 0.1], "cells": [1, 1, 1]}, "fixed": ["zmin"],
+        "material": {"E": 2e5, "nu": 0.3}, "fem": {"gravity": [0, 0, -1e300]}})")),
+            "sag");
 }
 
 TEST(Plausibility, ModuliAndDensitiesOutsideWhatSolidsHaveWarn) {
