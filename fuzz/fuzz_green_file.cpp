@@ -19,21 +19,28 @@ using pliant::green::GreenFileHeader;
 
 std::uint64_t pad8(std::uint64_t n) { return (n + 7) / 8 * 8; }
 
-// The checksum as green_file.hpp documents it: the header, then each padded payload section in file
-// order (the Green's block as its floats, then its padding). An independent reading of the format.
+// The checksum as green_file.hpp documents it: the header, the block descriptor (version 3), then
+// each padded payload section in file order (a dense Green's block as its floats, then its padding; a
+// hierarchical one as one range). An independent reading of the format.
 std::uint64_t checksum(const std::byte* file, const GreenFileHeader& h) {
   const std::uint64_t ns = h.surface_nodes, ne = h.control_elements;
-  const std::uint64_t block_data = 4 * GreenAsset::packed_floats(ns);
-  const std::uint64_t sections[] = {24 * ns,          pad8(12 * h.surface_triangles),
-                                    pad8(4 * ns),     pad8(ns),
-                                    8 * ne,           pad8(4 * h.control_nodes),
-                                    13 * 8 * ne,      pad8(block_data),
-                                    36 * ns * ne * 4, pad8(36 * ns)};
+  const std::uint64_t block_data = h.compressed ? h.block_section_bytes : 4 * GreenAsset::packed_floats(ns);
+  const std::uint64_t sections[] = {h.version >= 3 ? 16u : 0u,
+                                    24 * ns,
+                                    pad8(12 * h.surface_triangles),
+                                    pad8(4 * ns),
+                                    pad8(ns),
+                                    8 * ne,
+                                    pad8(4 * h.control_nodes),
+                                    13 * 8 * ne,
+                                    pad8(block_data),
+                                    36 * ns * ne * 4,
+                                    pad8(36 * ns)};
   pliant::Hasher hash(0x677265656eULL);  // "green"
   hash.add(file, pliant::green::kGreenHeaderBytes);
   std::uint64_t offset = pliant::green::kGreenHeaderBytes;
   for (int s = 0; s < static_cast<int>(std::size(sections)); ++s) {
-    if (s == 7) {
+    if (s == 8 && !h.compressed) {
       if (block_data > 0) hash.add(file + offset, block_data);
       if (sections[s] > block_data) hash.add(file + offset + block_data, sections[s] - block_data);
     } else if (sections[s] > 0) {
@@ -53,7 +60,15 @@ void check_asset(const GreenAsset& a, const GreenFileHeader& h) {
     if (v < 0 || static_cast<std::uint64_t>(v) >= h.volume_nodes)
       pliant::fuzz::violated("surface-to-volume map out of range", "fuzz.green");
   // Touch the ends of the float block, where a wrong size would read past the input.
-  if (ns > 0) {
+  if (ns > 0 && a.compressed()) {
+    // Every query of the hierarchical block stays inside its tables: read the ends of the surface.
+    const pliant::Index last_node = static_cast<pliant::Index>(ns - 1);
+    volatile double corner = a.green_block(last_node, 0)(0, 0) + a.green_block(0, last_node)(2, 2);
+    std::vector<double> column(3 * ns);
+    a.surface_block().add_column(last_node, pliant::Vec3(1, 1, 1), column.data());
+    (void)corner;
+  }
+  if (ns > 0 && !a.compressed()) {
     volatile float first = a.block()[0];
     volatile float last = a.block()[GreenAsset::packed_floats(ns) - 1];
     volatile float response = a.body_force_response()[9 * ns - 1];

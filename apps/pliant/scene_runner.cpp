@@ -7,6 +7,8 @@
 #include "pliant/io/pvd.hpp"
 #include "pliant/io/vtu.hpp"
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/collider_mesh.hpp"
+#include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/tool_cylinders.hpp"
 
 #if PLIANT_HAS_RENDER
@@ -72,6 +74,9 @@ class FrameWriter {
       fields.push_back(std::move(u));
       for (scene::SurfaceField& f : scene::copy_fields(body))
         fields.push_back({f.name, 1, std::move(f.value)});
+      if (world_.contact_enabled())
+        fields.push_back(
+            {std::string(scene::kContactPressureField), 1, world_.contact_pressure(static_cast<Index>(b))});
       const std::string file = fmt::format("{}_{:05d}.vtu", body.name(), frame);
       unwrap(io::write_vtu(dir_ / file, mesh, fields));
       series_[b].push_back({world_.time(), file});
@@ -142,7 +147,7 @@ class FrameWriter {
 class PngWriter {
  public:
   PngWriter(const scene::Scene& scene, const std::filesystem::path& dir)
-      : dir_(dir), field_(scene.output.color_field) {
+      : dir_(dir), field_(scene.output.color_field), arrows_(scene.output.contact_arrows) {
     render::OffscreenDef def;
     def.width = scene.output.png_width;
     def.height = scene.output.png_height;
@@ -165,16 +170,21 @@ class PngWriter {
         out.positions.assign(body.surface_positions().begin(), body.surface_positions().end());
         out.triangles.assign(body.surface_triangles().begin(), body.surface_triangles().end());
       }
-      if (const int f = scene::find_field(body, field_); f >= 0) {
+      // The World's contact pressure, or a field of the body's own.
+      const bool pressure = field_ == scene::kContactPressureField && world.contact_enabled();
+      if (const int f = pressure ? -1 : scene::find_field(body, field_); pressure || f >= 0) {
         std::vector<double> surface(body.surface_positions().size());
-        body.fill_field(static_cast<std::size_t>(f), surface);
+        if (pressure)
+          surface = world.contact_pressure(static_cast<Index>(b));
+        else
+          body.fill_field(static_cast<std::size_t>(f), surface);
         if (render) {
           out.values.resize(out.positions.size());
           render->sample_surface_field(surface, out.values);
         } else {
           out.values = std::move(surface);
         }
-        if (unit_.empty()) unit_ = body.fields()[static_cast<std::size_t>(f)].unit;
+        if (unit_.empty()) unit_ = pressure ? "Pa" : body.fields()[static_cast<std::size_t>(f)].unit;
       }
       for (double v : out.values)
         if (std::isfinite(v)) {
@@ -188,6 +198,15 @@ class PngWriter {
     }
     for (const scene::ToolCylinder& c : scene::tool_cylinders(world))
       shot.tools.push_back({c.centre, c.axis, c.radius, c.half_length});
+    // Colliders at their pose now (a plane's quad is sized when drawn, around every frame's bodies),
+    // and the held nodes.
+    for (const scene::Collider& c : world.colliders())
+      shot.colliders.push_back({&c, c.pose_at(world.time())});
+    for (const scene::ContactPoint& c : world.contact_points()) shot.contact_points.push_back(c.position);
+    if (arrows_)
+      for (const scene::ContactEvent& e : world.contact_events())
+        shot.contact_forces.push_back({e.position, e.force});
+    held_bytes_ += shot.contact_points.size() * sizeof(Vec3);
     held_.push_back(std::move(shot));
     if (held_bytes_ > kBudgetBytes) flush();
   }
@@ -216,6 +235,9 @@ class PngWriter {
     int frame = 0;
     std::vector<BodyShot> bodies;
     std::vector<render::Cylinder> tools;
+    std::vector<std::pair<const scene::Collider*, Pose>> colliders;  // the World's, which outlives us
+    std::vector<Vec3> contact_points;                                // (unit: m)
+    std::vector<std::pair<Vec3, Vec3>> contact_forces;               // per pair: where and what (unit: m, N)
   };
   static constexpr std::size_t kBudgetBytes = std::size_t{256} << 20;
 
@@ -234,6 +256,7 @@ class PngWriter {
       f.surfaces.push_back(s);
     }
     tools_.add_to(f, shot.tools);
+    add_contact(f, shot);
     f.camera = camera_;
     f.color_bar = {true, render::ColorMap::viridis, lo, hi, render::color_bar_label(field_, unit_)};
     const render::Image image = renderer_->render(f);
@@ -242,8 +265,33 @@ class PngWriter {
     ++files_;
   }
 
+  // Colliders in a translucent-looking slate blue (flat, apart from the tool grey), the held nodes as
+  // small orange octahedra, and with contact_arrows each pair's force as an arrow scaled so that the
+  // largest in the frame is a fifth of the scene's size.
+  void add_contact(render::Frame& f, const Snapshot& shot) {
+    const double size = box_.empty() ? 1.0 : std::max(box_.diagonal(), 1e-6);
+    std::vector<TriMesh> colliders;
+    colliders.reserve(shot.colliders.size());
+    for (const auto& [collider, pose] : shot.colliders)
+      colliders.push_back(scene::collider_surface(*collider, pose, box_));
+    contact_shapes_.add_to(f, std::move(colliders), shot.contact_points, 0.006 * size);
+    double largest = 0.0;
+    for (const auto& [at, force] : shot.contact_forces) largest = std::max(largest, force.norm());
+    for (const auto& [at, force] : shot.contact_forces) {
+      if (!(largest > 0.0)) break;
+      render::Arrow a;
+      a.origin = at;
+      a.tip = at + (0.2 * size / largest) * force;
+      a.color = render::kContactColor;
+      a.label = fmt::format("{:.3g} N", force.norm());
+      f.arrows.push_back(a);
+    }
+  }
+
   std::filesystem::path dir_;
   std::string field_;
+  bool arrows_ = false;
+  render::ContactShapes contact_shapes_;
   std::string unit_;
   std::unique_ptr<render::OffscreenRenderer> renderer_;
   render::Camera camera_;
@@ -321,7 +369,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   std::vector<int> tool_max_contacts(world.tools().size(), 0);
   // Per body–collider and body–body pair: the largest forces and contact counts seen, and the last step's.
   struct PairStats {
-    double max_normal_force = 0.0, max_penetration = 0.0;
+    double max_normal_force = 0.0, max_penetration = 0.0, max_pressure = 0.0;
     int max_contacts = 0, steps_in_contact = 0;
     scene::ContactEvent last;
   };
@@ -362,6 +410,16 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                              {"node", e.brief.node},
                              {"position_m", {p.x(), p.y(), p.z()}}});
         if (!e.brief.quantity.empty()) event_log.back()[std::string(e.brief.quantity)] = e.brief.value;
+      }
+    }
+    // Peak contact pressure per pair, over the held body's nodes of that pair (unit: Pa).
+    if (!world.contact_points().empty()) {
+      std::map<Index, std::vector<double>> pressure;
+      for (const scene::ContactPoint& c : world.contact_points()) {
+        auto it = pressure.find(c.body);
+        if (it == pressure.end()) it = pressure.emplace(c.body, world.contact_pressure(c.body)).first;
+        PairStats& p = contact_pairs[{c.body, c.collider, c.other_body}];
+        p.max_pressure = std::max(p.max_pressure, it->second[static_cast<std::size_t>(c.node)]);
       }
     }
     for (const scene::ContactEvent& e : world.contact_events()) {
@@ -474,6 +532,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                           {"max_contacts", p.max_contacts},
                           {"max_normal_force_n", p.max_normal_force},
                           {"max_penetration_m", p.max_penetration},
+                          {"max_pressure_pa", p.max_pressure},
                           {"last_in_contact",
                            {{"contacts", p.last.contacts},
                             {"sticking", p.last.sticking},
@@ -489,12 +548,21 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
     summary["contacts"] = contacts;
   }
   nlohmann::json stage_json = nlohmann::json::array();
+  std::vector<scene::StageTime> stage_times;
   for (const std::string& name : stage_order) {
     const StageStats& st = stages[name];
-    stage_json.push_back(
-        {{"stage", name}, {"mean_ms", done > 0 ? st.total / done : 0.0}, {"max_ms", st.max}});
+    const double mean_ms = done > 0 ? st.total / done : 0.0;
+    stage_json.push_back({{"stage", name}, {"mean_ms", mean_ms}, {"max_ms", st.max}});
+    stage_times.push_back({name, mean_ms});
   }
   summary["stages"] = stage_json;
+  // What looked unintended when the scene loaded, and whether it kept up with real time.
+  std::vector<scene::PlausibilityWarning> warnings = scene.warnings;
+  if (auto w = scene::check_realtime(good_time, wall_s, done, stage_times)) warnings.push_back(std::move(*w));
+  nlohmann::json warning_json = nlohmann::json::array();
+  for (const scene::PlausibilityWarning& w : warnings)
+    warning_json.push_back({{"body", w.body}, {"kind", w.kind}, {"message", w.message}});
+  summary["warnings"] = warning_json;
   summary["vtu_files"] = vtu.files();
 #if PLIANT_HAS_RENDER
   summary["png_files"] = png ? png->files() : 0;

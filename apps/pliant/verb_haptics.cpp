@@ -33,6 +33,8 @@ struct HapticArgs {
 
 void run(const HapticArgs& args) {
   scene::Scene sc = unwrap(scene::load_scene(args.scene));
+  for (const scene::PlausibilityWarning& w : sc.warnings)
+    fmt::print(stderr, "pliant: warning: {}\n", w.message);
   scene::World& world = *sc.world;
   if (world.scripted_grabs().empty()) {
     fail(
@@ -77,6 +79,23 @@ void run(const HapticArgs& args) {
   }
   const scene::HapticStats st = loop.stop();
 
+  // A loop that falls behind renders stale forces: say so, with the numbers (never silently).
+  std::vector<std::string> warnings;
+  const double expected_steps = args.seconds * args.sim_hz;
+  if (static_cast<double>(steps) < 0.9 * expected_steps)
+    warnings.push_back(fmt::format(
+        "the simulation fell behind: {} of {:.0f} steps in {} s (step mean {:.3g} ms against the {:.3g} ms a "
+        "{:.0f} Hz step allows); the device felt forces up to {:.3g} ms old: lower --sim-rate or coarsen the "
+        "body",
+        steps, expected_steps, args.seconds, steps ? step_ms_total / static_cast<double>(steps) : 0.0,
+        1e3 / args.sim_hz, args.sim_hz, step_ms_max));
+  if (st.achieved_hz < 0.9 * args.rate)
+    warnings.push_back(
+        fmt::format("the haptic loop ran at {:.1f} Hz of the {:.0f} Hz requested (p99 period "
+                    "{:.3f} ms): the machine is loaded, or lower --rate",
+                    st.achieved_hz, args.rate, st.period_p99_ms));
+  for (const std::string& w : warnings) fmt::print(stderr, "pliant: warning: {}\n", w);
+
   const nlohmann::json out = {{"scene", sc.name},
                               {"requested_hz", args.rate},
                               {"achieved_hz", st.achieved_hz},
@@ -90,7 +109,8 @@ void run(const HapticArgs& args) {
                               {"simulation_steps", steps},
                               {"simulation_hz", args.sim_hz},
                               {"step_ms_mean", steps ? step_ms_total / static_cast<double>(steps) : 0.0},
-                              {"step_ms_max", step_ms_max}};
+                              {"step_ms_max", step_ms_max},
+                              {"warnings", warnings}};
   if (args.json) {
     fmt::print("{}\n", out.dump(2));
     return;

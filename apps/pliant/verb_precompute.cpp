@@ -1,5 +1,6 @@
 // `pliant precompute MESH --fix REGION [--control REGION]... [--material NAME | --E PA --nu NU]
-//   -o FILE.green [--threads N] [--force] [--max-memory GB]`: builds a Green's function asset.
+//   -o FILE.green [--threads N] [--force] [--max-memory GB] [--compress TOL]`: builds a Green's function
+//   asset.
 //
 // An existing output that matches the mesh, material and constraints is kept; a stale or damaged one
 // is reported and rebuilt. Before the solve the memory need is printed and compared with
@@ -53,6 +54,8 @@ struct PrecomputeArgs {
   bool force = false;
   bool rebuild = false;
   double max_memory_gb = 8.0;
+  double compress = 0;  // relative tolerance of a hierarchical block; 0 = dense
+  bool compress_given = false;
 };
 
 std::vector<double> numbers(const std::string& spec, const std::string& what, std::size_t count) {
@@ -179,6 +182,13 @@ void run_precompute(const PrecomputeArgs& args) {
     auto existing = green::load_green_file(out);
     Status fresh = existing ? green::check_green_matches(*existing, mh, material, ch, out.string())
                             : Status(existing.error());
+    if (fresh && existing->compress_tolerance() != args.compress)
+      fresh =
+          Error{out.string() + ": stale: stored " +
+                (existing->compressed() ? fmt::format("compressed to {:g}", existing->compress_tolerance())
+                                        : std::string("dense")) +
+                (args.compress > 0 ? fmt::format(", asked for --compress {:g}", args.compress)
+                                   : std::string(", asked for dense"))};
     if (fresh) {
       fmt::print("{} is up to date ({} surface nodes); nothing to do (--rebuild forces it)\n", out.string(),
                  existing->surface_node_count());
@@ -192,6 +202,8 @@ void run_precompute(const PrecomputeArgs& args) {
   const std::size_t ns = extract_boundary(mesh).volume_node.size();
   green::GreenBuildSettings settings;
   settings.threads = threads;
+  settings.compress_tolerance = args.compress;
+  // A compressed block's size is only known once built: the dense size bounds it.
   const double block = 4.0 * static_cast<double>(green::GreenAsset::packed_floats(ns));
   const double need = static_cast<double>(
       green::estimate_build_bytes(mesh, ns, controls.size(), threads, settings.block_columns));
@@ -208,6 +220,10 @@ void run_precompute(const PrecomputeArgs& args) {
   ProgressBar bar;
   settings.progress = [&bar](double f) { bar(f); };
   const green::GreenAsset asset = unwrap(green::build_green_asset(mesh, material, fixed, controls, settings));
+  if (asset.compressed())
+    fmt::print("compressed block: {} ({:.1f}x smaller than dense at tolerance {:g})\n",
+               gib(static_cast<double>(asset.surface_block().stored_bytes())),
+               block / static_cast<double>(asset.surface_block().stored_bytes()), args.compress);
   unwrap(io::write_file_atomically(out, [&](std::ostream& os) { return green::write_green(asset, os); }));
   fmt::print("wrote {} ({}, precomputed in {:.2f} s)\n", out.string(),
              gib(static_cast<double>(std::filesystem::file_size(out))), asset.precompute_seconds);
@@ -251,7 +267,15 @@ void setup_precompute(CLI::App& app) {
                 "Rebuild even when the output is up to date (default: keep an up-to-date file)");
   add_number(*cmd, "--max-memory", args->max_memory_gb, "Refuse above this memory estimate (GiB)", positive())
       ->capture_default_str();
-  cmd->callback([args, youngs, poisson] {
+  auto* compress = cmd->add_option(
+      "--compress", args->compress,
+      "Store the surface block as a hierarchical matrix (low-rank far blocks in float) to this relative "
+      "tolerance, in (0, 1], e.g. 1e-3 (default: dense)");
+  cmd->callback([args, youngs, poisson, compress] {
+    args->compress_given = compress->count() > 0;
+    if (args->compress_given && !(args->compress > 0.0 && args->compress <= 1.0))
+      fail(fmt::format("precompute: --compress {}: the tolerance must be a number in (0, 1], e.g. 1e-3",
+                       args->compress));
     args->youngs_given = youngs->count() > 0;
     args->poisson_given = poisson->count() > 0;
     run_precompute(*args);

@@ -127,6 +127,9 @@ void run_checked(const RunArgs& args, Created& created) {
   ticker.reset();
   // What reading changed (nodes in no element dropped, cells split): said, never blocking.
   for (const std::string& notice : scene.notices) fmt::print(stderr, "pliant: notice: {}\n", notice);
+  // What looks unintended (a mesh in the wrong unit, kPa written as Pa, flat tets): said, never blocking.
+  for (const scene::PlausibilityWarning& w : scene.warnings)
+    fmt::print(stderr, "pliant: warning: {}\n", w.message);
   RunOptions options;
   options.load_s = load_clock.seconds();
   options.out_dir =
@@ -141,6 +144,8 @@ void run_checked(const RunArgs& args, Created& created) {
   std::signal(SIGINT, on_interrupt);
   const nlohmann::json summary = run_scene(scene, options);
   std::signal(SIGINT, SIG_DFL);
+  for (const auto& w : summary["warnings"])
+    if (w["kind"] == "realtime") fmt::print(stderr, "pliant: warning: {}\n", w["message"].get<std::string>());
   if (args.json) fmt::print("{}\n", summary.dump(2));
   if (summary.value("interrupted", false)) {
     fmt::print(stderr, "pliant: interrupted after step {} ({:.4g} s simulated); summary.json written in {}\n",

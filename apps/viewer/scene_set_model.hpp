@@ -81,6 +81,12 @@ class SceneSetModel : public ViewerModel {
   std::vector<ViewerTool> tools() const override {
     return current() ? current()->tools() : std::vector<ViewerTool>{};
   }
+  std::vector<TriMesh> collider_surfaces(const Aabb& around) const override {
+    return current() ? current()->collider_surfaces(around) : std::vector<TriMesh>{};
+  }
+  std::vector<Vec3> contact_points() const override {
+    return current() ? current()->contact_points() : std::vector<Vec3>{};
+  }
   std::vector<std::span<const Vec3>> interior_points() const override {
     return current() ? current()->interior_points() : std::vector<std::span<const Vec3>>{};
   }

@@ -137,6 +137,9 @@ Result<std::unique_ptr<ViewerModel>> make_model(const ViewCommand& c, WithoutFil
     options.scripted = c.scripted;
     auto model = WorldViewerModel::from_scene_file(path, options);
     if (!model.ok()) return model.error();
+    // Said as `pliant run` says them: one line each, never blocking.
+    for (const scene::PlausibilityWarning& w : (*model)->warnings())
+      std::fprintf(stderr, "pliant: warning: %s\n", w.message.c_str());
     return std::unique_ptr<ViewerModel>(std::move(model).value());
   }
   if (c.file.empty() && without_file == WithoutFile::demo_scenes) return demo_model(c, can_show);

@@ -102,6 +102,7 @@ class Viewer {
       drawn_values_;  // a body's surface field before it is carried to its render mesh
   // Tool cylinders, meshed each frame (the render Frame borrows these arrays).
   render::CylinderMeshes tool_meshes_;
+  render::ContactShapes contact_shapes_;  // colliders and contact points, borrowed by the frame
   // The panel's rectangle in window units, as drawn last (the camera frames bodies right of it).
   float panel_right_ = kPanelMargin + kPanelWidth;
   bool panel_open_ = true;
@@ -242,6 +243,12 @@ void Viewer::add_tools(render::Frame& f) {
   std::vector<render::Cylinder> cylinders;
   for (const ViewerTool& t : model_.tools()) cylinders.push_back({t.centre, t.axis, t.radius, t.half_length});
   tool_meshes_.add_to(f, cylinders);
+  // Colliders (slate blue) and the held contact points (orange), as in the CLI's PNG frames.
+  Aabb around;
+  for (const render::Surface& s : f.surfaces)
+    for (const Vec3& p : s.positions) around.extend(p);
+  contact_shapes_.add_to(f, model_.collider_surfaces(around), model_.contact_points(),
+                         camera_.scene_radius / 120.0);
 }
 
 // The field shown when a scene appears (the first, or another one): --field or the user's pick if

@@ -6,8 +6,10 @@
 // test_models.hpp has a static mesh and a clearly artificial "pull" model for testing the viewer.
 #pragma once
 
+#include "pliant/core/aabb.hpp"
 #include "pliant/core/ray.hpp"
 #include "pliant/core/timing.hpp"
+#include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/scene/tool_cylinders.hpp"
 
@@ -102,6 +104,11 @@ class ViewerModel {
   virtual void panel() {}
   /// Rigid tools to draw with the surfaces (they move on their own; the mouse cannot pick them).
   virtual std::vector<ViewerTool> tools() const { return {}; }
+  /// Rigid colliders' surfaces at their current pose (unit: m; a plane as a quad around `around`, the
+  /// bodies' box), drawn but not pickable.
+  virtual std::vector<TriMesh> collider_surfaces(const Aabb& /*around*/) const { return {}; }
+  /// The surface nodes held in contact after the last step (unit: m).
+  virtual std::vector<Vec3> contact_points() const { return {}; }
   /// The bodies' interior points (phyxels, FEM nodes; unit: m), valid until the next step, for the
   /// "interior points" display option.
   virtual std::vector<std::span<const Vec3>> interior_points() const { return {}; }

@@ -3,6 +3,7 @@
 #include "panels/family_panel.hpp"
 
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/collider_mesh.hpp"
 #include "pliant/scene/scene_file.hpp"
 
 #include <imgui.h>
@@ -58,6 +59,7 @@ Result<std::unique_ptr<WorldViewerModel>> WorldViewerModel::from_scene(std::stri
   }
   std::unique_ptr<WorldViewerModel> model(new WorldViewerModel(scene->name, std::move(world)));
   model->default_field_ = scene->output.color_field;
+  model->warnings_ = std::move(scene->warnings);
   model->doc_ = json::parse(json_text);
   model->built_doc_ = model->doc_;
   model->file_ = file;
@@ -109,6 +111,7 @@ std::vector<std::string> WorldViewerModel::field_names() const {
   for (std::size_t i = 0; i < world_->body_count(); ++i)
     for (const scene::FieldInfo& f : world_->body(static_cast<Index>(i)).fields())
       if (std::find(names.begin(), names.end(), f.name) == names.end()) names.emplace_back(f.name);
+  if (world_->contact_enabled()) names.emplace_back(scene::kContactPressureField);
   return names;
 }
 
@@ -116,6 +119,11 @@ bool WorldViewerModel::field(std::size_t index, std::string_view name, std::vect
                              std::string& unit) const {
   // Filled into the caller's buffer (kept between frames): no allocation per frame.
   const scene::Body& b = world_->body(static_cast<Index>(index));
+  if (name == scene::kContactPressureField && world_->contact_enabled()) {
+    values = world_->contact_pressure(static_cast<Index>(index));
+    unit = "Pa";
+    return true;
+  }
   const int f = scene::find_field(b, name);
   if (f < 0) return false;
   values.resize(b.surface_positions().size());
@@ -151,6 +159,19 @@ Vec3 WorldViewerModel::grab_reaction() const {
 }
 
 std::vector<ViewerTool> WorldViewerModel::tools() const { return scene::tool_cylinders(*world_); }
+
+std::vector<TriMesh> WorldViewerModel::collider_surfaces(const Aabb& around) const {
+  std::vector<TriMesh> out;
+  for (const scene::Collider& c : world_->colliders())
+    out.push_back(scene::collider_surface(c, c.pose_at(world_->time()), around));
+  return out;
+}
+
+std::vector<Vec3> WorldViewerModel::contact_points() const {
+  std::vector<Vec3> out;
+  for (const scene::ContactPoint& c : world_->contact_points()) out.push_back(c.position);
+  return out;
+}
 
 std::vector<std::span<const Vec3>> WorldViewerModel::interior_points() const {
   std::vector<std::span<const Vec3>> out;

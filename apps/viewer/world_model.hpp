@@ -15,6 +15,7 @@
 
 #include "pliant/core/result.hpp"
 #include "pliant/core/timing.hpp"
+#include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/world.hpp"
 #include "viewer_model.hpp"
 
@@ -26,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace pliant::viewer {
 
@@ -78,9 +80,13 @@ class WorldViewerModel : public ViewerModel {
   void panel() override;
   std::vector<ViewerTool> tools() const override;
   std::vector<std::span<const Vec3>> interior_points() const override;
+  std::vector<TriMesh> collider_surfaces(const Aabb& around) const override;
+  std::vector<Vec3> contact_points() const override;
   const Profile* profile() const override { return &world_->profile(); }
   /// The scene's output "color" field (from_scene models), else "displacement".
   std::string default_field() const override { return default_field_; }
+  /// The scene's plausibility warnings when it was loaded (scene/plausibility.hpp).
+  const std::vector<scene::PlausibilityWarning>& warnings() const { return warnings_; }
   std::uint64_t surfaces_generation() const override { return generation_; }
 
   scene::World& world() { return *world_; }
@@ -122,6 +128,7 @@ class WorldViewerModel : public ViewerModel {
 
   std::string title_;
   std::string default_field_ = "displacement";
+  std::vector<scene::PlausibilityWarning> warnings_;
   Builder build_;  // create() models
   // from_scene() models: the scene JSON being edited, the JSON of the world shown, where it lives.
   nlohmann::json doc_;

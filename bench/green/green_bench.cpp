@@ -15,7 +15,10 @@
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
+#include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/tube.hpp"
+#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/fem/dirichlet.hpp"
 #include "pliant/models/fem/pcg_deformer.hpp"
 #include "pliant/models/green/green_body.hpp"
 
@@ -24,6 +27,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -36,6 +41,7 @@ constexpr double kMaxBlockBytes = 2.0 * 1024 * 1024 * 1024;
 struct Model {
   const char* name;
   meshing::TubeDef def;
+  double compress = 0;  ///< relative tolerance of a hierarchical block; 0 = dense
 };
 
 meshing::TubeDef tube(Index around, Index along, Index through) {
@@ -130,12 +136,65 @@ nlohmann::json run_green_busy(const Context& context) {
       {"blas_threads", blas ? nlohmann::json(*blas) : nlohmann::json(nullptr)}};
 }
 
+// Surface displacement under 16 point loads on free surface nodes, from the asset (the runtime's
+// force path) against a direct sparse solve of the same loads: relative over the surface.
+double surface_error_against_direct(const TetMesh& mesh, const materials::Material& material,
+                                    const std::vector<Index>& fixed,
+                                    const std::shared_ptr<const green::GreenAsset>& asset) {
+  const fem::SparseMatrix K = fem::assemble_stiffness(mesh, material);
+  auto dofs = fem::DofMap::from_fixed_nodes(mesh, fixed).value();
+  auto chol = linalg::SparseCholesky::factor(dofs.restrict_matrix(K)).value();
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(3 * static_cast<Eigen::Index>(mesh.node_count()));
+  green::GreenBody body(asset);
+  const Index ns = asset->surface_node_count();
+  for (Index k = 0, placed = 0; placed < 16 && k < ns; ++k) {
+    const Index i = static_cast<Index>((static_cast<std::int64_t>(k) * 7919) % ns);
+    if (asset->constrained()[static_cast<std::size_t>(i)]) continue;
+    const Vec3 load(std::cos(placed), std::sin(placed), 0.5);
+    body.set_force(i, load);
+    f.segment<3>(3 * asset->volume_node()[static_cast<std::size_t>(i)]) += load;
+    ++placed;
+  }
+  body.update();
+  const Eigen::VectorXd none = Eigen::VectorXd::Zero(f.size());
+  const Eigen::VectorXd u = dofs.expand(chol.solve(dofs.reduced_rhs(K, f, none)), none);
+  double num = 0, den = 0;
+  for (Index i = 0; i < ns; ++i) {
+    const Vec3 ref = u.segment<3>(3 * asset->volume_node()[static_cast<std::size_t>(i)]);
+    const Vec3 got = body.state().positions[static_cast<std::size_t>(i)] -
+                     asset->surface().positions[static_cast<std::size_t>(i)];
+    num += (got - ref).squaredNorm();
+    den += ref.squaredNorm();
+  }
+  return std::sqrt(num / den);
+}
+
 nlohmann::json run_green(const Context& context) {
   if (context.busy) return run_green_busy(context);
-  std::vector<Model> models = {{"tube_1k", tube(16, 15, 3)}};
+  std::vector<Model> models = {{"tube_1k", tube(16, 15, 3)}, {"tube_1k_c", tube(16, 15, 3), 1e-3}};
   if (!context.quick) {
     models.push_back({"tube_10k", tube(40, 61, 3)});
-    models.push_back({"tube_50k", tube(80, 155, 3)});
+    models.push_back({"tube_10k_c", tube(40, 61, 3), 1e-3});
+  }
+  // The compressed 50k-node tube precomputes for hours on 2 cores: it runs only when named.
+  std::vector<Model> all = models;
+  all.push_back({"tube_50k", tube(80, 155, 3), 1e-3});
+  // PLIANT_BENCH_GREEN_MODELS=name,name,... runs only those rows (a long model can be measured alone).
+  if (const char* only = std::getenv("PLIANT_BENCH_GREEN_MODELS"); only && *only) {
+    std::vector<Model> chosen;
+    std::stringstream list(only);
+    std::string name;
+    while (std::getline(list, name, ',')) {
+      auto it = std::find_if(all.begin(), all.end(), [&](const Model& m) { return name == m.name; });
+      if (it == all.end()) {
+        std::string known;
+        for (const Model& m : all) known += std::string(known.empty() ? "" : ", ") + m.name;
+        throw std::runtime_error("PLIANT_BENCH_GREEN_MODELS: unknown model '" + name + "' (known: " + known +
+                                 ")");
+      }
+      chosen.push_back(*it);
+    }
+    models = chosen;
   }
   const double budget = context.quick ? 0.05 : 0.5;
   // The paper's stiff rubber: the figures of docs/benchmarks.md were recorded with it (timings of
@@ -146,22 +205,37 @@ nlohmann::json run_green(const Context& context) {
   out["threads"] = solver_threads();
   out["material"] = "nikitina2003_rubber";
   out["block_cap_bytes"] = kMaxBlockBytes;
-  fmt::print("{:<9} {:>6} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>11} {:>6} {:>9} {:>11} {:>9} {:>9}\n",
-             "model", "nodes", "surf", "tets", "precomp s", "block MB", "1grab us", "16grab us", "react16 Hz",
-             "patch", "patch us", "reactP Hz", "pcg1e-3", "pcg1e-6");
+  fmt::print(
+      "{:<11} {:>6} {:>6} {:>7} {:>10} {:>10} {:>8} {:>10} {:>10} {:>11} {:>6} {:>9} {:>11} {:>9} {:>9}\n",
+      "model", "nodes", "surf", "tets", "precomp s", "block MB", "rel err", "1grab us", "16grab us",
+      "react16 Hz", "patch", "patch us", "reactP Hz", "pcg1e-3", "pcg1e-6");
   for (const Model& model : models) {
     const TetMesh mesh = meshing::tube_mesh(model.def).value();
     std::vector<Index> fixed;
     for (std::size_t i = 0; i < mesh.node_count(); ++i)
       if (mesh.positions[i].z() < 1e-9) fixed.push_back(static_cast<Index>(i));
     const std::size_t ns = extract_boundary(mesh).volume_node.size();
-    const double block_bytes = 4.0 * static_cast<double>(green::GreenAsset::packed_floats(ns));
-    nlohmann::json row = {
-        {"name", model.name},          {"nodes", mesh.node_count()},  {"surface_nodes", ns},
-        {"tets", mesh.tet_count()},    {"precompute_s", nullptr},     {"block_bytes", block_bytes},
-        {"update_us_1grab", nullptr},  {"update_us_16grab", nullptr}, {"reaction_hz_16", nullptr},
-        {"pcg_frame_ms_1e3", nullptr}, {"pcg_frame_ms_1e6", nullptr}, {"patch_nodes", nullptr},
-        {"patch_radius_m", nullptr},   {"patch_update_us", nullptr},  {"patch_reaction_hz", nullptr}};
+    const double dense_bytes = 4.0 * static_cast<double>(green::GreenAsset::packed_floats(ns));
+    const double block_bytes = dense_bytes;  // until a compressed block is built
+    nlohmann::json row = {{"name", model.name},
+                          {"nodes", mesh.node_count()},
+                          {"surface_nodes", ns},
+                          {"compressed", model.compress > 0},
+                          {"compress_tolerance", model.compress},
+                          {"dense_block_bytes", dense_bytes},
+                          {"relative_error", nullptr},
+                          {"tets", mesh.tet_count()},
+                          {"precompute_s", nullptr},
+                          {"block_bytes", block_bytes},
+                          {"update_us_1grab", nullptr},
+                          {"update_us_16grab", nullptr},
+                          {"reaction_hz_16", nullptr},
+                          {"pcg_frame_ms_1e3", nullptr},
+                          {"pcg_frame_ms_1e6", nullptr},
+                          {"patch_nodes", nullptr},
+                          {"patch_radius_m", nullptr},
+                          {"patch_update_us", nullptr},
+                          {"patch_reaction_hz", nullptr}};
 
     // Per-frame PCG baseline: a tip load at the free end, one frame from a cold start.
     Index tip = 0;
@@ -178,17 +252,22 @@ nlohmann::json run_green(const Context& context) {
       row[tol > 1e-4 ? "pcg_frame_ms_1e3" : "pcg_frame_ms_1e6"] = us / 1000.0;
     }
 
-    if (block_bytes > kMaxBlockBytes) {
+    if (model.compress == 0 && block_bytes > kMaxBlockBytes) {
       row["skipped"] =
           fmt::format("Green's block would be {:.1f} GB (> {:.1f} GB cap): precompute and updates skipped",
                       block_bytes / 1e9, kMaxBlockBytes / 1e9);
     } else {
-      auto built = green::build_green_asset(mesh, material, fixed);
+      green::GreenBuildSettings build_settings;
+      build_settings.compress_tolerance = model.compress;
+      auto built = green::build_green_asset(mesh, material, fixed, {}, build_settings);
       if (!built) {
         row["error"] = built.message();
       } else {
         row["precompute_s"] = built->precompute_seconds;
         auto asset = std::make_shared<green::GreenAsset>(std::move(built).value());
+        row["block_bytes"] = asset->surface_block().stored_bytes();
+        if (asset->compressed())
+          row["relative_error"] = surface_error_against_direct(mesh, material, fixed, asset);
         // Grab candidates: free surface nodes on the outer half of the pipe, spread along it.
         std::vector<Index> candidates;
         for (Index i = 0; i < asset->surface_node_count(); ++i)
@@ -274,19 +353,25 @@ nlohmann::json run_green(const Context& context) {
       return row[key].is_null() ? std::string("-")
                                 : fmt::format("{:.{}f}", row[key].get<double>() * scale, digits);
     };
-    fmt::print("{:<9} {:>6} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>11} {:>6} {:>9} {:>11} {:>9} {:>9}\n",
-               model.name, mesh.node_count(), ns, mesh.tet_count(), num("precompute_s", 1, 2),
-               num("block_bytes", 1e-6, 1), num("update_us_1grab", 1, 1), num("update_us_16grab", 1, 1),
-               num("reaction_hz_16", 1, 0),
-               row["patch_nodes"].is_null() ? std::string("-")
-                                            : fmt::format("{}", row["patch_nodes"].get<std::size_t>()),
-               num("patch_update_us", 1, 1), num("patch_reaction_hz", 1, 0), num("pcg_frame_ms_1e3", 1, 1),
-               num("pcg_frame_ms_1e6", 1, 1));
+    fmt::print(
+        "{:<11} {:>6} {:>6} {:>7} {:>10} {:>10} {:>8} {:>10} {:>10} {:>11} {:>6} {:>9} {:>11} {:>9} {:>9}\n",
+        model.name, mesh.node_count(), ns, mesh.tet_count(), num("precompute_s", 1, 2),
+        num("block_bytes", 1e-6, 1),
+        row["relative_error"].is_null() ? std::string("-")
+                                        : fmt::format("{:.1e}", row["relative_error"].get<double>()),
+        num("update_us_1grab", 1, 1), num("update_us_16grab", 1, 1), num("reaction_hz_16", 1, 0),
+        row["patch_nodes"].is_null() ? std::string("-")
+                                     : fmt::format("{}", row["patch_nodes"].get<std::size_t>()),
+        num("patch_update_us", 1, 1), num("patch_reaction_hz", 1, 0), num("pcg_frame_ms_1e3", 1, 1),
+        num("pcg_frame_ms_1e6", 1, 1));
     if (row.contains("skipped")) fmt::print("  {}: {}\n", model.name, row["skipped"].get<std::string>());
     out["models"].push_back(row);
   }
   fmt::print(
-      "(pcg columns: ms per frame from a cold start, Jacobi PCG; updates: one grab moved per frame;\n"
+      "(_c rows: the surface block compressed to 1e-3 (hierarchical), rel err: surface displacement under "
+      "16\n"
+      " point loads against a direct sparse solve;\n"
+      " pcg columns: ms per frame from a cold start, Jacobi PCG; updates: one grab moved per frame;\n"
       " patch: nodes of the soft grab, its handle moved per frame (patch us) and its reaction rate)\n");
   return out;
 }

@@ -106,6 +106,14 @@ class Body:
     def apply_force(self, point: SurfacePoint, force: _Vec3) -> None: ...  # force in N, for the next step
     def cut(self, a0: _Vec3, b0: _Vec3, a1: _Vec3, b1: _Vec3) -> bool: ...  # m; the edge a0-b0 swept to a1-b1
     @property
+    def interior_points(self) -> Optional[npt.NDArray[np.float64]]: ...  # (n, 3) m: phyxels, FEM nodes
+    @property
+    def tets(self) -> Optional[npt.NDArray[np.int32]]: ...  # (m, 4), a FEM body's tets
+    @property
+    def nodes(self) -> Optional[npt.NDArray[np.float64]]: ...  # (n, 3) m, every node of a body with tets
+    @property
+    def rest_nodes(self) -> Optional[npt.NDArray[np.float64]]: ...  # (n, 3) m
+    @property
     def surface_topology_version(self) -> int: ...  # grows when a cut changes the triangles
     @property
     def state_hash(self) -> int: ...
@@ -149,6 +157,17 @@ class World:
     def body_profile(self, index: int) -> dict[str, float]: ...
     @property
     def state_hash(self) -> int: ...
+    def plausibility(self) -> list[dict[str, str]]: ...  # body, kind, message
+    def add_collider(self, spec: Optional[dict[str, Any]] = ..., *, file: _Path = ..., **keys: Any) -> int: ...
+    def set_contact(self, body: Union[int, str], spec: Optional[dict[str, Any]] = ..., *, file: _Path = ...,
+                    **keys: Any) -> None: ...
+    @property
+    def colliders(self) -> list[dict[str, Any]]: ...
+    @property
+    def contacts(self) -> dict[str, npt.NDArray[Any]]: ...  # one row per pair; forces in N, lengths in m
+    @property
+    def contact_points(self) -> dict[str, npt.NDArray[Any]]: ...  # one row per held surface node
+    def contact_pressure(self, body: Union[int, str]) -> npt.NDArray[np.float64]: ...  # Pa, per surface node
 
 class Scene:
     @property
@@ -157,6 +176,10 @@ class Scene:
     def steps(self) -> int: ...
     @property
     def world(self) -> World: ...
+    @property
+    def notices(self) -> list[str]: ...
+    @property
+    def warnings(self) -> list[dict[str, str]]: ...  # body, kind, message
     def run(self, out_dir: _Path, steps: Optional[int] = ..., render: bool = ...) -> dict[str, Any]: ...
 
 def families() -> list[dict[str, Any]]: ...
@@ -164,3 +187,5 @@ def load_scene(path: _Path) -> Scene: ...
 def parse_scene(text: str, file: _Path = ...) -> Scene: ...
 def scene_from_dict(scene: dict[str, Any], file: _Path = ...) -> Scene: ...
 def validate(quick: bool = ..., only: Union[str, Sequence[str], None] = ...) -> list[dict[str, Any]]: ...
+def to_meshio(mesh: Union[TetMesh, TriMesh]) -> Any: ...  # a meshio.Mesh (needs meshio)
+def from_meshio(mesh: Any) -> Union[TetMesh, TriMesh]: ...  # from a meshio.Mesh

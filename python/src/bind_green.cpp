@@ -59,11 +59,14 @@ void bind_green(py::module_& m) {
       .def_static(
           "build",
           [](const TetMesh& mesh, const materials::Material& material, const py::object& fixed,
-             const py::object& progress, int threads) {
+             const py::object& progress, int threads, double compress) {
             if (threads < 0) throw py::value_error("threads: expected ≥ 0 (0: all cores)");
+            if (!(compress >= 0.0 && compress <= 1.0))
+              throw py::value_error("compress: expected a tolerance in (0, 1], or 0 for a dense block");
             const std::vector<Index> nodes = fixed_nodes(mesh, fixed);
             green::GreenBuildSettings settings;
             settings.threads = threads;
+            settings.compress_tolerance = compress;
             std::atomic<bool> cancel{false};
             settings.cancel = &cancel;
             std::optional<py::error_already_set> raised;
@@ -88,10 +91,11 @@ void bind_green(py::module_& m) {
             return std::make_shared<GreenAsset>(unwrap(std::move(built)));
           },
           py::arg("mesh"), py::arg("material"), py::arg("fixed"), py::arg("progress") = py::none(),
-          py::arg("threads") = 0,
+          py::arg("threads") = 0, py::arg("compress") = 0.0,
           "Precomputes the asset of a tet mesh clamped at `fixed` (region strings such as \"xmin\", or node "
           "indices). progress(fraction) is called as blocks finish; Ctrl-C or an exception in progress "
-          "cancels the build. The GIL is released meanwhile.")
+          "cancels the build. The GIL is released meanwhile. compress > 0 stores the surface block as a "
+          "hierarchical matrix to that relative tolerance (e.g. 1e-3; 0: dense).")
       .def_static(
           "load",
           [](const std::filesystem::path& path) {
@@ -109,6 +113,13 @@ void bind_green(py::module_& m) {
       .def_property_readonly(
           "surface", [](const GreenAsset& a) { return a.surface(); }, "The rest surface (a TriMesh copy)")
       .def_property_readonly("surface_node_count", &GreenAsset::surface_node_count)
+      .def_property_readonly("compressed", &GreenAsset::compressed,
+                             "True when the surface block is a hierarchical (compressed) matrix")
+      .def_property_readonly("compress_tolerance", &GreenAsset::compress_tolerance,
+                             "Relative tolerance of a compressed block (0 when dense)")
+      .def_property_readonly(
+          "block_bytes", [](const GreenAsset& a) { return a.surface_block().stored_bytes(); },
+          "Bytes the asset holds for the surface block")
       .def_readonly("precompute_seconds", &GreenAsset::precompute_seconds, "(unit: s)")
       .def("__repr__", [](const GreenAsset& a) {
         return "<pliant.GreenAsset: " + std::to_string(a.surface_node_count()) + " surface nodes>";

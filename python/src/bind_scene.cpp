@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "pliant/scene/families.hpp"
+#include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/scene_file.hpp"
 #include "pliant/scene/world.hpp"
 #include "scene_runner.hpp"
@@ -19,6 +20,19 @@
 
 namespace pliant::python {
 namespace {
+
+// Plausibility warnings as a list of dicts (body, kind, message).
+py::list warnings_to_python(const std::vector<scene::PlausibilityWarning>& warnings) {
+  py::list out;
+  for (const scene::PlausibilityWarning& w : warnings) {
+    py::dict d;
+    d["body"] = w.body;
+    d["kind"] = w.kind;
+    d["message"] = w.message;
+    out.append(std::move(d));
+  }
+  return out;
+}
 
 using scene::Body;
 using scene::GrabId;
@@ -93,6 +107,74 @@ py::list events_list(const World& world) {
     out.append(std::move(d));
   }
   return out;
+}
+
+// A float64 array of shape (n,) or (n, 3) filled by `get` for each of `n` items.
+template <class Get>
+py::array_t<double> column(std::size_t n, Get get) {
+  py::array_t<double> a(static_cast<py::ssize_t>(n));
+  for (std::size_t i = 0; i < n; ++i) a.mutable_at(static_cast<py::ssize_t>(i)) = get(i);
+  return a;
+}
+template <class Get>
+py::array_t<double> column3(std::size_t n, Get get) {
+  py::array_t<double> a({static_cast<py::ssize_t>(n), py::ssize_t{3}});
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3 v = get(i);
+    for (int k = 0; k < 3; ++k) a.mutable_at(static_cast<py::ssize_t>(i), k) = v[k];
+  }
+  return a;
+}
+template <class Get>
+py::array_t<Index> index_column(std::size_t n, Get get) {
+  py::array_t<Index> a(static_cast<py::ssize_t>(n));
+  for (std::size_t i = 0; i < n; ++i) a.mutable_at(static_cast<py::ssize_t>(i)) = static_cast<Index>(get(i));
+  return a;
+}
+
+// World.contacts: one row per body–collider or body–body pair in contact after the last step.
+py::dict contacts_dict(const World& w) {
+  const auto e = w.contact_events();
+  const std::size_t n = e.size();
+  py::dict d;
+  d["body"] = index_column(n, [&](std::size_t i) { return e[i].body; });
+  d["collider"] = index_column(n, [&](std::size_t i) { return e[i].collider; });
+  d["other_body"] = index_column(n, [&](std::size_t i) { return e[i].other_body; });
+  d["contacts"] = index_column(n, [&](std::size_t i) { return e[i].contacts; });
+  d["sticking"] = index_column(n, [&](std::size_t i) { return e[i].sticking; });
+  d["slipping"] = index_column(n, [&](std::size_t i) { return e[i].slipping; });
+  d["normal_force"] = column(n, [&](std::size_t i) { return e[i].normal_force; });
+  d["tangential_force"] = column(n, [&](std::size_t i) { return e[i].tangential_force; });
+  d["force"] = column3(n, [&](std::size_t i) { return e[i].force; });
+  d["force_on_other"] = column3(n, [&](std::size_t i) { return e[i].force_on_other; });
+  d["max_penetration"] = column(n, [&](std::size_t i) { return e[i].max_penetration; });
+  d["position"] = column3(n, [&](std::size_t i) { return e[i].position; });
+  return d;
+}
+
+// World.contact_points: one row per held surface node.
+py::dict contact_points_dict(const World& w) {
+  const auto c = w.contact_points();
+  const std::size_t n = c.size();
+  py::dict d;
+  d["body"] = index_column(n, [&](std::size_t i) { return c[i].body; });
+  d["node"] = index_column(n, [&](std::size_t i) { return c[i].node; });
+  d["collider"] = index_column(n, [&](std::size_t i) { return c[i].collider; });
+  d["other_body"] = index_column(n, [&](std::size_t i) { return c[i].other_body; });
+  d["position"] = column3(n, [&](std::size_t i) { return c[i].position; });
+  d["normal"] = column3(n, [&](std::size_t i) { return c[i].normal; });
+  d["force"] = column3(n, [&](std::size_t i) { return c[i].force; });
+  d["normal_force"] = column(n, [&](std::size_t i) { return c[i].normal_force; });
+  d["penetration"] = column(n, [&](std::size_t i) { return c[i].penetration; });
+  d["slipping"] = index_column(n, [&](std::size_t i) { return c[i].slipping ? 1 : 0; });
+  return d;
+}
+
+Index body_index(World& w, const py::object& key) {
+  const Body& b = body_at(w, key);
+  Index index = 0;
+  while (&w.body(index) != &b) ++index;
+  return index;
 }
 
 }  // namespace
@@ -214,6 +296,41 @@ void bind_scene(py::module_& m) {
           "Cuts along a blade, the edge a0-b0 moved to a1-b1 (unit: m), at the start of the next step; "
           "False for a sweep of zero area or one that misses the body. Sweeps that go on from the last "
           "one's end make one cut (a slit until it goes through)")
+      .def_property_readonly(
+          "interior_points",
+          [](py::object self) -> py::object {
+            const auto* interior = scene::capability<scene::InteriorOutput>(self.cast<const Body&>());
+            if (!interior) return py::none();
+            return view_vec3(interior->interior_points(), self);
+          },
+          "(n, 3) float64 read-only view of the interior's current points (unit: m): a meshless body's "
+          "phyxels, a FEM body's nodes; None for a body with no interior. Valid until the next step")
+      .def_property_readonly(
+          "tets",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_index<4>(tets->simulation_tets(), self);
+          },
+          "(m, 4) int32 read-only view of the tetrahedra a body simulates on (a FEM body), indices into "
+          "nodes and rest_nodes; None for other bodies. Re-read after a cut")
+      .def_property_readonly(
+          "nodes",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_vec3(tets->simulation_nodes(), self);
+          },
+          "(n, 3) float64 read-only view of every node's current position (unit: m), interior nodes "
+          "included, for a body with tets; None for other bodies")
+      .def_property_readonly(
+          "rest_nodes",
+          [](py::object self) -> py::object {
+            const auto* tets = scene::capability<scene::SimulationTets>(self.cast<const Body&>());
+            if (!tets) return py::none();
+            return view_vec3(tets->simulation_rest_nodes(), self);
+          },
+          "(n, 3) float64 read-only view of every node's rest position (unit: m), for a body with tets")
       .def_property_readonly("surface_topology_version", &Body::surface_topology_version,
                              "Grows when the surface's triangles change (a cut): re-read surface_triangles")
       .def_property_readonly("state_hash", &Body::state_hash)
@@ -326,6 +443,58 @@ void bind_scene(py::module_& m) {
           py::arg("key"),
           "A body's render mesh (by index or name) as {positions, rest_positions, triangles, embedding, "
           "max_offset}: read-only views (unit: m), positions valid until the next step; None without one")
+      .def(
+          "_add_collider",
+          [](World& w, const std::string& json_text, const std::string& file) {
+            scene::Collider c = unwrap(scene::make_collider(json_text, file));
+            for (const scene::Collider& other : w.colliders())
+              if (other.name == c.name)
+                throw PliantError{file + ": /name: duplicate collider name \"" + c.name + "\""};
+            return unwrap(w.add_collider(std::move(c)));
+          },
+          py::arg("json_text"), py::arg("file"))
+      .def(
+          "_set_contact",
+          [](World& w, const py::object& key, const std::string& json_text, const std::string& file) {
+            const Index b = body_index(w, key);
+            w.set_contact(b, unwrap(scene::make_body_contact(json_text, file)));
+          },
+          py::arg("body"), py::arg("json_text"), py::arg("file"))
+      .def_property_readonly(
+          "colliders",
+          [](const World& w) {
+            py::list out;
+            for (const scene::Collider& c : w.colliders()) {
+              py::dict d;
+              d["name"] = c.name;
+              d["shape"] = std::string(scene::collider_shape_name(c.shape));
+              d["position"] = vec3_array(c.pose_at(w.time()).position);
+              d["friction"] = c.friction;
+              d["margin"] = c.margin;
+              out.append(std::move(d));
+            }
+            return out;
+          },
+          "The rigid colliders as dicts {name, shape, position (now, unit: m), friction, margin (m)}")
+      .def_property_readonly(
+          "contacts", &contacts_dict,
+          "The contact pairs after the last step as numpy arrays, one row per pair: body, collider (-1 for "
+          "a body pair), other_body (-1 for a collider), contacts, sticking, slipping, normal_force (N), "
+          "tangential_force (N), force (n×3, N: on the body), force_on_other (n×3, N), max_penetration "
+          "(m), position (n×3, m: the held nodes' mean)")
+      .def_property_readonly(
+          "contact_points", &contact_points_dict,
+          "Every held surface node after the last step as numpy arrays: body, node, collider, other_body, "
+          "position (n×3, m), normal (n×3), force (n×3, N), normal_force (N), penetration (m), slipping")
+      .def(
+          "contact_pressure",
+          [](World& w, const py::object& key) {
+            const std::vector<double> p = w.contact_pressure(body_index(w, key));
+            return column(p.size(), [&](std::size_t i) { return p[i]; });
+          },
+          py::arg("body"),
+          "A body's contact pressure per surface node after the last step (unit: Pa): its normal contact "
+          "force over one third of its triangles' areas")
       .def_property_readonly("events", &events_list, "Events of the last step as dicts")
       .def_property_readonly(
           "profile", [](const World& w) { return profile_dict(w.profile()); },
@@ -338,11 +507,22 @@ void bind_scene(py::module_& m) {
             return profile_dict(w.body_profile(static_cast<Index>(i)));
           },
           py::arg("index"), "A body's own stages of the last step (unit: ms)")
-      .def_property_readonly("state_hash", &World::state_hash, "Hash of every body's state and the clock");
+      .def_property_readonly("state_hash", &World::state_hash, "Hash of every body's state and the clock")
+      .def(
+          "plausibility", [](const World& w) { return warnings_to_python(scene::check_plausibility(w)); },
+          "What looks unintended about the bodies at rest (a mesh in the wrong unit, kPa written as Pa, a "
+          "body its own weight would squash): dicts with body, kind and message; never blocking");
 
   py::class_<scene::Scene>(m, "Scene", "A loaded scene: its world, step count and output settings.")
       .def_readonly("name", &scene::Scene::name)
       .def_readonly("steps", &scene::Scene::steps)
+      .def_readonly(
+          "notices", &scene::Scene::notices,
+          "What reading the meshes changed (cells split, nodes in no element dropped), one line each")
+      .def_property_readonly(
+          "warnings", [](const scene::Scene& s) { return warnings_to_python(s.warnings); },
+          "What looks unintended (plausibility checks and nearly flat tets): dicts with body, kind and "
+          "message")
       .def_property_readonly(
           "world", [](scene::Scene& s) -> World& { return *s.world; },
           py::return_value_policy::reference_internal)

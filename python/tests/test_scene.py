@@ -439,3 +439,58 @@ def test_a_meshless_body_is_cut_from_python_slit_then_split():
         beam.cut([0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0])
     with pytest.raises((TypeError, ValueError), match="a0"):
         body.cut([0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 0])
+
+
+def test_plausibility_warnings_name_the_body_and_the_numbers(tmp_path):
+    # A beam written in Pa where kPa was meant: warned at load, in the run's summary and by the World.
+    soft = json.loads(json.dumps(BEAM))
+    soft["bodies"][0]["material"] = {"E": 5, "nu": 0.3}
+    scene = pliant.scene_from_dict(soft)
+    assert [(w["body"], w["kind"]) for w in scene.warnings] == [("beam", "material")]
+    assert "E = 5 Pa" in scene.warnings[0]["message"]
+    assert scene.world.plausibility() == scene.warnings
+    summary = scene.run(tmp_path, steps=2)
+    assert summary["warnings"] == scene.warnings
+    # The shipped beam (rubber) is plausible.
+    assert pliant.scene_from_dict(BEAM).warnings == []
+
+
+def test_interior_state_reads_as_numpy_views():
+    scene = pliant.scene_from_dict({
+        "pliant": 1, "time_step": 0.01,
+        "bodies": [
+            {"name": "block", "family": "fem", "fixed": ["zmin"],
+             "mesh": {"shape": "box", "size": [0.04, 0.04, 0.04], "cells": [2, 2, 2]},
+             "material": {"E": 2e4, "nu": 0.3}, "fem": {"gravity": [0, 0, -9.81]}},
+            {"name": "jelly", "family": "meshless", "mesh": {"shape": "box", "origin": [1, 0, 0], "size": [0.04, 0.04, 0.04], "cells": [2, 2, 2]},
+             "material": {"E": 2e4, "nu": 0.3}, "meshless": {"spacing": 0.01, "gravity": [0, 0, -9.81]}},
+        ],
+    })
+    world = scene.world
+    fem, jelly = world.body("block"), world.body("jelly")
+    # The tets fill the box: their signed volumes over the nodes add up to 0.04³ m³.
+    a, b, c, d = (fem.rest_nodes[fem.tets[:, k]] for k in range(4))
+    volume = np.einsum("ij,ij->i", np.cross(b - a, c - a), d - a).sum() / 6.0
+    assert fem.tets.shape[1] == 4 and fem.tets.max() == len(fem.nodes) - 1
+    assert volume == pytest.approx(0.04**3, rel=1e-12)
+    np.testing.assert_array_equal(fem.nodes, fem.rest_nodes)
+    assert jelly.tets is None and jelly.nodes is None and jelly.interior_points.shape[1] == 3
+    phyxel_z = jelly.interior_points[:, 2].mean()
+    world.run(5)
+    # Gravity moved the free nodes and the phyxels down; the rest state stayed; every surface node is a node.
+    assert (fem.nodes[:, 2] <= fem.rest_nodes[:, 2] + 1e-12).all() and (fem.nodes != fem.rest_nodes).any()
+    assert jelly.interior_points[:, 2].mean() < phyxel_z
+    nodes = {tuple(p) for p in fem.nodes}
+    assert all(tuple(p) in nodes for p in fem.surface_positions)
+
+
+def test_a_compressed_green_asset_reports_its_tolerance_and_is_smaller():
+    mesh = pliant.tube(0.07, 0.1, 1.0, 16, 15, 3)
+    dense = pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], threads=2)
+    comp = pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], threads=2, compress=1e-3)
+    assert not dense.compressed and dense.compress_tolerance == 0.0
+    assert comp.compressed and comp.compress_tolerance == 1e-3
+    assert comp.block_bytes < dense.block_bytes / 2
+    for bad in (-1.0, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="compress"):
+            pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], compress=bad)

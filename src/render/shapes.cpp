@@ -60,17 +60,37 @@ void append_point_glyphs(std::span<const Vec3> points, double radius, TriMesh& o
   }
 }
 
+namespace {
+
+// Adds `mesh` to `frame` as one flat-shaded surface of `color` (the frame borrows its arrays); an
+// empty mesh adds nothing.
+void add_flat(Frame& frame, const TriMesh& mesh, Rgb color) {
+  if (mesh.triangles.empty()) return;
+  Surface s;
+  s.positions = mesh.positions;
+  s.triangles = mesh.triangles;
+  s.color = color;
+  s.shading = Shading::flat;
+  frame.surfaces.push_back(s);
+}
+
+}  // namespace
+
 void PointGlyphs::add_to(Frame& frame, std::span<const std::span<const Vec3>> clouds, double radius) {
   mesh_.positions.clear();
   mesh_.triangles.clear();
   for (std::span<const Vec3> cloud : clouds) append_point_glyphs(cloud, radius, mesh_);
-  if (mesh_.triangles.empty()) return;
-  Surface s;
-  s.positions = mesh_.positions;
-  s.triangles = mesh_.triangles;
-  s.color = kPointColor;
-  s.shading = Shading::flat;
-  frame.surfaces.push_back(s);
+  add_flat(frame, mesh_, kPointColor);
+}
+
+void ContactShapes::add_to(Frame& frame, std::vector<TriMesh> colliders, std::span<const Vec3> points,
+                           double radius) {
+  colliders_ = std::move(colliders);
+  points_.positions.clear();
+  points_.triangles.clear();
+  append_point_glyphs(points, radius, points_);
+  for (const TriMesh& c : colliders_) add_flat(frame, c, kColliderColor);
+  add_flat(frame, points_, kContactColor);
 }
 
 }  // namespace pliant::render

@@ -53,12 +53,26 @@ constexpr const char* kHybridSolvers =
 GrabId to_scene(fem::FemGrabId id) { return {id.slot, id.generation}; }
 fem::FemGrabId to_fem(GrabId id) { return {id.slot, id.generation}; }
 
-class FemSceneBody : public Body, public InteriorOutput, public SimulationTets {
+// The materials of a FEM body's tets, each once (for BodyPhysics).
+std::vector<materials::Material> distinct_materials(const fem::FemBody& body) {
+  std::vector<materials::Material> out;
+  for (std::size_t t = 0; t < body.rest().tets.size(); ++t) {
+    const materials::Material& m = body.model().material(static_cast<Index>(t));
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const materials::Material& o) {
+      return o.lambda == m.lambda && o.mu == m.mu && o.density == m.density;
+    });
+    if (!seen) out.push_back(m);
+  }
+  return out;
+}
+
+class FemSceneBody : public Body, public InteriorOutput, public SimulationTets, public DescribesPhysics {
  public:
   FemSceneBody(std::string name, fem::FemBody body) : name_(std::move(name)), body_(std::move(body)) {}
 
   const std::string& name() const override { return name_; }
   std::string_view family() const override { return "fem"; }
+  BodyPhysics physics() const override { return {distinct_materials(body_), body_.def().gravity}; }
   std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
   std::span<const Vec3> surface_rest_positions() const override { return body_.surface().positions; }
   std::span<const Index> surface_nodes() const override { return body_.surface_nodes(); }

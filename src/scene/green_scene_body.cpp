@@ -9,6 +9,7 @@
 #include "material_json.hpp"
 #include "surface_region.hpp"
 
+#include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/green_scene_body.hpp"
 
 #include "pliant/core/hash.hpp"
@@ -28,7 +29,7 @@
 namespace pliant::scene::detail {
 namespace {
 
-class GreenSceneBody final : public Body {
+class GreenSceneBody final : public Body, public DescribesPhysics {
  public:
   GreenSceneBody(std::string name, std::shared_ptr<const green::GreenAsset> asset, green::GreenDef def)
       : name_(std::move(name)), body_(asset, def), asset_(std::move(asset)) {
@@ -39,6 +40,7 @@ class GreenSceneBody final : public Body {
   // refuses a pressure load.
   bool load(const GreenLoads& loads) {
     body_.set_body_force(loads.body_force);
+    body_force_ = loads.body_force;
     for (const GreenLoads::Pressure& p : loads.pressures) {
       Result<std::size_t> index = body_.add_pressure_load(p.triangles);
       if (!index.ok()) return false;
@@ -50,6 +52,11 @@ class GreenSceneBody final : public Body {
 
   const std::string& name() const override { return name_; }
   std::string_view family() const override { return "green"; }
+  // The asset's material; its body force is ρ g (the reader's), so g is that over the density.
+  BodyPhysics physics() const override {
+    const materials::Material& m = asset_->material;
+    return {{m}, m.density > 0.0 ? Vec3(body_force_ / m.density) : Vec3::Zero()};
+  }
   std::span<const Vec3> surface_positions() const override { return body_.state().positions; }
   std::span<const Vec3> surface_rest_positions() const override { return asset_->surface().positions; }
   std::span<const Tri> surface_triangles() const override { return asset_->surface().triangles; }
@@ -185,6 +192,8 @@ class GreenSceneBody final : public Body {
   }
 
  private:
+  Vec3 body_force_ = Vec3::Zero();  // the loads' body-force density (unit: N/m³)
+
   bool on_surface(const SurfacePoint& p) const {
     return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < asset_->surface().triangles.size();
   }

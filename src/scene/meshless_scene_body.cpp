@@ -51,13 +51,18 @@ class PhyxelFit final : public SurfaceFit {
   mutable std::vector<Vec3> normals_;  // update's second output, not used
 };
 
-class MeshlessSceneBody final : public Body, public Cuttable, public InteriorOutput, public FitsSurfaces {
+class MeshlessSceneBody final : public Body,
+                                public Cuttable,
+                                public InteriorOutput,
+                                public FitsSurfaces,
+                                public DescribesPhysics {
  public:
   MeshlessSceneBody(std::string name, meshless::MeshlessBody body)
       : name_(std::move(name)), body_(std::move(body)) {}
 
   const std::string& name() const override { return name_; }
   std::string_view family() const override { return "meshless"; }
+  BodyPhysics physics() const override { return {body_.def().mls.materials, body_.def().gravity}; }
   std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
   std::span<const Vec3> surface_rest_positions() const override { return body_.surface().rest_positions(); }
   std::span<const Tri> surface_triangles() const override { return body_.surface().triangles(); }

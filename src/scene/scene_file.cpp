@@ -61,6 +61,8 @@ std::string read_color_field(const JsonReader& r, const World& world) {
       if (std::find(names.begin(), names.end(), f.name) == names.end()) names.emplace_back(f.name);
     }
   }
+  // The World's own field, wherever contact runs (World::contact_pressure).
+  if (world.contact_enabled()) names.emplace_back(kContactPressureField);
   if (std::find(names.begin(), names.end(), field) != names.end()) return field;
   std::string list;
   for (const std::string& n : names) list += (list.empty() ? "\"" : ", \"") + n + "\"";
@@ -74,7 +76,8 @@ std::string read_color_field(const JsonReader& r, const World& world) {
 std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path& file, double dt,
                                 const SceneLimits& limits, const BodyMesh* mesh,
                                 std::vector<std::string>* notices = nullptr, BodyContact* contact = nullptr,
-                                std::optional<TriMesh>* render = nullptr) {
+                                std::optional<TriMesh>* render = nullptr,
+                                std::vector<PlausibilityWarning>* warnings = nullptr) {
   const JsonReader fam = b.at("family");
   const detail::FamilyEntry* entry =
       fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
@@ -135,6 +138,8 @@ std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path
     }
   }
   if (notices) notices->insert(notices->end(), in.notices.begin(), in.notices.end());
+  if (warnings && in.volume)
+    if (auto w = check_tet_quality(in.name, *in.volume)) warnings->push_back(std::move(*w));
   return entry->make(b, std::move(in));
 }
 
@@ -180,8 +185,8 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       }
       BodyContact contact;
       std::optional<TriMesh> render;
-      const Index index =
-          scene.world->add_body(read_body(b, file, dt, limits, nullptr, &scene.notices, &contact, &render));
+      const Index index = scene.world->add_body(
+          read_body(b, file, dt, limits, nullptr, &scene.notices, &contact, &render, &scene.warnings));
       scene.world->set_contact(index, contact);
       if (render)
         scene.world->set_render_mesh(
@@ -206,7 +211,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
         detail::read_interaction(r, *scene.world, file.parent_path());
     }
     if (auto out = root.find("output")) {
-      out->expect_object({"every", "vtu", "png", "width", "height", "color"});
+      out->expect_object({"every", "vtu", "png", "width", "height", "color", "contact_arrows"});
       scene.output.every = static_cast<int>(out->integer_or("every", scene.output.every, 0, 100000000));
       scene.output.vtu = out->boolean_or("vtu", scene.output.vtu);
       scene.output.png = out->boolean_or("png", scene.output.png);
@@ -214,7 +219,9 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
       scene.output.png_height =
           static_cast<int>(out->integer_or("height", scene.output.png_height, 16, 8192));
       if (auto c = out->find("color")) scene.output.color_field = read_color_field(*c, *scene.world);
+      scene.output.contact_arrows = out->boolean_or("contact_arrows", scene.output.contact_arrows);
     }
+    for (PlausibilityWarning& w : check_plausibility(*scene.world)) scene.warnings.push_back(std::move(w));
     return scene;
   } catch (const detail::JsonReadError& e) {
     return Error{e.what()};
@@ -253,6 +260,41 @@ Result<std::unique_ptr<Body>> make_body(std::string_view body_json, const std::f
   } catch (const nlohmann::json::exception& e) {
     return Error{escape_for_message(name + ": " + e.what(), std::string::npos)};
   }
+}
+
+namespace {
+// Parses JSON text given in code and reads it with `read`, every failure as one line naming `file`.
+template <class T, class Read>
+Result<T> read_json_text(std::string_view text, const std::filesystem::path& file, Read read) {
+  const std::string name = file.string();
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    return Error{detail::invalid_json_message(name, e)};
+  } catch (const nlohmann::json::exception& e) {
+    return Error{detail::invalid_json_message(name, e, text)};
+  }
+  try {
+    return read(JsonReader(doc, name));
+  } catch (const detail::JsonReadError& e) {
+    return Error{e.what()};
+  } catch (const nlohmann::json::exception& e) {
+    return Error{escape_for_message(name + ": " + e.what(), std::string::npos)};
+  }
+}
+}  // namespace
+
+Result<Collider> make_collider(std::string_view collider_json, const std::filesystem::path& file,
+                               const SceneLimits& limits) {
+  return read_json_text<Collider>(collider_json, file, [&](const JsonReader& r) {
+    return detail::read_collider(r, file.parent_path(), limits.max_mesh_elements);
+  });
+}
+
+Result<BodyContact> make_body_contact(std::string_view contact_json, const std::filesystem::path& file) {
+  return read_json_text<BodyContact>(contact_json, file,
+                                     [](const JsonReader& r) { return detail::read_body_contact(r); });
 }
 
 }  // namespace pliant::scene

@@ -557,6 +557,7 @@ void World::contact_solve(double /*t*/) {
 
 void World::contact_report() {
   contact_events_.clear();
+  contact_points_.clear();
   if (!contact_state_) return;
   const ContactState& cs = *contact_state_;
   for (std::size_t b = 0; b < cs.bodies.size() && b < bodies_.size(); ++b) {
@@ -589,6 +590,9 @@ void World::contact_report() {
         e.force_on_other += c.applied;
         e.max_penetration = std::max(e.max_penetration, c.penetration);
         e.position += x[static_cast<std::size_t>(c.node)];
+        contact_points_.push_back({e.body, c.node, c.collider, c.other, c.on,
+                                   x[static_cast<std::size_t>(c.node)], c.normal, f, fn, c.penetration,
+                                   c.slipping});
       }
       if (e.contacts == 0) continue;
       e.tangential_force = tangential.norm();

@@ -2,6 +2,7 @@
 // mesh, shared through render/shapes.hpp), the rest frame carries the whole run's colour range (its
 // colour bar is the last frame's, not "0 ... 1E-12"), and a run in which nothing moves shows a
 // one-value bar. The tests skip when no EGL context can be created.
+#include "pliant/render/camera.hpp"
 #include "pliant/render/colormap.hpp"
 #include "pliant/render/image.hpp"
 #include "pliant/render/offscreen.hpp"
@@ -92,6 +93,50 @@ TEST_F(Frames, ScriptedToolsAreDrawnAsGreyCylinders) {
     EXPECT_GT(differ, 100) << "frame " << index << ": no tool drawn";
     EXPECT_GT(grey, 0.8 * differ) << "frame " << index;
   }
+}
+
+// A sphere collider left of the sheet (never touching it): the frames with it differ from those without
+// inside the sphere's projection through the writer's camera (framed on the bodies' box over the run:
+// the sheet, at rest, spans [0, 0.1]² × {0}), in the colliders' slate blue, and nowhere outside it.
+TEST_F(Frames, SphereColliderIsDrawnWhereItsProjectionSays) {
+  const Vec3 centre(-0.05, 0.05, 0.0);
+  const double radius = 0.02;
+  std::string with = sheet_scene("");
+  const std::string collider = R"("colliders": [{ "name": "ball", "shape": "sphere", "radius": 0.02,
+      "position": [-0.05, 0.05, 0.0] }], "output")";
+  with.replace(with.find("\"output\""), 8, collider);
+  ASSERT_EQ(run("no_ball", sheet_scene("")), 0);
+  ASSERT_EQ(run("ball", with), 0);
+  Camera camera;
+  camera.width = 400;
+  camera.height = 300;
+  camera.frame(Aabb{Vec3::Zero(), Vec3(0.1, 0.1, 0.0)}, 1.2);
+  const Vec3 c = camera.project(centre);
+  // The silhouette's radius in pixels: the sphere's angular radius at its distance from the eye.
+  const double d = (centre - camera.eye()).norm();
+  const double focal = 0.5 * camera.height / std::tan(0.5 * camera.fov_y);
+  const double r = focal * std::tan(std::asin(radius / d));
+  ASSERT_GT(r, 8.0) << "too small to test";
+  const Image a = frame("no_ball", 2), b = frame("ball", 2);
+  ASSERT_EQ(b.width, 400);
+  int inside = 0, inside_drawn = 0, blue = 0, ring = 0, ring_drawn = 0;
+  for (int y = 0; y < b.height; ++y)
+    for (int x = 0; x < b.width; ++x) {
+      const double rho = std::hypot(x + 0.5 - c.x(), y + 0.5 - c.y());
+      const std::uint8_t *p = a.pixel(x, y), *q = b.pixel(x, y);
+      const bool differ = std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) > 6;
+      if (rho < 0.8 * r) {
+        ++inside;
+        inside_drawn += differ;
+        blue += differ && q[2] > q[0] + 5;    // bluish, lit or in shade
+      } else if (rho > 1.2 * r && x < 320) {  // outside (the colour bar right of 0.8·width aside)
+        ++ring;
+        ring_drawn += differ;
+      }
+    }
+  EXPECT_EQ(inside_drawn, inside) << "centre at " << c.x() << ", " << c.y() << ", radius " << r << " px";
+  EXPECT_GT(blue, 0.9 * inside);
+  EXPECT_EQ(ring_drawn, 0) << "of " << ring;
 }
 
 TEST_F(Frames, TheRestFrameUsesTheWholeRunsColourRange) {

@@ -104,9 +104,13 @@ TEST(WorldViewerModel, ForwardsSurfacesFieldsGrabsAndSteps) {
   ASSERT_EQ(m.surface_count(), 2u);
   EXPECT_EQ(m.surface(1).name, "skin");
   EXPECT_EQ(m.surface(0).triangles.size(), 80u);
-  EXPECT_EQ(m.field_names(), std::vector<std::string>{"stress"});
+  // The bodies' own fields, then the World's contact pressure (two bodies: contact runs).
+  EXPECT_EQ(m.field_names(), (std::vector<std::string>{"stress", "contact_pressure"}));
   std::vector<double> values;
   std::string unit;
+  ASSERT_TRUE(m.field(1, "contact_pressure", values, unit));
+  EXPECT_EQ(unit, "Pa");
+  EXPECT_EQ(values, std::vector<double>(m.surface(1).positions.size(), 0.0));  // nothing touched yet
   ASSERT_TRUE(m.field(1, "stress", values, unit));
   EXPECT_EQ(unit, "Pa");
   EXPECT_EQ(values.size(), m.surface(1).positions.size());

@@ -37,6 +37,11 @@ class CylinderMeshes {
   std::vector<TriMesh> meshes_;
 };
 
+/// Colour of rigid colliders: a slate blue, apart from the tool grey and the colour maps.
+inline constexpr Rgb kColliderColor = {0.42f, 0.50f, 0.66f};
+/// Colour of contact points and contact force arrows: an orange that stands out on the colliders.
+inline constexpr Rgb kContactColor = {1.00f, 0.55f, 0.10f};
+
 /// Colour of interior points (phyxels, nodes): a light teal, apart from the tool grey.
 inline constexpr Rgb kPointColor = {0.45f, 0.85f, 0.80f};
 
@@ -52,6 +57,19 @@ class PointGlyphs {
 
  private:
   TriMesh mesh_;
+};
+
+/// Rigid colliders and held contact points for a Frame, which borrows their arrays: this object owns
+/// the meshes until the next add_to. The CLI's PNG frames and the viewer draw contact alike with it.
+class ContactShapes {
+ public:
+  /// Appends the colliders' surfaces (kColliderColor) and the contact points as octahedra of `radius`
+  /// (unit: m; kContactColor) to `frame`, flat-shaded; empty meshes are skipped.
+  void add_to(Frame& frame, std::vector<TriMesh> colliders, std::span<const Vec3> points, double radius);
+
+ private:
+  std::vector<TriMesh> colliders_;
+  TriMesh points_;
 };
 
 }  // namespace pliant::render

@@ -6,11 +6,13 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/materials/material.hpp"
 
 #include <filesystem>
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace pliant::scene {
 
@@ -95,6 +97,22 @@ class FitsSurfaces {
   /// Fits `rest` (unit: m, where the body is at rest); fails with one line. The fit reads this body when
   /// asked for positions, so it must not outlive it.
   virtual Result<std::unique_ptr<SurfaceFit>> fit_surface(const TriMesh& rest) const = 0;
+};
+
+/// What a body is made of and what pulls on it, in continuum terms: what the plausibility checks
+/// (plausibility.hpp) compare with the body's size. A family with elastic constants answers it once.
+struct BodyPhysics {
+  /// Every material the body uses (one, or one per region), with its density (unit: kg/m³).
+  std::vector<materials::Material> materials;
+  /// The gravitational acceleration the body feels (unit: m/s²); zero when it has none.
+  Vec3 gravity = Vec3::Zero();
+};
+
+/// A body that describes its materials and gravity (fem, green, meshless).
+class DescribesPhysics {
+ public:
+  virtual ~DescribesPhysics() = default;
+  virtual BodyPhysics physics() const = 0;
 };
 
 }  // namespace pliant::scene

@@ -18,6 +18,7 @@
 
 #include "pliant/core/event_brief.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/scene/body.hpp"
 
 #include <string_view>
 
@@ -69,6 +70,26 @@ struct ContactEvent {
                                  ///< response (unit: m)
   Vec3 position = Vec3::Zero();  ///< mean position of the held nodes (unit: m)
   EventBrief brief() const { return {"contact", -1, position, "normal_force_N", normal_force}; }
+};
+
+/// The name of the World's per-surface-node contact pressure field (unit: Pa) in VTU frames, PNG colour
+/// maps ("output": {"color": ...}), the viewer and Python (World::contact_pressure).
+inline constexpr std::string_view kContactPressureField = "contact_pressure";
+
+/// One held surface node at the end of a step: World::contact_points(), valid until the next step. The
+/// per-node view behind ContactEvent's sums and the contact_pressure field.
+struct ContactPoint {
+  Index body = -1;        ///< the body whose surface node is held
+  Index node = -1;        ///< that surface node
+  Index collider = -1;    ///< the collider holding it, or -1 for a body–body contact
+  Index other_body = -1;  ///< the body whose surface holds it, or -1
+  SurfacePoint on;        ///< body–body: where other_body's surface holds it (takes the opposite force)
+  Vec3 position = Vec3::Zero();  ///< the node (unit: m)
+  Vec3 normal = Vec3::UnitZ();   ///< outward unit normal of the collider or other body there
+  Vec3 force = Vec3::Zero();     ///< the contact's force on the body (unit: N)
+  double normal_force = 0.0;     ///< force·normal (unit: N); ≥ 0 up to the release tolerance
+  double penetration = 0.0;      ///< below the surface before the step's response (unit: m)
+  bool slipping = false;         ///< outside the friction cone: its target slides
 };
 
 }  // namespace pliant::scene

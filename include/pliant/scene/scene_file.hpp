@@ -9,6 +9,7 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
+#include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/world.hpp"
 
 #include <cstddef>
@@ -29,6 +30,8 @@ struct OutputDef {
   int png_width = 800;   ///< (unit: px)
   int png_height = 600;  ///< (unit: px)
   std::string color_field = "displacement";  ///< field drawn as colours in PNG frames
+  /// PNG frames: an arrow per contact pair (its total force on the held body) beside the contact points
+  bool contact_arrows = false;
 };
 
 /// A loaded scene, ready to run.
@@ -40,6 +43,9 @@ struct Scene {
   /// What reading the scene's meshes changed, one line each naming the JSON path and file: cells split
   /// into tetrahedra, nodes in no element dropped, padding ignored. Not errors: the scene runs.
   std::vector<std::string> notices;
+  /// What looks unintended (plausibility.hpp: a mesh read in the wrong unit, a modulus in kPa written as
+  /// Pa, nearly flat tets): one line each with the numbers and what to change. The scene runs.
+  std::vector<PlausibilityWarning> warnings;
 };
 
 /// Current scene-file format version (the "pliant" key).
@@ -72,6 +78,16 @@ struct BodyMesh {
 Result<std::unique_ptr<Body>> make_body(std::string_view body_json, const std::filesystem::path& file,
                                         double time_step, const BodyMesh* mesh = nullptr,
                                         const SceneLimits& limits = {});
+
+/// Builds one collider from a collider object of the scene schema (JSON text with "name", "shape", its
+/// sizes, pose, "track", "friction", "margin"; docs/scene-format.md, "Contact"), for World::add_collider
+/// in code. A mesh file is resolved against `file`'s directory. Errors name `file` and the JSON path,
+/// e.g. `collider.json: /radius: expected a number > 0, got -1`.
+Result<Collider> make_collider(std::string_view collider_json, const std::filesystem::path& file,
+                               const SceneLimits& limits = {});
+/// Reads a body's contact settings from a "contact" object of the scene schema ({"enabled", "bodies",
+/// "friction", "margin"}), for World::set_contact in code; errors name `file` and the JSON path.
+Result<BodyContact> make_body_contact(std::string_view contact_json, const std::filesystem::path& file);
 
 /// Reads and builds a scene. Relative mesh paths are resolved against the scene file's directory.
 Result<Scene> load_scene(const std::filesystem::path& path);

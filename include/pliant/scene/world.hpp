@@ -87,6 +87,16 @@ class World {
   const ContactSolverDef& contact_solver() const { return contact_solver_; }
   /// One event per body–collider pair in contact after the last step (valid until the next step).
   std::span<const ContactEvent> contact_events() const { return contact_events_; }
+  /// Every held surface node after the last step (valid until the next step), in event order.
+  std::span<const ContactPoint> contact_points() const { return contact_points_; }
+  /// Whether contact runs at all: some collider, or two bodies or more.
+  bool contact_enabled() const { return contact_wanted(); }
+  /// Body b's contact pressure after the last step, per surface node (unit: Pa): the normal force the
+  /// node takes (held against a collider or another body, or, as the holding surface, its barycentric
+  /// share of the force it hands back) over its area share, one third of its triangles' areas.
+  /// Integrated with those shares it is the body's total normal contact force. Zeros without
+  /// contact; empty for b out of range.
+  std::vector<double> contact_pressure(Index b) const;
 
   /// Gives body i a render mesh (RenderMesh::embed it in that body first), which follows the body after
   /// every step; replaces one given before. An index out of range is ignored.
@@ -158,6 +168,7 @@ class World {
   std::vector<BodyContact> body_contact_;
   ContactSolverDef contact_solver_;
   std::vector<ContactEvent> contact_events_;
+  std::vector<ContactPoint> contact_points_;
   struct ContactState;
   std::shared_ptr<ContactState> contact_state_;  // shared_ptr: World stays movable with an incomplete type
   bool contact_wanted() const;

@@ -8,6 +8,7 @@
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
+#include "pliant/linalg/hmatrix_build.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/fem/dirichlet.hpp"
@@ -22,16 +23,7 @@
 
 namespace pliant::green {
 
-Mat3 GreenAsset::green_block(Index i, Index j) const {
-  const bool lower = i >= j;
-  const std::size_t a = static_cast<std::size_t>(lower ? i : j);
-  const std::size_t b = static_cast<std::size_t>(lower ? j : i);
-  const float* p = block_ + 9 * (a * (a + 1) / 2 + b);
-  Mat3 m;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) m(r, c) = p[3 * r + c];
-  return lower ? m : Mat3(m.transpose());
-}
+Mat3 GreenAsset::green_block(Index i, Index j) const { return surface_block_->node_block(i, j); }
 
 GreenAsset GreenAsset::from_parts(TriMesh surface, std::vector<Index> volume_node,
                                   std::vector<std::uint8_t> constrained,
@@ -47,6 +39,18 @@ GreenAsset GreenAsset::from_parts(TriMesh surface, std::vector<Index> volume_nod
   a.block_ = block;
   a.control_ = control;
   a.body_force_ = body_force;
+  a.surface_block_ = std::make_shared<PackedSurfaceBlock>(block, a.surface_node_count());
+  return a;
+}
+
+GreenAsset GreenAsset::from_parts(TriMesh surface, std::vector<Index> volume_node,
+                                  std::vector<std::uint8_t> constrained,
+                                  std::vector<ControlElement> control_elements,
+                                  std::shared_ptr<const void> storage, linalg::HMatrix block,
+                                  const float* control, const float* body_force) {
+  GreenAsset a = from_parts(std::move(surface), std::move(volume_node), std::move(constrained),
+                            std::move(control_elements), std::move(storage), nullptr, control, body_force);
+  a.surface_block_ = std::make_shared<CompressedSurfaceBlock>(std::move(block));
   return a;
 }
 
@@ -108,6 +112,10 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
                                      std::span<const ControlElementSpec> controls,
                                      const GreenBuildSettings& settings) {
   Stopwatch clock;
+  const double tol = settings.compress_tolerance;
+  if (!(tol >= 0.0 && tol <= 1.0))
+    return Error{"green: compression tolerance " + std::to_string(tol) + " must be in (0, 1] (0: dense)"};
+  const bool compress = tol > 0.0;
   if (Status s = materials::validate(material); !s) return Error{"green: " + s.message()};
   auto assembler = fem::StiffnessAssembler::build(mesh);
   if (!assembler) return Error{"green: " + assembler.message()};
@@ -168,7 +176,7 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
   }
 
   auto storage = std::make_shared<std::vector<float>>();
-  const std::size_t packed = GreenAsset::packed_floats(ns);
+  const std::size_t packed = compress ? 0 : GreenAsset::packed_floats(ns);
   storage->assign(packed + 36 * ns * controls.size() + 9 * ns, 0.0f);
   float* block = storage->data();
   float* control = block + packed;
@@ -179,7 +187,8 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
   const int threads = settings.threads > 0 ? settings.threads : solver_threads();
   apply_blas_threads();
   const int per_block_nodes = std::max(1, settings.block_columns / 3);
-  const std::size_t node_blocks = (column_nodes.size() + per_block_nodes - 1) / per_block_nodes;
+  const std::size_t node_blocks =
+      compress ? 0 : (column_nodes.size() + per_block_nodes - 1) / per_block_nodes;
   const std::size_t total_tasks = node_blocks + controls.size();
 
   // One factor per thread: a CHOLMOD factor object keeps its workspace, so threads cannot share one.
@@ -275,6 +284,49 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
   }
   if (settings.cancel && settings.cancel->load()) return Error{"green: precomputation cancelled"};
 
+  // Compressed: the columns of one leaf cluster of surface nodes per solve block (a panel over all
+  // surface rows), handed to the hierarchical builder a batch at a time, so at most one batch of
+  // panels exists besides the compressed blocks (never the dense block).
+  std::optional<linalg::HMatrix> hblock;
+  if (compress) {
+    linalg::HMatrixPanelBuilder builder(boundary.mesh.positions, 3,
+                                        {.tolerance = tol, .leaf_size = per_block_nodes, .threads = threads});
+    const std::vector<Index>& leaves = builder.leaves();
+    const std::size_t batch = static_cast<std::size_t>(threads);
+    std::vector<Eigen::MatrixXd> panels(batch);
+    for (std::size_t first = 0; first < leaves.size(); first += batch) {
+      if (settings.cancel && settings.cancel->load()) return Error{"green: precomputation cancelled"};
+      const std::size_t count = std::min(batch, leaves.size() - first);
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+      for (std::size_t k = 0; k < count; ++k) {
+        const linalg::SparseCholesky& factor = *factors[static_cast<std::size_t>(omp_get_thread_num())];
+        const std::vector<Index> cols = builder.leaf_columns(leaves[first + k]);  // surface DOFs
+        const Eigen::Index w = static_cast<Eigen::Index>(cols.size());
+        Eigen::MatrixXd rhs = Eigen::MatrixXd::Zero(nfree, w);
+        for (Eigen::Index c = 0; c < w; ++c) {
+          const Index row = surface_row[static_cast<std::size_t>(cols[static_cast<std::size_t>(c)])];
+          if (row >= 0 && !constrained[static_cast<std::size_t>(cols[static_cast<std::size_t>(c)] / 3)])
+            rhs(row, c) = 1.0;
+        }
+        const Eigen::MatrixXd x = factor.solve(rhs);
+        Eigen::MatrixXd& panel = panels[k];
+        panel.setZero(static_cast<Eigen::Index>(3 * ns), w);
+        for (Eigen::Index c = 0; c < w; ++c) {
+          if (!constrained[static_cast<std::size_t>(cols[static_cast<std::size_t>(c)] / 3)])
+            for (std::size_t i = 0; i < ns; ++i) {
+              if (constrained[i]) continue;
+              for (int r = 0; r < 3; ++r)
+                panel(static_cast<Eigen::Index>(3 * i + r), c) = x(surface_row[3 * i + r], c);
+            }
+        }
+      }
+      builder.add_panels(std::span(leaves).subspan(first, count), std::span(panels).first(count));
+      if (settings.progress)
+        settings.progress(static_cast<double>(first + count) / static_cast<double>(leaves.size() + 1));
+    }
+    hblock.emplace(builder.finish());
+  }
+
   // Unit body-force densities along x, y, z: node loads V_n e_k (a quarter of each incident tet's volume).
   {
     std::vector<double> node_volume(static_cast<std::size_t>(nodes), 0.0);
@@ -305,9 +357,13 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
   const float* block_ptr = block;
   const float* control_ptr = control;
   const float* body_force_ptr = body_force;
-  GreenAsset asset = GreenAsset::from_parts(std::move(boundary.mesh), std::move(boundary.volume_node),
-                                            std::move(constrained), std::move(elements), std::move(storage),
-                                            block_ptr, control_ptr, body_force_ptr);
+  GreenAsset asset =
+      compress ? GreenAsset::from_parts(std::move(boundary.mesh), std::move(boundary.volume_node),
+                                        std::move(constrained), std::move(elements), std::move(storage),
+                                        std::move(*hblock), control_ptr, body_force_ptr)
+               : GreenAsset::from_parts(std::move(boundary.mesh), std::move(boundary.volume_node),
+                                        std::move(constrained), std::move(elements), std::move(storage),
+                                        block_ptr, control_ptr, body_force_ptr);
   asset.mesh_hash = mesh_hash(mesh);
   asset.constraint_hash = constraint_hash(fixed_nodes, controls);
   asset.material = material;

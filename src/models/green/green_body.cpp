@@ -81,8 +81,7 @@ Status GreenBody::set_grabs(std::span<const Grab> grabs) {
   Eigen::MatrixXd C(k3, k3);
   g_sg_.resize(n3, k3);
   for (std::size_t b = 0; b < nodes.size(); ++b) {
-    for (Index i = 0; i < ns_; ++i)
-      g_sg_.block<3, 3>(3 * i, static_cast<Eigen::Index>(3 * b)) = asset_->green_block(i, nodes[b]);
+    asset_->surface_block().node_columns(nodes[b], g_sg_.col(static_cast<Eigen::Index>(3 * b)).data());
     for (std::size_t a = 0; a < nodes.size(); ++a)
       C.block<3, 3>(static_cast<Eigen::Index>(3 * a), static_cast<Eigen::Index>(3 * b)) =
           g_sg_.block<3, 3>(3 * nodes[a], static_cast<Eigen::Index>(3 * b));
@@ -172,26 +171,8 @@ Result<std::size_t> GreenBody::add_pressure_load(std::span<const Index> triangle
   return pressure_response_.size() - 1;
 }
 
-// u += G(:, j) v, reading the packed lower triangle: for i < j the stored block is G(j, i) = G(i, j)ᵀ
-// (row j of the packing, contiguous); for i ≥ j it is G(i, j) itself (column j, stride 9(i+1)).
 void GreenBody::add_green_column(Index j, const Vec3& v, double* u) const {
-  const float* block = asset_->block();
-  const float v0 = static_cast<float>(v[0]), v1 = static_cast<float>(v[1]), v2 = static_cast<float>(v[2]);
-  const std::size_t jj = static_cast<std::size_t>(j);
-  const float* row = block + 9 * (jj * (jj + 1) / 2);
-  for (std::size_t i = 0; i < jj; ++i) {
-    const float* p = row + 9 * i;
-    u[3 * i + 0] += p[0] * v0 + p[3] * v1 + p[6] * v2;
-    u[3 * i + 1] += p[1] * v0 + p[4] * v1 + p[7] * v2;
-    u[3 * i + 2] += p[2] * v0 + p[5] * v1 + p[8] * v2;
-  }
-  const std::size_t ns = static_cast<std::size_t>(ns_);
-  for (std::size_t i = jj; i < ns; ++i) {
-    const float* p = block + 9 * (i * (i + 1) / 2 + jj);
-    u[3 * i + 0] += p[0] * v0 + p[1] * v1 + p[2] * v2;
-    u[3 * i + 1] += p[3] * v0 + p[4] * v1 + p[5] * v2;
-    u[3 * i + 2] += p[6] * v0 + p[7] * v1 + p[8] * v2;
-  }
+  asset_->surface_block().add_column(j, v, u);
 }
 
 void GreenBody::fit_rotation() {

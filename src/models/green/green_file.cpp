@@ -14,6 +14,8 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace pliant::green {
@@ -25,15 +27,18 @@ namespace {
 constexpr char kMagic[8] = {'P', 'L', 'G', 'R', 'E', 'E', 'N', '\0'};
 constexpr std::uint64_t kChecksumSeed = 0x677265656eULL;  // "green"
 constexpr std::uint64_t kMaxCount = std::uint64_t{1} << 31;
+// Since version 3, a 16-byte block descriptor follows the header: u64 storage (0 dense packed,
+// 1 hierarchical), u64 bytes of the block section.
+constexpr std::uint64_t kDescriptorBytes = 16;
 
 std::uint64_t pad8(std::uint64_t n) { return (n + 7) / 8 * 8; }
 
 // Section sizes (padded) in file order, from the header counts; false on overflow.
 struct Layout {
-  std::uint64_t positions, triangles, volume_node, constrained, control_counts, control_nodes,
+  std::uint64_t descriptor, positions, triangles, volume_node, constrained, control_counts, control_nodes,
       control_moments, block, control, body_force;
   std::uint64_t total() const {
-    return positions + triangles + volume_node + constrained + control_counts + control_nodes +
+    return descriptor + positions + triangles + volume_node + constrained + control_counts + control_nodes +
            control_moments + block + control + body_force;
   }
 };
@@ -52,7 +57,9 @@ bool make_layout(const GreenFileHeader& h, Layout& l) {
   l.control_counts = 8 * h.control_elements;
   l.control_nodes = pad8(4 * h.control_nodes);
   l.control_moments = 13 * 8 * h.control_elements;
-  l.block = pad8(4 * GreenAsset::packed_floats(ns));
+  l.descriptor = h.version >= 3 ? kDescriptorBytes : 0;
+  l.block = h.compressed ? pad8(h.block_section_bytes) : pad8(4 * GreenAsset::packed_floats(ns));
+  if (h.compressed && h.block_section_bytes >= (std::uint64_t{1} << 60)) return false;
   l.control = 36 * ns * h.control_elements * 4;
   l.body_force = pad8(36 * ns);
   return static_cast<long double>(l.total()) < 1e18L;
@@ -84,7 +91,9 @@ bool write_section(std::ostream& out, Hasher& h, const void* data, std::uint64_t
 
 }  // namespace
 
-std::uint64_t GreenFileHeader::block_bytes() const { return 4 * GreenAsset::packed_floats(surface_nodes); }
+std::uint64_t GreenFileHeader::block_bytes() const {
+  return compressed ? block_section_bytes : 4 * GreenAsset::packed_floats(surface_nodes);
+}
 
 Status write_green(const GreenAsset& asset, std::ostream& out) {
   const std::uint64_t ns = static_cast<std::uint64_t>(asset.surface_node_count());
@@ -105,6 +114,10 @@ Status write_green(const GreenAsset& asset, std::ostream& out) {
   h.control_elements = elements.size();
   h.control_nodes = control_nodes;
   h.precompute_seconds = asset.precompute_seconds;
+  h.compressed = asset.compressed();
+  std::vector<std::byte> hbytes;
+  if (h.compressed) hbytes = asset.surface_block().hierarchical()->to_bytes();
+  h.block_section_bytes = h.compressed ? hbytes.size() : 4 * GreenAsset::packed_floats(ns);
   Layout l{};
   if (!make_layout(h, l)) return Error{"green: asset too large to write"};
   h.payload_bytes = l.total();
@@ -131,6 +144,9 @@ Status write_green(const GreenAsset& asset, std::ostream& out) {
   Hasher hash(kChecksumSeed);
   hash.add(header.data(), header.size());
   out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  const std::uint64_t descriptor[2] = {h.compressed ? 1u : 0u, h.block_section_bytes};
+  hash.add(descriptor, sizeof descriptor);
+  out.write(reinterpret_cast<const char*>(descriptor), sizeof descriptor);
 
   std::vector<std::uint64_t> counts;
   std::vector<Index> nodes;
@@ -153,7 +169,9 @@ Status write_green(const GreenAsset& asset, std::ostream& out) {
       write_section(out, hash, moments.data(), 8 * moments.size(), l.control_moments);
   // The block can be a gigabyte: stream it in chunks without copying, hashing the same way the
   // reader does (one range for the whole padded section).
-  if (ok) {
+  if (ok && h.compressed) {
+    ok = write_section(out, hash, hbytes.data(), hbytes.size(), l.block);
+  } else if (ok) {
     const std::uint64_t bytes = 4 * GreenAsset::packed_floats(ns);
     const char* p = reinterpret_cast<const char*>(asset.block());
     if (bytes > 0) hash.add(p, static_cast<std::size_t>(bytes));
@@ -163,6 +181,8 @@ Status write_green(const GreenAsset& asset, std::ostream& out) {
       hash.add(zeros, static_cast<std::size_t>(l.block - bytes));
       out.write(zeros, static_cast<std::streamsize>(l.block - bytes));
     }
+  }
+  if (ok) {
     const char* c = reinterpret_cast<const char*>(asset.control_response(0));
     if (l.control > 0) {
       hash.add(c, static_cast<std::size_t>(l.control));
@@ -186,7 +206,7 @@ Result<GreenFileHeader> read_green_header(std::span<const std::byte> bytes, cons
   GreenFileHeader h;
   h.version = get<std::uint32_t>(p);
   h.value_bytes = get<std::uint32_t>(p + 4);
-  if (h.version != kGreenFormatVersion)
+  if (h.version != kGreenFormatVersion && h.version != 2)
     return Error{name + ": .green format version " + std::to_string(h.version) +
                  ", this build reads version " + std::to_string(kGreenFormatVersion) +
                  " (rebuild it with pliant precompute)"};
@@ -205,6 +225,21 @@ Result<GreenFileHeader> read_green_header(std::span<const std::byte> bytes, cons
   h.control_nodes = get<std::uint64_t>(p + 80);
   h.precompute_seconds = get<double>(p + 88);
   h.payload_bytes = get<std::uint64_t>(p + 96);
+  if (h.version >= 3) {
+    const std::byte* d = bytes.data() + kGreenHeaderBytes;  // fits: the size was checked above
+    if (bytes.size() < kGreenHeaderBytes + kDescriptorBytes + 8)
+      return Error{name + ": damaged or truncated: no block descriptor"};
+    const std::uint64_t kind = get<std::uint64_t>(d);
+    if (kind > 1)
+      return Error{name + ": damaged header (unknown block storage " + std::to_string(kind) + ")"};
+    h.compressed = kind == 1;
+    h.block_section_bytes = get<std::uint64_t>(d + 8);
+    if (!h.compressed && h.block_section_bytes != 4 * GreenAsset::packed_floats(h.surface_nodes) &&
+        h.surface_nodes < (std::uint64_t{1} << 27))
+      return Error{name + ": damaged header (dense block size does not match counts)"};
+  } else {
+    h.block_section_bytes = 4 * GreenAsset::packed_floats(h.surface_nodes);
+  }
   Layout l{};
   if (!make_layout(h, l)) return Error{name + ": damaged header (impossible counts)"};
   if (l.total() != h.payload_bytes)
@@ -213,6 +248,13 @@ Result<GreenFileHeader> read_green_header(std::span<const std::byte> bytes, cons
   if (bytes.size() != expected)
     return Error{name + ": damaged or truncated: " + std::to_string(bytes.size()) + " bytes, header says " +
                  std::to_string(expected)};
+  if (h.compressed) {
+    // The tolerance is the hierarchical section's f64 at byte 40 (see linalg's HMatrix::to_bytes).
+    const std::uint64_t at = kGreenHeaderBytes + l.descriptor + l.positions + l.triangles + l.volume_node +
+                             l.constrained + l.control_counts + l.control_nodes + l.control_moments;
+    if (l.block < 48) return Error{name + ": damaged: hierarchical block too short"};
+    h.tolerance = get<double>(bytes.data() + at + 40);
+  }
   return h;
 }
 
@@ -223,9 +265,9 @@ Result<GreenAsset> read_green(std::span<const std::byte> bytes, std::shared_ptr<
   const GreenFileHeader& h = *header;
   Layout l{};
   make_layout(h, l);
-  const std::uint64_t sections[] = {l.positions,      l.triangles,     l.volume_node,     l.constrained,
-                                    l.control_counts, l.control_nodes, l.control_moments, l.block,
-                                    l.control,        l.body_force};
+  const std::uint64_t sections[] = {l.descriptor,  l.positions,      l.triangles,     l.volume_node,
+                                    l.constrained, l.control_counts, l.control_nodes, l.control_moments,
+                                    l.block,       l.control,        l.body_force};
   constexpr int kSections = static_cast<int>(std::size(sections));
   Hasher hash(kChecksumSeed);
   hash.add(bytes.data(), kGreenHeaderBytes);
@@ -233,7 +275,7 @@ Result<GreenAsset> read_green(std::span<const std::byte> bytes, std::shared_ptr<
   std::uint64_t starts[kSections];
   for (int s = 0; s < kSections; ++s) {
     starts[s] = offset;
-    if (s == 7) {
+    if (s == 8 && !h.compressed) {
       // The block is hashed as written: its floats, then the padding (if any) as a second range.
       const std::uint64_t data = 4 * GreenAsset::packed_floats(h.surface_nodes);
       if (data > 0) hash.add(bytes.data() + offset, static_cast<std::size_t>(data));
@@ -252,13 +294,13 @@ Result<GreenAsset> read_green(std::span<const std::byte> bytes, std::shared_ptr<
   const std::size_t ne = static_cast<std::size_t>(h.control_elements);
   TriMesh surface;
   surface.positions.resize(ns);
-  if (ns) std::memcpy(static_cast<void*>(surface.positions.data()), bytes.data() + starts[0], 24 * ns);
+  if (ns) std::memcpy(static_cast<void*>(surface.positions.data()), bytes.data() + starts[1], 24 * ns);
   surface.triangles.resize(nt);
-  if (nt) std::memcpy(surface.triangles.data(), bytes.data() + starts[1], 12 * nt);
+  if (nt) std::memcpy(surface.triangles.data(), bytes.data() + starts[2], 12 * nt);
   std::vector<Index> volume_node(ns);
-  if (ns) std::memcpy(volume_node.data(), bytes.data() + starts[2], 4 * ns);
+  if (ns) std::memcpy(volume_node.data(), bytes.data() + starts[3], 4 * ns);
   std::vector<std::uint8_t> constrained(ns);
-  if (ns) std::memcpy(constrained.data(), bytes.data() + starts[3], ns);
+  if (ns) std::memcpy(constrained.data(), bytes.data() + starts[4], ns);
   for (const Vec3& x : surface.positions)
     if (!x.allFinite()) return Error{name + ": damaged: non-finite surface position"};
   for (const Tri& t : surface.triangles)
@@ -272,17 +314,17 @@ Result<GreenAsset> read_green(std::span<const std::byte> bytes, std::shared_ptr<
   std::vector<ControlElement> elements(ne);
   std::uint64_t node_offset = 0;
   for (std::size_t e = 0; e < ne; ++e) {
-    const std::uint64_t count = get<std::uint64_t>(bytes.data() + starts[4] + 8 * e);
+    const std::uint64_t count = get<std::uint64_t>(bytes.data() + starts[5] + 8 * e);
     if (count > h.control_nodes - node_offset) return Error{name + ": damaged: control node counts"};
     elements[e].volume_nodes.resize(static_cast<std::size_t>(count));
     if (count)
-      std::memcpy(elements[e].volume_nodes.data(), bytes.data() + starts[5] + 4 * node_offset,
+      std::memcpy(elements[e].volume_nodes.data(), bytes.data() + starts[6] + 4 * node_offset,
                   static_cast<std::size_t>(4 * count));
     node_offset += count;
     for (Index v : elements[e].volume_nodes)
       if (v < 0 || static_cast<std::uint64_t>(v) >= h.volume_nodes)
         return Error{name + ": damaged: control node out of range"};
-    const std::byte* m = bytes.data() + starts[6] + 13 * 8 * e;
+    const std::byte* m = bytes.data() + starts[7] + 13 * 8 * e;
     elements[e].count = get<double>(m);
     for (int r = 0; r < 3; ++r) elements[e].sum[r] = get<double>(m + 8 * (1 + r));
     for (int r = 0; r < 3; ++r)
@@ -292,24 +334,43 @@ Result<GreenAsset> read_green(std::span<const std::byte> bytes, std::shared_ptr<
 
   // The block and responses (contiguous, in that order) are used in place when 4-byte aligned (always
   // for an mmap), else copied.
-  const std::byte* block_bytes = bytes.data() + starts[7];
+  const std::byte* block_bytes = bytes.data() + starts[8];
   std::shared_ptr<const void> storage = std::move(keep_alive);
-  const float* block = nullptr;
-  if (reinterpret_cast<std::uintptr_t>(block_bytes) % alignof(float) == 0) {
-    block = reinterpret_cast<const float*>(block_bytes);
-  } else {
-    auto copy = std::make_shared<std::vector<float>>((l.block + l.control + l.body_force) / 4);
-    std::memcpy(copy->data(), block_bytes, static_cast<std::size_t>(l.block + l.control + l.body_force));
-    block = copy->data();
-    storage = copy;
+  std::optional<linalg::HMatrix> hblock;
+  if (h.compressed) {
+    auto hm =
+        linalg::HMatrix::from_bytes(std::span(block_bytes, static_cast<std::size_t>(l.block)), storage, name);
+    if (!hm) return hm.error();
+    if (hm->dofs_per_point() != 3 || static_cast<std::uint64_t>(hm->tree().point_count()) != ns)
+      return Error{name + ": damaged: hierarchical block does not match the surface"};
+    hblock.emplace(std::move(hm).value());
   }
-  const float* control = block + l.block / 4;
+  const std::byte* first = h.compressed ? block_bytes + l.block : block_bytes;
+  const std::uint64_t floats_bytes = (h.compressed ? 0 : l.block) + l.control + l.body_force;
+  const float* block = nullptr;
+  if (reinterpret_cast<std::uintptr_t>(first) % alignof(float) == 0) {
+    block = reinterpret_cast<const float*>(first);
+  } else {
+    auto copy = std::make_shared<std::vector<float>>(floats_bytes / 4);
+    std::memcpy(copy->data(), first, static_cast<std::size_t>(floats_bytes));
+    block = copy->data();
+    if (hblock) {
+      storage = std::make_shared<std::pair<std::shared_ptr<const void>, std::shared_ptr<const void>>>(storage,
+                                                                                                      copy);
+    } else {
+      storage = copy;
+    }
+  }
+  const float* control = h.compressed ? block : block + l.block / 4;
   const float* body_force = control + l.control / 4;
   for (std::size_t k = 0; k < 9 * ns; ++k)
     if (!std::isfinite(body_force[k])) return Error{name + ": damaged: non-finite body-force response"};
   GreenAsset asset =
-      GreenAsset::from_parts(std::move(surface), std::move(volume_node), std::move(constrained),
-                             std::move(elements), std::move(storage), block, control, body_force);
+      hblock ? GreenAsset::from_parts(std::move(surface), std::move(volume_node), std::move(constrained),
+                                      std::move(elements), std::move(storage), std::move(*hblock), control,
+                                      body_force)
+             : GreenAsset::from_parts(std::move(surface), std::move(volume_node), std::move(constrained),
+                                      std::move(elements), std::move(storage), block, control, body_force);
   asset.mesh_hash = h.mesh_hash;
   asset.constraint_hash = h.constraint_hash;
   asset.material = h.material;

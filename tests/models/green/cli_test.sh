@@ -59,4 +59,26 @@ check "preset name printed" grep -q "material: nikitina2003_rubber, E = 1.391e+0
 check "help names the default material" grep -q "material TEXT=rubber .*(default rubber: E = 1.2 MPa" "$dir/help"
 check "help lists presets from the table" grep -q "sylgard_184" "$dir/help"
 check "unknown material lists the presets" grep -q "ecoflex_00_30" "$dir/log7"
+# --compress: a hierarchical block; info reports the tolerance and the ratio; a dense file asked
+# for compressed is rebuilt; a bad tolerance is one line and exit 2.
+cout=$dir/tube.green
+"$pliant" precompute tube:0.07,0.1,1,16,15,3 --fix zmin --E 1e5 --nu 0.3 -o "$cout" --threads 2 \
+  --compress 1e-3 >"$dir/clog1" 2>&1
+check "compressed precompute exits 0" test $? -eq 0
+check "compressed ratio printed" grep -q "compressed block: .*smaller than dense at tolerance 0.001" "$dir/clog1"
+"$pliant" info "$cout" >"$dir/cinfo" 2>&1
+check "info reports tolerance and ratio" grep -q "hierarchical (tolerance 0.001.*compression ratio" "$dir/cinfo"
+"$pliant" info --json "$cout" >"$dir/cinfo.json" 2>&1 || "$pliant" info "$cout" --json >"$dir/cinfo.json" 2>&1
+check "info json has compression_ratio" grep -q '"compression_ratio"' "$dir/cinfo.json"
+"$pliant" precompute tube:0.07,0.1,1,16,15,3 --fix zmin --E 1e5 --nu 0.3 -o "$cout" --compress 1e-3 >"$dir/clog2" 2>&1
+check "compressed second run is up to date" grep -q "up to date" "$dir/clog2"
+"$pliant" precompute tube:0.07,0.1,1,16,15,3 --fix zmin --E 1e5 --nu 0.3 -o "$cout" --compress 1e-2 >"$dir/clog3" 2>&1
+check "other tolerance rebuilt" grep -q "stale: stored compressed to 0.001, asked for --compress 0.01" "$dir/clog3"
+for bad in 0 -1e-3 nan 1.5; do
+  "$pliant" precompute box:1,0.2,0.2,8,2,2 --fix xmin -o "$dir/bad.green" --compress "$bad" >"$dir/cbad" 2>&1
+  rc=$?
+  check "--compress $bad exits 2" test $rc -eq 2
+  check "--compress $bad is one line" test "$(wc -l <"$dir/cbad")" -eq 1
+  check "--compress $bad writes nothing" test ! -e "$dir/bad.green"
+done
 exit $failures

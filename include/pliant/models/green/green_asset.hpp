@@ -26,6 +26,7 @@
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/materials/material.hpp"
+#include "pliant/models/green/surface_block.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -48,6 +49,10 @@ struct GreenBuildSettings {
   /// Right-hand sides per block solve (columns); bigger is faster per column but needs
   /// #free DOFs × block × 8 bytes per thread.
   int block_columns = 96;
+  /// Relative tolerance of a compressed (hierarchical) surface block, in (0, 1]; 0 stores it dense.
+  /// Compressed: near blocks dense, far blocks low-rank factors in float, each block within this
+  /// relative Frobenius error (dimensionless).
+  double compress_tolerance = 0.0;
   /// Called with the finished fraction in [0, 1] from the calling thread (no printing inside).
   std::function<void(double fraction)> progress;
   /// When set and it becomes true (e.g. from `progress`, on Ctrl-C), the build stops after the
@@ -80,8 +85,16 @@ class GreenAsset {
   const std::vector<ControlElement>& control_elements() const { return control_elements_; }
 
   /// Packed lower triangle of 3×3 node blocks G(i, j), i ≥ j, row-major within a block, at float
-  /// offset 9·(i(i+1)/2 + j) (unit: m/N).
+  /// offset 9·(i(i+1)/2 + j) (unit: m/N). Null when the block is compressed.
   const float* block() const { return block_; }
+  /// The surface block however stored: what the runtime reads.
+  const SurfaceBlock& surface_block() const { return *surface_block_; }
+  /// True when the surface block is a hierarchical matrix.
+  bool compressed() const { return surface_block_->hierarchical() != nullptr; }
+  /// Relative tolerance of the compressed block (0 when dense).
+  double compress_tolerance() const {
+    return compressed() ? surface_block_->hierarchical()->tolerance() : 0.0;
+  }
   static std::size_t packed_floats(std::size_t ns) { return 9 * (ns * (ns + 1) / 2); }
   /// Responses of control element e: 3·Ns × 12 column-major (unit: m per unit parameter:
   /// translation columns are dimensionless, linear-part columns are m).
@@ -110,6 +123,12 @@ class GreenAsset {
                                std::vector<ControlElement> control_elements,
                                std::shared_ptr<const void> storage, const float* block, const float* control,
                                const float* body_force);
+  /// The same with a compressed surface block.
+  static GreenAsset from_parts(TriMesh surface, std::vector<Index> volume_node,
+                               std::vector<std::uint8_t> constrained,
+                               std::vector<ControlElement> control_elements,
+                               std::shared_ptr<const void> storage, linalg::HMatrix block,
+                               const float* control, const float* body_force);
 
  private:
   TriMesh surface_;
@@ -118,6 +137,7 @@ class GreenAsset {
   std::vector<ControlElement> control_elements_;
   std::shared_ptr<const void> storage_;
   const float* block_ = nullptr;
+  std::shared_ptr<const SurfaceBlock> surface_block_;
   const float* control_ = nullptr;
   const float* body_force_ = nullptr;
 };

@@ -12,6 +12,10 @@
 //     (9·Ns(Ns+1)/2 f32, packed lower triangle of 3×3 node blocks), control responses (36·Ns f32 each),
 //     body-force responses (9·Ns f32: 3·Ns per unit force density along x, y, z; since version 2)
 //   checksum (u64): core hash_bytes chained over the header and then each payload section.
+// Version 3 adds, right after the header, a 16-byte block descriptor (u64 storage: 0 dense packed,
+// 1 hierarchical; u64 bytes of the block section); a hierarchical block section holds linalg's
+// HMatrix::to_bytes (tree, block table, float factors; see hmatrix.hpp) and is hashed as one range.
+// Version 2 files (no descriptor, dense block) are still read.
 // The library only reads and writes bytes (a std::ostream, a memory span) and maps files with POSIX
 // mmap; atomic writing (write then rename) belongs to the caller (the CLI uses io's
 // write_file_atomically), because families do not depend on the io module.
@@ -31,7 +35,7 @@
 
 namespace pliant::green {
 
-inline constexpr std::uint32_t kGreenFormatVersion = 2;
+inline constexpr std::uint32_t kGreenFormatVersion = 3;
 inline constexpr std::size_t kGreenHeaderBytes = 120;
 
 /// The decoded header of a .green file.
@@ -49,6 +53,9 @@ struct GreenFileHeader {
   std::uint64_t control_nodes = 0;
   double precompute_seconds = 0;  ///< (unit: s)
   std::uint64_t payload_bytes = 0;
+  bool compressed = false;                ///< the block is hierarchical (version 3)
+  std::uint64_t block_section_bytes = 0;  ///< bytes of the block section before padding
+  double tolerance = 0;                   ///< compression tolerance (dimensionless; 0: dense)
 
   /// Bytes of the stored Green's block (for `pliant info`).
   std::uint64_t block_bytes() const;
