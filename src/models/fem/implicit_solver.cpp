@@ -548,10 +548,25 @@ void ImplicitSolver::backward_euler(std::span<Vec3> x, std::span<Vec3> v, double
   // Backward Euler. Iteration 0: linearised at (x, v).
   const double alpha = model.def().rayleigh_alpha, beta = model.def().rayleigh_beta;
   const double cm = 1.0 + h * alpha, ck = h * h + h * beta;
-  model.forces(x, v, f_, h);  // f - h K v
+  // A held node is already where the step ends, and one that moves this step carries that move's
+  // velocity (so damping sees it move with the body). The linearised force f(x) − hK·v would move it
+  // by h·v once more: linearise from where it started, x − h·v, so that f − hK·v puts it at its end.
+  // (Measured without this: a FEM block set on a plane, stepped by one linearised iteration, pulled
+  // on its contacts with 3.8× its weight.) The later iterations hold kinematic nodes where they are.
+  const auto w = model.inverse_mass();
+  std::span<const Vec3> at = x;
+  if (held_count_ > 0) {
+    bool moving = false;
+    for (std::size_t i = 0; i < n && !moving; ++i) moving = w[i] == 0.0 && v[i] != Vec3::Zero();
+    if (moving) {
+      for (std::size_t i = 0; i < n; ++i) xk_[i] = w[i] == 0.0 ? Vec3(x[i] - h * v[i]) : x[i];
+      at = xk_;
+    }
+  }
+  model.forces(at, v, f_, h);  // f - h K v
   for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i];
   const double rhs_norm = free_norm(rhs_);
-  assemble(x, cm, ck);
+  assemble(at, cm, ck);
   gather_free(rhs_);
   // Warm start: the previous step's Δv (y_ still holds it).
   if (!solve(report)) report.converged = false;
