@@ -145,6 +145,21 @@ TEST(Validation, RigidRotationFailsForTheLinearElement) {
   }
 }
 
+// Coulomb's incline: the slide's acceleration and the stick, and both fail with the pair's μ off (a
+// 1.5× μ slows the slide by g cos 30° × 0.1 = 0.85 m/s² of its 3.2; half the μ, 0.25 < tan 20°, slides).
+TEST(Validation, InclineSlidesAndSticksAsCoulombSaysAndFailsWithAWrongFriction) {
+  const Problem slide = incline_slide(quick());
+  EXPECT_TRUE(slide.passed) << slide.measured << " vs " << slide.reference;
+  const Problem stick = incline_stick(quick());
+  EXPECT_TRUE(stick.passed) << stick.measured;
+  Variant more = quick();
+  more.friction_scale = 1.5;
+  EXPECT_FALSE(incline_slide(more).passed);
+  Variant less = quick();
+  less.friction_scale = 0.5;
+  EXPECT_FALSE(incline_stick(less).passed);
+}
+
 TEST(Validation, GrimmStepCountsAreReportedNotChecked) {
   const Problem p = grimm_table21(springs::Method::mass_spring, quick());
   EXPECT_TRUE(p.passed);

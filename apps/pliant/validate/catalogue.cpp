@@ -49,6 +49,8 @@ const std::vector<Entry>& catalogue() {
     for (const char* family : {"fem", "green", "tensor_mass", "meshless"})
       add(std::string("family_beam_") + family, true,
           [family](const Variant& v) { return family_beam(family, v); });
+    add("incline_slide", true, incline_slide);
+    add("incline_stick", true, incline_stick);
     for (springs::Method m : springs::all_methods)
       add(fmt::format("grimm_table21_{}", springs::method_name(m)), true,
           [m](const Variant& v) { return grimm_table21(m, v); });

@@ -73,6 +73,14 @@ Problem integrator_energy(fem::ImplicitScheme scheme, const Variant& variant);
 /// run) against converged linear FEM (Richardson extrapolation of 4, 6 and 8 cells across).
 Problem family_beam(const std::string& family, const Variant& variant);
 
+/// A FEM block resting on a plane tilted by 30° with μ = 0.2 (tan θ > μ): its acceleration down the
+/// slope against Coulomb's a = g (sin θ − μ cos θ).
+Problem incline_slide(const Variant& variant);
+
+/// The same block on a 20° incline with μ = 0.5 (tan θ < μ): its base's largest move over 2 s against
+/// the frictionless slide's ½ g sin θ t² (reference 0: it sticks).
+Problem incline_stick(const Variant& variant);
+
 /// Grimm (2005) Table 2.1: steps for one interaction method to settle the pulled membrane, against the
 /// thesis' count (reported, not checked). With `velocity_coupling` a combined method's correction also
 /// changes velocities, at k h²/m = 0.4: the parameter that brings Dragnet mass-spring near the thesis.

@@ -46,10 +46,12 @@ struct Problem {
 
 /// How a problem is run. The perturbations exist so that tests can show every check can fail.
 struct Variant {
-  bool quick = false;         ///< the CI subset's smaller meshes
-  double youngs_scale = 1.0;  ///< Young's modulus of the simulated body (or of every other tet in the
-                              ///< patch tests) times this; the reference keeps the nominal material
-  bool coarse = false;        ///< the coarsest meshes only (a refinement series one level down)
+  bool quick = false;           ///< the CI subset's smaller meshes
+  double youngs_scale = 1.0;    ///< Young's modulus of the simulated body (or of every other tet in the
+                                ///< patch tests) times this; the reference keeps the nominal material
+  bool coarse = false;          ///< the coarsest meshes only (a refinement series one level down)
+  double friction_scale = 1.0;  ///< the simulated contact pair's Coulomb μ times this; the reference
+                                ///< keeps the nominal μ
 };
 
 /// A catalogue entry: one problem.
