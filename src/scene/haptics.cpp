@@ -32,6 +32,10 @@ void HapticLoop::start() {
   periods_ = {};
   max_force_jump_ = 0.0;
   max_force_ = 0.0;
+  // The device's position before its first sample (one period after the start): the simulation may
+  // read it at once, and a default origin would yank the grab there for a step.
+  const Vec3 x0 = trajectory_(0.0);
+  for (int k = 0; k < 3; ++k) device_[k].store(x0[k], std::memory_order_relaxed);
   running_ = true;
   thread_ = std::thread([this] { run(); });
   // A haptic thread should not wait behind simulation or compiler threads: ask for real-time
