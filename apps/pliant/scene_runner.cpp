@@ -9,9 +9,11 @@
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/collider_mesh.hpp"
 #include "pliant/scene/plausibility.hpp"
+#include "pliant/scene/reactions.hpp"
 #include "pliant/scene/tool_cylinders.hpp"
 
 #if PLIANT_HAS_RENDER
+#include "pliant/render/line_plot.hpp"
 #include "pliant/render/offscreen.hpp"
 #include "pliant/render/shapes.hpp"
 #endif
@@ -303,6 +305,24 @@ class PngWriter {
   std::size_t held_bytes_ = 0;
   int files_ = 0;
 };
+
+// forces.png: |F| of every reaction source (reactions.hpp) over time, one curve each, beside the frames.
+void write_force_plot(const scene::ReactionSeries& series, const std::string& scene_name,
+                      const std::filesystem::path& file) {
+  const std::size_t k = series.names().size();
+  std::vector<render::PlotCurve> curves(k);
+  for (std::size_t j = 0; j < k; ++j) {
+    curves[j].label = series.names()[j];
+    curves[j].y.reserve(series.rows());
+    for (std::size_t r = 0; r < series.rows(); ++r) curves[j].y.push_back(series.forces()[r * k + j].norm());
+  }
+  render::LinePlotDef def;
+  def.title = "REACTION FORCES: " + scene_name;
+  def.x_label = "TIME (S)";
+  def.y_label = "FORCE MAGNITUDE (N)";
+  const render::Image image = render::line_plot(def, series.times(), curves);
+  unwrap(io::write_file_atomically(file, unwrap(render::encode_png(image))));
+}
 #endif
 
 }  // namespace
@@ -346,6 +366,8 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
   const int every = scene.output.every;
 
   FrameWriter vtu(world, options.out_dir);
+  // Every scripted grab's and collider's force per step, for forces.csv and summary.json's "forces".
+  scene::ReactionSeries reactions(world);
 #if PLIANT_HAS_RENDER
   std::unique_ptr<PngWriter> png;
   if (options.render || scene.output.png) png = std::make_unique<PngWriter>(scene, options.out_dir);
@@ -451,6 +473,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
     if (!failure.empty()) break;  // the frames up to the blow-up are flushed below
     done = s;
     good_time = world.time();
+    reactions.record(world);
     if ((every > 0 && s % every == 0) || s == steps) write_frame(frame++);
     if (options.after_step) options.after_step();
     if (s < steps && options.stop_requested && options.stop_requested()) {
@@ -460,8 +483,13 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
     }
   }
   const double wall_s = wall.seconds();
+  // Written like every output, whole or not at all; a run that failed keeps the steps before it.
+  unwrap(io::write_file_atomically(options.out_dir / "forces.csv", reactions.csv()));
 #if PLIANT_HAS_RENDER
-  if (png) png->flush();
+  if (png) {
+    png->flush();
+    write_force_plot(reactions, scene.name, options.out_dir / "forces.png");
+  }
 #endif
 
   nlohmann::json summary;
@@ -523,6 +551,21 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                      {"final_centre_m", {c.x(), c.y(), c.z()}}});
   }
   summary["tools"] = tools;
+  // Per source of forces.csv: its peak |F| and the largest change between two consecutive steps
+  // (a kick a haptic device would render), each with the step where it happened.
+  nlohmann::json force_stats = nlohmann::json::array();
+  const std::vector<scene::ReactionSeries::Stats> stats = reactions.stats();
+  for (std::size_t j = 0; j < stats.size(); ++j)
+    force_stats.push_back({{"name", reactions.names()[j]},
+                           {"peak_n", stats[j].peak},
+                           {"peak_step", stats[j].peak_step},
+                           {"max_jump_n", stats[j].max_jump},
+                           {"max_jump_step", stats[j].max_jump_step}});
+  summary["forces"] = {
+      {"file", "forces.csv"}, {"rows", reactions.rows() * reactions.names().size()}, {"series", force_stats}};
+#if PLIANT_HAS_RENDER
+  if (png) summary["forces"]["plot"] = "forces.png";
+#endif
   if (!world.colliders().empty() || !contact_pairs.empty()) {
     nlohmann::json contacts = nlohmann::json::array();
     for (const auto& [pair, p] : contact_pairs) {
@@ -581,7 +624,7 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
                  st["mean_ms"].get<double>(), st["max_ms"].get<double>());
     }
     for (const auto& [kind, count] : events) fmt::print("  events {}: {}\n", kind, count);
-    fmt::print("  wrote {} VTU frames, {} PNG frames, summary.json in {}\n", vtu.files(),
+    fmt::print("  wrote {} VTU frames, {} PNG frames, summary.json, forces.csv in {}\n", vtu.files(),
                summary["png_files"].get<int>(), options.out_dir.string());
   }
   return summary;

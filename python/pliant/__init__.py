@@ -14,6 +14,7 @@ from ._pliant import (  # noqa: F401
     Grab,
     GreenAsset,
     Material,
+    ReactionSeries,
     Scene,
     SurfacePoint,
     TetMesh,

@@ -97,10 +97,13 @@ class Body:
     @property
     def fields(self) -> dict[str, str]: ...
     def field(self, name: str, out: Optional[npt.NDArray[np.float64]] = ...) -> npt.NDArray[np.float64]: ...
+    # Grab calls raise ValueError naming the argument: a point off the surface, a NaN radius or target,
+    # a grab the body does not hold (released, or never its own).
     def grab(self, point: SurfacePoint) -> Grab: ...
     def grab_patch(self, point: SurfacePoint, radius: float = ...) -> Grab: ...  # radius in m; < 0: the body's default patch
     def move_grab(self, grab: Grab, target: _Vec3) -> None: ...  # target in m
     def release(self, grab: Grab) -> None: ...
+    def holds(self, grab: Grab) -> bool: ...
     def reaction(self, grab: Grab) -> npt.NDArray[np.float64]: ...  # N
     def compliance(self, grab: Grab) -> npt.NDArray[np.float64]: ...  # 3x3, m/N
     def apply_force(self, point: SurfacePoint, force: _Vec3) -> None: ...  # force in N, for the next step
@@ -168,6 +171,23 @@ class World:
     @property
     def contact_points(self) -> dict[str, npt.NDArray[Any]]: ...  # one row per held surface node
     def contact_pressure(self, body: Union[int, str]) -> npt.NDArray[np.float64]: ...  # Pa, per surface node
+    @property
+    def reactions(self) -> dict[str, Any]: ...  # {'name': [str], 'force': (k, 3) N}: grabs, then colliders
+
+class ReactionSeries:
+    def __init__(self, world: World) -> None: ...
+    def record(self, world: World) -> None: ...
+    def __len__(self) -> int: ...
+    @property
+    def names(self) -> list[str]: ...
+    @property
+    def step(self) -> npt.NDArray[np.int64]: ...  # (n,)
+    @property
+    def time(self) -> npt.NDArray[np.float64]: ...  # (n,) s
+    @property
+    def force(self) -> npt.NDArray[np.float64]: ...  # (n, k, 3) N
+    def stats(self) -> list[dict[str, Any]]: ...  # name, peak_n, peak_step, max_jump_n, max_jump_step
+    def csv(self) -> str: ...
 
 class Scene:
     @property

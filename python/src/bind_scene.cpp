@@ -3,6 +3,8 @@
 // (a tearing body may reallocate them then); .copy() keeps one.
 #include "bindings.hpp"
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/checked_grab.hpp"
+#include "pliant/scene/reactions.hpp"
 
 #include "cli.hpp"
 #include "pliant/scene/families.hpp"
@@ -86,12 +88,18 @@ Body& body_at(World& world, const py::object& key) {
   return world.body(static_cast<Index>(i < 0 ? i + n : i));
 }
 
-void check_point(const Body& body, const SurfacePoint& p) {
-  const auto n = static_cast<long long>(body.surface_triangles().size());
-  if (p.triangle < 0 || p.triangle >= n)
-    throw py::value_error("point: triangle " + std::to_string(p.triangle) + " outside 0.." +
-                          std::to_string(n - 1));
+// The checked grab calls (checked_grab.hpp) raise ValueError with their one line, which names the
+// argument: a point off the surface, a NaN radius or target, a released or unknown grab.
+void raise_if(const Status& s) {
+  if (!s.ok()) throw py::value_error(s.message());
 }
+template <class T>
+T value_or_raise(Result<T> r) {
+  if (!r.ok()) throw py::value_error(r.message());
+  return std::move(r).value();
+}
+
+void check_point(const Body& body, const SurfacePoint& p) { raise_if(scene::check_surface_point(body, p)); }
 
 py::list events_list(const World& world) {
   py::list out;
@@ -167,6 +175,16 @@ py::dict contact_points_dict(const World& w) {
   d["normal_force"] = column(n, [&](std::size_t i) { return c[i].normal_force; });
   d["penetration"] = column(n, [&](std::size_t i) { return c[i].penetration; });
   d["slipping"] = index_column(n, [&](std::size_t i) { return c[i].slipping ? 1 : 0; });
+  return d;
+}
+
+// World.reactions: the force on every scripted grab and collider after the last step.
+py::dict reactions_dict(const World& w) {
+  std::vector<Vec3> f;
+  scene::reaction_forces(w, f);
+  py::dict d;
+  d["name"] = scene::reaction_names(w);
+  d["force"] = column3(f.size(), [&](std::size_t i) { return f[i]; });
   return d;
 }
 
@@ -247,32 +265,53 @@ void bind_scene(py::module_& m) {
           },
           py::arg("name"), py::arg("out") = py::none(),
           "Field values per surface node (fills `out` when given, allocating nothing)")
-      .def("grab", &Body::grab, py::arg("point"), "Holds the surface point where it is now")
       .def(
-          "grab_patch", [](Body& b, const SurfacePoint& p, double radius) { return b.grab_patch(p, radius); },
+          "grab",
+          [](Body& b, const SurfacePoint& p) {
+            return value_or_raise(scene::checked_grab(b, p, scene::kDefaultGrabRadius));
+          },
+          py::arg("point"),
+          "Holds the surface point where it is now (the body's default patch); ValueError for a point off "
+          "the surface or one where the body can hold nothing")
+      .def(
+          "grab_patch",
+          [](Body& b, const SurfacePoint& p, double radius) {
+            return value_or_raise(scene::checked_grab(b, p, radius));
+          },
           py::arg("point"), py::arg("radius") = scene::kDefaultGrabRadius,
-          "A soft grab of the surface within radius (unit: m) of the point; negative: the body's default")
+          "A soft grab of the surface within radius (unit: m) of the point; negative: the body's default. "
+          "ValueError as for grab, or for a NaN radius")
       .def(
           "move_grab",
           [](Body& b, const GrabId& id, const py::handle& target) {
-            b.move_grab(id, to_vec3(target, "target"));
+            raise_if(scene::checked_move_grab(b, id, to_vec3(target, "target")));
           },
           py::arg("grab"), py::arg("target"),
-          "Moves the grab's target (unit: m); the body follows in its next step")
-      .def("release", &Body::release, py::arg("grab"))
+          "Moves the grab's target (unit: m); the body follows in its next step. ValueError for a grab "
+          "the body does not hold or a non-finite target")
       .def(
-          "reaction", [](const Body& b, const GrabId& id) { return vec3_array(b.grab_reaction(id)); },
-          py::arg("grab"), "Force the body exerts on the grabbing tool after the last step (unit: N)")
+          "release", [](Body& b, const GrabId& id) { raise_if(scene::checked_release(b, id)); },
+          py::arg("grab"), "Ends the grab; ValueError for a grab the body does not hold (released already)")
+      .def("holds", &Body::holds, py::arg("grab"), "Whether the body holds the grab now (not released)")
+      .def(
+          "reaction",
+          [](const Body& b, const GrabId& id) {
+            return vec3_array(value_or_raise(scene::checked_grab_reaction(b, id)));
+          },
+          py::arg("grab"),
+          "Force the body exerts on the grabbing tool after the last step (unit: N); ValueError for a "
+          "grab the body does not hold, never a silent zero")
       .def(
           "compliance",
           [](const Body& b, const GrabId& id) {
+            raise_if(scene::check_held(b, id));
             const Mat3 c = b.grab_compliance(id);
             py::array_t<double> a({3, 3});
             for (int i = 0; i < 3; ++i)
               for (int j = 0; j < 3; ++j) a.mutable_at(i, j) = c(i, j);
             return a;
           },
-          py::arg("grab"), "Local compliance at the grab (unit: m/N), 3x3")
+          py::arg("grab"), "Local compliance at the grab (unit: m/N), 3x3; ValueError for a grab not held")
       .def(
           "apply_force",
           [](Body& b, const SurfacePoint& p, const py::handle& force) {
@@ -495,6 +534,12 @@ void bind_scene(py::module_& m) {
           py::arg("body"),
           "A body's contact pressure per surface node after the last step (unit: Pa): its normal contact "
           "force over one third of its triangles' areas")
+      .def_property_readonly(
+          "reactions", &reactions_dict,
+          "The force on every scripted grab and collider after the last step: {'name': [...], 'force': "
+          "(k×3, N, world frame)}, names 'grab:I' (the I-th scripted grab) and 'collider:NAME'; a "
+          "collider's is minus the contact forces it applies, zero when it touches nothing (the rows of "
+          "forces.csv)")
       .def_property_readonly("events", &events_list, "Events of the last step as dicts")
       .def_property_readonly(
           "profile", [](const World& w) { return profile_dict(w.profile()); },
@@ -512,6 +557,62 @@ void bind_scene(py::module_& m) {
           "plausibility", [](const World& w) { return warnings_to_python(scene::check_plausibility(w)); },
           "What looks unintended about the bodies at rest (a mesh in the wrong unit, kPa written as Pa, a "
           "body its own weight would squash): dicts with body, kind and message; never blocking");
+
+  py::class_<scene::ReactionSeries>(
+      m, "ReactionSeries",
+      "World.reactions recorded step after step (the arrays of forces.csv): record(world) after each step")
+      .def(py::init<const World&>(), py::arg("world"),
+           "Takes the world's grabs and colliders as they are now")
+      .def("record", &scene::ReactionSeries::record, py::arg("world"),
+           "Appends the forces after the last step")
+      .def_property_readonly(
+          "names", [](const scene::ReactionSeries& s) { return s.names(); }, "Source names, one per column")
+      .def_property_readonly(
+          "step",
+          [](const scene::ReactionSeries& s) {
+            py::array_t<std::int64_t> a(static_cast<py::ssize_t>(s.rows()));
+            for (std::size_t r = 0; r < s.rows(); ++r)
+              a.mutable_at(static_cast<py::ssize_t>(r)) = static_cast<std::int64_t>(s.steps()[r]);
+            return a;
+          },
+          "(n,) int64: World.step_count of each row")
+      .def_property_readonly(
+          "time",
+          [](const scene::ReactionSeries& s) {
+            return column(s.rows(), [&](std::size_t r) { return s.times()[r]; });
+          },
+          "(n,) float64: World.time of each row (unit: s)")
+      .def_property_readonly(
+          "force",
+          [](const scene::ReactionSeries& s) {
+            const auto k = static_cast<py::ssize_t>(s.names().size());
+            py::array_t<double> a({static_cast<py::ssize_t>(s.rows()), k, py::ssize_t{3}});
+            double* out = a.mutable_data();
+            for (const Vec3& f : s.forces())
+              for (int c = 0; c < 3; ++c) *out++ = f[c];
+            return a;
+          },
+          "(n, k, 3) float64: row r's force on source k (unit: N, world frame)")
+      .def(
+          "stats",
+          [](const scene::ReactionSeries& s) {
+            py::list out;
+            const std::vector<scene::ReactionSeries::Stats> stats = s.stats();
+            for (std::size_t j = 0; j < stats.size(); ++j) {
+              py::dict d;
+              d["name"] = s.names()[j];
+              d["peak_n"] = stats[j].peak;
+              d["peak_step"] = stats[j].peak_step;
+              d["max_jump_n"] = stats[j].max_jump;
+              d["max_jump_step"] = stats[j].max_jump_step;
+              out.append(std::move(d));
+            }
+            return out;
+          },
+          "Per source: peak |F| and the largest change between consecutive rows (unit: N), with their steps "
+          "(summary.json's forces.series)")
+      .def("csv", &scene::ReactionSeries::csv, "The series as forces.csv's text")
+      .def("__len__", &scene::ReactionSeries::rows);
 
   py::class_<scene::Scene>(m, "Scene", "A loaded scene: its world, step count and output settings.")
       .def_readonly("name", &scene::Scene::name)
@@ -549,7 +650,8 @@ void bind_scene(py::module_& m) {
           },
           py::arg("out_dir"), py::arg("steps") = py::none(), py::arg("render") = false,
           "Runs headless like `pliant run`: VTU frames + .pvd series per body (and PNG frames when "
-          "render or the scene asks), summary.json in out_dir; returns the summary as a dict");
+          "render or the scene asks), summary.json and forces.csv (forces.png with PNG frames) in out_dir; "
+          "returns the summary as a dict");
 
   m.def(
       "families",

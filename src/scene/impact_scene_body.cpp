@@ -62,6 +62,7 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
     return grabs_.back().id;
   }
 
+  bool holds(GrabId id) const override { return find(id) != nullptr; }
   void move_grab(GrabId id, const Vec3& target) override {
     if (Grab* g = find(id)) g->target = target;
   }

@@ -63,6 +63,7 @@ class SpringsSceneBody final : public Body {
     return to_scene(body_.grab(t[c]));
   }
 
+  bool holds(GrabId id) const override { return body_.grab_node(to_springs(id)) >= 0; }
   void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(to_springs(id), target); }
   void release(GrabId id) override { body_.release(to_springs(id)); }
   Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(to_springs(id)); }

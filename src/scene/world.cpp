@@ -122,7 +122,8 @@ const RenderMesh* World::render_mesh(Index b) const {
 
 bool World::bind_haptic_grab(int contact, Index body_index, GrabId grab, const Vec3& target) {
   if (contact < 0 || contact >= kMaxHapticContacts || body_index < 0 ||
-      static_cast<std::size_t>(body_index) >= bodies_.size() || !grab.valid())
+      static_cast<std::size_t>(body_index) >= bodies_.size() || !body(body_index).holds(grab) ||
+      !target.allFinite())
     return false;
   haptic_[contact] = {body_index, grab, target};
   body(body_index).move_grab(grab, target);

@@ -1,5 +1,7 @@
 # Runs `pliant run SCENE -o OUT --steps 2 --json` and checks: exit status 0, nothing on stderr, a
-# summary naming 2 steps and only finite nodes, and the summary.json and frames it reports on disk.
+# summary naming 2 steps and only finite nodes, and the summary.json and frames it reports on disk;
+# forces.csv with a header and a line per step and force source (summary's forces.rows, 2 × its
+# series), and forces.png beside PNG frames.
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${PLIANT} run ${SCENE} -o ${OUT} --steps 2 --json RESULT_VARIABLE rc
   OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 580)
@@ -35,9 +37,26 @@ string(JSON vtu GET "${summary}" vtu_files)
 string(JSON png GET "${summary}" png_files)
 file(GLOB vtu_on_disk ${OUT}/*.vtu)
 file(GLOB png_on_disk ${OUT}/*.png)
+list(FILTER png_on_disk EXCLUDE REGEX "/forces\\.png$")
 list(LENGTH vtu_on_disk nv)
 list(LENGTH png_on_disk np)
 if(NOT nv EQUAL vtu OR NOT np EQUAL png)
   message(FATAL_ERROR "pliant run ${SCENE}: summary reports ${vtu} VTU and ${png} PNG files, found ${nv} and ${np}")
 endif()
-message(STATUS "${SCENE}: ${vtu} VTU, ${png} PNG frames")
+string(JSON rows GET "${summary}" forces rows)
+string(JSON sources LENGTH "${summary}" forces series)
+math(EXPR expected "2 * ${sources}")
+if(NOT rows EQUAL expected)
+  message(FATAL_ERROR "pliant run ${SCENE}: forces.rows is ${rows}, expected 2 steps × ${sources} sources")
+endif()
+file(STRINGS ${OUT}/forces.csv lines)
+list(LENGTH lines nl)
+list(GET lines 0 header)
+math(EXPR expected "${rows} + 1")
+if(NOT nl EQUAL expected OR NOT header STREQUAL "step,time,name,fx,fy,fz")
+  message(FATAL_ERROR "pliant run ${SCENE}: forces.csv has ${nl} lines (header '${header}'), expected ${expected}")
+endif()
+if(png GREATER 0 AND NOT EXISTS ${OUT}/forces.png)
+  message(FATAL_ERROR "pliant run ${SCENE}: PNG frames but no forces.png")
+endif()
+message(STATUS "${SCENE}: ${vtu} VTU, ${png} PNG frames, ${rows} force rows")

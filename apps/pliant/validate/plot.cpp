@@ -9,6 +9,7 @@
 
 #if PLIANT_HAS_RENDER
 #include "pliant/render/bitmap_font.hpp"
+#include "pliant/render/canvas.hpp"
 #include "pliant/render/image.hpp"
 
 #endif
@@ -24,44 +25,8 @@ namespace pliant::validate {
 #if PLIANT_HAS_RENDER
 namespace {
 
-using Rgb = std::array<std::uint8_t, 3>;
-
-struct Canvas {
-  render::Image image;
-  void set(int x, int y, Rgb c) {
-    if (x < 0 || y < 0 || x >= image.width || y >= image.height) return;
-    std::uint8_t* p = image.pixel(x, y);
-    p[0] = c[0], p[1] = c[1], p[2] = c[2], p[3] = 255;
-  }
-  void dot(int x, int y, Rgb c, int radius) {
-    for (int dy = -radius; dy <= radius; ++dy)
-      for (int dx = -radius; dx <= radius; ++dx) set(x + dx, y + dy, c);
-  }
-  // Bresenham, `radius` pixels either side.
-  void line(int x0, int y0, int x1, int y1, Rgb c, int radius = 0) {
-    const int dx = std::abs(x1 - x0), dy = -std::abs(y1 - y0), sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-    int err = dx + dy;
-    for (;;) {
-      dot(x0, y0, c, radius);
-      if (x0 == x1 && y0 == y1) break;
-      const int e2 = 2 * err;
-      if (e2 >= dy) err += dy, x0 += sx;
-      if (e2 <= dx) err += dx, y0 += sy;
-    }
-  }
-  // Text in the 3×5 font, each font pixel `scale` pixels square, top-left corner at (x, y).
-  void text(int x, int y, std::string_view s, Rgb c, int scale = 2) {
-    for (char ch : s) {
-      const std::uint16_t bits = render::glyph_bits(ch);
-      for (int row = 0; row < render::kGlyphHeight; ++row)
-        for (int col = 0; col < render::kGlyphWidth; ++col)
-          if (bits >> ((4 - row) * 3 + (2 - col)) & 1)
-            for (int dy = 0; dy < scale; ++dy)
-              for (int dx = 0; dx < scale; ++dx) set(x + col * scale + dx, y + row * scale + dy, c);
-      x += 4 * scale;
-    }
-  }
-};
+using render::Canvas;
+using Rgb = render::Rgb8;
 
 constexpr Rgb kBlack{0, 0, 0}, kGrid{225, 225, 225}, kBlue{31, 87, 180}, kRed{200, 40, 40};
 
@@ -69,10 +34,7 @@ std::string decade(double d) { return fmt::format("1E{}", static_cast<int>(std::
 
 render::Image plot(const std::string& name, const Series& s, double order) {
   constexpr int W = 640, H = 480, left = 60, right = 20, top = 20, bottom = 50;
-  Canvas c;
-  c.image.width = W;
-  c.image.height = H;
-  c.image.rgba.assign(static_cast<std::size_t>(W) * H * 4, 255);
+  Canvas c = Canvas::blank(W, H);
   std::vector<double> lx, ly;
   for (std::size_t i = 0; i < s.h.size(); ++i) {
     lx.push_back(std::log10(s.h[i]));

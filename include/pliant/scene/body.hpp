@@ -77,6 +77,10 @@ class Body {
   virtual bool soft_grabs() const { return false; }
   /// Surface nodes a grab holds (the handle node first), for drawing the patch; empty if unknown.
   virtual std::span<const Index> grab_nodes(GrabId /*id*/) const { return {}; }
+  /// Whether `id` is a grab this body holds now: false for an invalid id or a released one (ids are
+  /// per body: pass each body its own). The default asks grab_nodes, so a family that does not list its
+  /// grab's nodes overrides this. The checked calls (checked_grab.hpp) refuse a grab that is not held.
+  virtual bool holds(GrabId id) const { return !grab_nodes(id).empty(); }
   /// Moves a grab's target; the body follows in its next step (unit: m).
   virtual void move_grab(GrabId id, const Vec3& target) = 0;
   virtual void release(GrabId id) = 0;

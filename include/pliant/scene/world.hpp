@@ -124,7 +124,8 @@ class World {
 
   /// Binds a grab to haptic contact `contact` (< kMaxHapticContacts): after every step the World
   /// publishes its target, reaction and contact stiffness into haptics(). The grab's target is then
-  /// moved with move_haptic_grab. Returns false for a contact index out of range or an invalid grab.
+  /// moved with move_haptic_grab. Returns false for a contact index out of range, a grab the body
+  /// does not hold (Body::holds) or a non-finite target.
   bool bind_haptic_grab(int contact, Index body, GrabId grab, const Vec3& target);
   /// Moves a bound grab's target for the next step (unit: m): typically the device position.
   void move_haptic_grab(int contact, const Vec3& target);

@@ -11,6 +11,7 @@
 
 #include "pliant/core/hash.hpp"
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/checked_grab.hpp"
 #include "pliant/scene/families.hpp"
 #include "pliant/scene/scene_file.hpp"
 
@@ -45,6 +46,8 @@ class DummyBody final : public Body, public Cuttable {
     target_ = x_[static_cast<std::size_t>(held_)];
     return {0, ++generation_};
   }
+  // A family whose grabs list no nodes (grab_nodes) says which it holds.
+  bool holds(GrabId id) const override { return live(id); }
   void move_grab(GrabId id, const Vec3& target) override {
     if (live(id)) target_ = target;
   }
@@ -187,6 +190,50 @@ void expect_grab_holds_its_point(const std::unique_ptr<World>& world) {
 }
 
 TEST_P(Conformance, GrabHoldsItsPointAndPullsBack) { expect_grab_holds_its_point(build(GetParam())); }
+
+// Bad grabs are refused with one line naming the argument, alike for every family: the checks of
+// checked_grab.hpp run before the family's own code, and a released handle is known by Body::holds,
+// so nothing hands back a slot −1 or a released grab that silently reads zero force.
+template <class R>
+void expect_refused(const R& r, std::string_view argument) {
+  ASSERT_FALSE(r.ok()) << "accepted where \"" << argument << "\" is bad";
+  EXPECT_EQ(r.message().rfind(argument, 0), 0u) << r.message();
+  EXPECT_EQ(r.message().find('\n'), std::string::npos) << r.message();
+}
+
+TEST_P(Conformance, InvalidGrabsAreRefusedNamingTheArgument) {
+  auto world = build(GetParam());
+  ASSERT_TRUE(world);
+  Body& b = world->body(0);
+  const auto n = static_cast<Index>(b.surface_triangles().size());
+  const double nan = std::nan("");
+  expect_refused(checked_grab(b, {n, 0.2, 0.2}), "point:");  // one past the last triangle
+  expect_refused(checked_grab(b, {99999, 0.2, 0.2}), "point:");
+  expect_refused(checked_grab(b, {-1, 0.2, 0.2}), "point:");
+  expect_refused(checked_grab(b, {0, nan, 0.2}), "point:");
+  expect_refused(checked_grab(b, {0, 0.8, 0.8}), "point:");  // outside the triangle
+  expect_refused(checked_grab(b, free_corner(b), nan), "radius:");
+  expect_refused(checked_grab_reaction(b, GrabId{}), "grab:");
+  expect_refused(checked_grab_reaction(b, GrabId{7, 12345}), "grab:");  // never given out
+
+  const Result<GrabId> id = checked_grab(b, free_corner(b), 0.0);
+  ASSERT_TRUE(id.ok()) << id.message();
+  EXPECT_TRUE(b.holds(*id));
+  const Index node = b.surface_triangles()[static_cast<std::size_t>(free_corner(b).triangle)][0];
+  const Vec3 start = b.surface_positions()[static_cast<std::size_t>(node)];
+  expect_refused(checked_move_grab(b, *id, Vec3(nan, 0.0, 0.0)), "target:");
+  expect_refused(checked_move_grab(b, *id, Vec3(0.0, INFINITY, 0.0)), "target:");
+  EXPECT_TRUE(checked_move_grab(b, *id, start + Vec3(0.0, 0.0, 0.001)).ok());
+  world->step();
+  const Result<Vec3> r = checked_grab_reaction(b, *id);
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(*r, b.grab_reaction(*id));
+  EXPECT_TRUE(checked_release(b, *id).ok());
+  EXPECT_FALSE(b.holds(*id)) << "a released grab is not held";
+  expect_refused(checked_grab_reaction(b, *id), "grab:");
+  expect_refused(checked_release(b, *id), "grab:");  // a second release
+  expect_refused(checked_move_grab(b, *id, start), "grab:");
+}
 
 TEST_P(Conformance, ReleaseEmitsAnEvent) {
   auto world = build(GetParam());
