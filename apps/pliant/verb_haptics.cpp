@@ -1,23 +1,30 @@
-// `pliant haptics SCENE.json [--rate HZ] [--seconds S] [--json]`: the haptic loop.
+// `pliant haptics SCENE.json [--rate HZ] [--seconds S] [--json] [device and coupling options]`: the
+// haptic loop.
 //
 // The scene's first scripted grab becomes a simulated haptic device: a thread samples its trajectory
 // at --rate and renders the force from the snapshot the simulation publishes after each step (the
-// contact's position, reaction force and stiffness; see scene/haptics.hpp). The simulation steps at
-// 60 Hz on the main thread, taking the device position as the grab target. Reports the achieved
-// rate, period jitter (p50, p99, max) and the largest force jump between samples.
+// contact's position, reaction force and stiffness; see scene/haptics.hpp) through a virtual coupling
+// whose gains come from the device limits (scene/virtual_coupling.hpp), clamped to those limits. The
+// simulation steps at 60 Hz on the main thread, taking the coupling's proxy as the grab target.
+// Reports the achieved rate, period jitter (p50, p99, max), the largest force jump between samples,
+// the energy balance, and warns when a device limit was hit or the device stopped answering.
 #include "cli.hpp"
 #include "option_checks.hpp"
 
 #if PLIANT_HAS_SCENE
 #include "pliant/scene/haptics.hpp"
 #include "pliant/scene/scene_file.hpp"
+#include "pliant/scene/virtual_coupling.hpp"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <thread>
 
 namespace pliant::cli {
@@ -29,6 +36,32 @@ struct HapticArgs {
   double seconds = 3.0;
   double sim_hz = 60.0;
   bool json = false;
+  scene::DeviceLimits limits;  // --max-force, --max-stiffness, --max-force-rate
+  // NaN: not given (the options' rules reject a NaN the user types).
+  double coupling_k = std::numeric_limits<double>::quiet_NaN();  // --coupling-stiffness (N/m)
+  double coupling_b = std::numeric_limits<double>::quiet_NaN();  // --coupling-damping (N·s/m)
+  bool no_coupling = false;                                      // --no-coupling
+  double drop_at = std::numeric_limits<double>::infinity();      // --drop-device-at (s)
+};
+
+// The scripted hand path, which stops answering from `drop_at` seconds on (--drop-device-at): what a
+// device that was unplugged or whose driver hung looks like to the loop.
+class ScriptedHand final : public scene::HapticDevice {
+ public:
+  ScriptedHand(scene::DeviceTrajectory path, scene::DeviceLimits limits, double drop_at)
+      : path_(std::move(path)), limits_(limits), drop_at_(drop_at) {}
+  scene::DeviceLimits limits() const override { return limits_; }
+  scene::DeviceStatus read(double seconds, scene::DeviceReading& out) override {
+    if (seconds >= drop_at_) return scene::DeviceStatus::timeout;
+    out.position = path_(seconds);
+    return scene::DeviceStatus::ok;
+  }
+  scene::DeviceStatus send_force(const Vec3&) override { return scene::DeviceStatus::ok; }
+
+ private:
+  scene::DeviceTrajectory path_;
+  scene::DeviceLimits limits_;
+  double drop_at_;
 };
 
 void run(const HapticArgs& args) {
@@ -49,24 +82,36 @@ void run(const HapticArgs& args) {
   if (!grab.valid())
     fail(fmt::format("{}: the device's grab point cannot be held (a fixed node?)", args.scene));
 
+  scene::HapticRenderSettings settings;
+  settings.rate_hz = args.rate;
+  settings.limits = args.limits;
+  scene::CouplingSettings coupling;
+  coupling.enabled = !args.no_coupling;
+  if (!std::isnan(args.coupling_k)) coupling.stiffness = args.coupling_k;
+  if (!std::isnan(args.coupling_b)) coupling.damping = args.coupling_b;
+  if (args.no_coupling && (coupling.stiffness || coupling.damping))
+    fail("--no-coupling and --coupling-stiffness/--coupling-damping contradict each other: give one");
+  settings.coupling = unwrap(scene::coupling_gains(coupling, args.limits, args.rate));
+
   // The World publishes the contact (target, reaction, stiffness) after every step; the device
   // thread only reads its snapshots.
   world.bind_haptic_grab(0, device.body, grab, anchor);
 
   const auto track = device.track;
-  scene::HapticLoop loop(
-      world.haptics(), [anchor, track](double t) -> Vec3 { return anchor + scene::offset_at(track, t); },
-      args.rate);
+  ScriptedHand hand([anchor, track](double t) -> Vec3 { return anchor + scene::offset_at(track, t); },
+                    args.limits, args.drop_at);
+  scene::HapticLoop loop(world.haptics(), hand, settings);
   using Clock = std::chrono::steady_clock;
   const auto period =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / args.sim_hz));
-  loop.start();
+  if (!loop.start()) fail(scene::check_render_settings(settings));
   const auto start = Clock::now();
   auto next = start;
   std::uint64_t steps = 0;
   double step_ms_max = 0.0, step_ms_total = 0.0;
   while (Clock::now() - start < std::chrono::duration<double>(args.seconds)) {
-    const Vec3 target = loop.device_position();
+    // Until the device has answered once, the grab stays where the scene put it.
+    const Vec3 target = loop.answered() > 0 ? loop.grab_target() : anchor;
     Stopwatch w;
     world.move_haptic_grab(0, target);
     world.step();
@@ -94,6 +139,38 @@ void run(const HapticArgs& args) {
         fmt::format("the haptic loop ran at {:.1f} Hz of the {:.0f} Hz requested (p99 period "
                     "{:.3f} ms): the machine is loaded, or lower --rate",
                     st.achieved_hz, args.rate, st.period_p99_ms));
+  const scene::HapticForceStats& fs = st.forces;
+  if (fs.force_clamped > 0)
+    warnings.push_back(fmt::format(
+        "the rendered force reached {:.4g} N, above --max-force {:.4g} N on {} samples: the device was sent "
+        "at "
+        "most {:.4g} N (lower --coupling-stiffness, or raise --max-force if the device allows it)",
+        fs.max_force, args.limits.max_force, fs.force_clamped, fs.max_force_sent));
+  if (fs.rate_clamped > 0)
+    warnings.push_back(fmt::format(
+        "the rendered force jumped by up to {:.4g} N between samples, above --max-force-rate {:.4g} N/s "
+        "({:.4g} N per sample) on {} samples: the change sent was limited to that",
+        fs.max_force_jump, args.limits.max_force_rate, args.limits.max_force_rate / args.rate,
+        fs.rate_clamped));
+  if (!fs.passive)
+    warnings.push_back(fmt::format(
+        "the rendering was not passive: at its lowest the world had returned {:.4g} J more than it received "
+        "(received {:.4g} J, returned {:.4g} J): raise --coupling-damping or lower --coupling-stiffness (a "
+        "body "
+        "still settling under gravity when the loop starts gives energy back as well)",
+        -fs.min_energy_balance, fs.energy_received, fs.energy_returned));
+  if (fs.lost_samples > 0)
+    warnings.push_back(fmt::format(
+        "the device did not answer on {} samples ({} outage{}, longest {:.4g} ms{}): the loop held the last "
+        "force for {:.4g} ms, then ramped it to zero over {:.4g} ms",
+        fs.lost_samples, fs.outages, fs.outages == 1 ? "" : "s",
+        1e3 * static_cast<double>(fs.longest_outage) / args.rate,
+        fs.bad_readings ? fmt::format(", {} with a non-finite position", fs.bad_readings) : std::string(),
+        1e3 * settings.hold_s, 1e3 * settings.ramp_s));
+  if (fs.bad_forces > 0)
+    warnings.push_back(fmt::format(
+        "the world's reaction was not finite on {} samples: the loop held the last force sent instead",
+        fs.bad_forces));
   for (const std::string& w : warnings) fmt::print(stderr, "pliant: warning: {}\n", w);
 
   const nlohmann::json out = {{"scene", sc.name},
@@ -105,6 +182,24 @@ void run(const HapticArgs& args) {
                               {"period_max_ms", st.period_max_ms},
                               {"max_force_jump_n", st.max_force_jump},
                               {"max_force_n", st.max_force},
+                              {"max_force_sent_n", fs.max_force_sent},
+                              {"max_force_jump_sent_n", fs.max_force_jump_sent},
+                              {"force_clamped_samples", fs.force_clamped},
+                              {"rate_clamped_samples", fs.rate_clamped},
+                              {"energy_received_j", fs.energy_received},
+                              {"energy_returned_j", fs.energy_returned},
+                              {"min_energy_balance_j", fs.min_energy_balance},
+                              {"passive", fs.passive},
+                              {"lost_samples", fs.lost_samples},
+                              {"device_outages", fs.outages},
+                              {"device",
+                               {{"max_force_n", args.limits.max_force},
+                                {"max_stiffness_n_per_m", args.limits.max_stiffness},
+                                {"max_force_rate_n_per_s", args.limits.max_force_rate}}},
+                              {"coupling",
+                               {{"enabled", settings.coupling.enabled},
+                                {"stiffness_n_per_m", settings.coupling.stiffness},
+                                {"damping_ns_per_m", settings.coupling.damping}}},
                               {"realtime_priority", st.realtime},
                               {"simulation_steps", steps},
                               {"simulation_hz", args.sim_hz},
@@ -120,8 +215,27 @@ void run(const HapticArgs& args) {
              st.realtime ? " (real-time priority)" : " (normal priority)");
   fmt::print("  period p50 {:.3f} ms, p99 {:.3f} ms, max {:.3f} ms\n", st.period_p50_ms, st.period_p99_ms,
              st.period_max_ms);
-  fmt::print("  force: max {:.4g} N, largest jump between samples {:.4g} N\n", st.max_force,
+  if (settings.coupling.enabled)
+    fmt::print("  coupling: {:.4g} N/m, {:.4g} N·s/m (Colgate et al. 1995)\n", settings.coupling.stiffness,
+               settings.coupling.damping);
+  else
+    fmt::print("  coupling: off (the body's reaction at the handle)\n");
+  fmt::print("  force rendered: max {:.4g} N, largest jump between samples {:.4g} N\n", st.max_force,
              st.max_force_jump);
+  fmt::print("  force sent: max {:.4g} N (limit {:.4g} N), largest jump {:.4g} N (limit {:.4g} N)",
+             fs.max_force_sent, args.limits.max_force, fs.max_force_jump_sent,
+             args.limits.max_force_rate / args.rate);
+  if (fs.force_clamped + fs.rate_clamped > 0)
+    fmt::print("; cut to the force limit on {} samples, to the rate limit on {}", fs.force_clamped,
+               fs.rate_clamped);
+  fmt::print("\n");
+  fmt::print("  energy: received {:.4g} J, returned {:.4g} J, lowest balance {:.4g} J: {}\n",
+             fs.energy_received, fs.energy_returned, fs.min_energy_balance,
+             fs.passive ? "passive" : "NOT passive");
+  if (fs.lost_samples > 0)
+    fmt::print("  device: no answer on {} samples ({} outages); force held, then ramped to zero\n",
+               fs.lost_samples, fs.outages);
+  if (!warnings.empty()) fmt::print("  {} warning(s), see above\n", warnings.size());
   fmt::print("  simulation: {} steps at {:.0f} Hz, step mean {:.3f} ms, max {:.3f} ms\n", steps, args.sim_hz,
              steps ? step_ms_total / static_cast<double>(steps) : 0.0, step_ms_max);
 }
@@ -136,6 +250,27 @@ void setup_haptics(CLI::App& app) {
   add_number(*cmd, "--sim-rate", args->sim_hz, "Simulation step rate (Hz)", between(1.0, 10000.0))
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print the report as JSON (default: text)");
+  // Defaults: a 3D Systems Touch (Phantom Omni class) desktop device; see scene/haptic_device.hpp.
+  add_number(*cmd, "--max-force", args->limits.max_force, "Largest force sent to the device (N)", positive())
+      ->capture_default_str();
+  add_number(*cmd, "--max-stiffness", args->limits.max_stiffness,
+             "Largest stiffness the device renders stably at 1 kHz (N/m)", positive())
+      ->capture_default_str();
+  add_number(*cmd, "--max-force-rate", args->limits.max_force_rate, "Largest change of the force sent (N/s)",
+             positive())
+      ->capture_default_str();
+  add_number(*cmd, "--coupling-stiffness", args->coupling_k,
+             "Virtual coupling spring (N/m; default: --max-stiffness, scaled down below 1 kHz)", positive());
+  add_number(*cmd, "--coupling-damping", args->coupling_b,
+             "Virtual coupling damper (N·s/m; default: stiffness / rate, twice the passivity bound)",
+             finite_number());
+  cmd->add_flag(
+      "--no-coupling", args->no_coupling,
+      "Render the body's reaction at the handle directly, without a virtual coupling (default: coupled)");
+  add_number(*cmd, "--drop-device-at", args->drop_at,
+             "Simulate a device that stops answering at this time (s): the loop holds, then ramps the force "
+             "down (default: never)",
+             non_negative());
   cmd->callback([args] { run(*args); });
 }
 

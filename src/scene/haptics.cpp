@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include <pthread.h>
 #include <sched.h>
@@ -21,21 +22,35 @@ const HapticSnapshot& SnapshotBuffer::read() {
   return slots_[read_];
 }
 
+HapticLoop::HapticLoop(SnapshotBuffer& buffer, HapticDevice& device, const HapticRenderSettings& settings)
+    : buffer_(buffer), device_(device), settings_(settings) {}
+
+namespace {
+HapticRenderSettings uncoupled(double rate_hz) {
+  HapticRenderSettings s;
+  s.rate_hz = rate_hz;
+  const double inf = std::numeric_limits<double>::infinity();
+  s.limits = {inf, inf, inf};
+  s.coupling.enabled = false;
+  return s;
+}
+}  // namespace
+
 HapticLoop::HapticLoop(SnapshotBuffer& buffer, DeviceTrajectory trajectory, double rate_hz)
-    : buffer_(buffer), trajectory_(std::move(trajectory)), rate_hz_(rate_hz) {}
+    : buffer_(buffer),
+      owned_device_(std::make_unique<ScriptedDevice>(std::move(trajectory))),
+      device_(*owned_device_),
+      settings_(uncoupled(rate_hz)) {}
 
 HapticLoop::~HapticLoop() {
   if (running_) stop();
 }
 
-void HapticLoop::start() {
+bool HapticLoop::start() {
+  if (running_ || !check_render_settings(settings_).empty()) return false;
   periods_ = {};
-  max_force_jump_ = 0.0;
-  max_force_ = 0.0;
-  // The device's position before its first sample (one period after the start): the simulation may
-  // read it at once, and a default origin would yank the grab there for a step.
-  const Vec3 x0 = trajectory_(0.0);
-  for (int k = 0; k < 3; ++k) device_[k].store(x0[k], std::memory_order_relaxed);
+  forces_ = {};
+  answered_.store(0, std::memory_order_relaxed);
   running_ = true;
   thread_ = std::thread([this] { run(); });
   // A haptic thread should not wait behind simulation or compiler threads: ask for real-time
@@ -43,6 +58,7 @@ void HapticLoop::start() {
   sched_param param{};
   param.sched_priority = sched_get_priority_min(SCHED_FIFO) + 10;
   realtime_ = pthread_setschedparam(thread_.native_handle(), SCHED_FIFO, &param) == 0;
+  return true;
 }
 
 void PeriodHistogram::add(double ms) {
@@ -68,21 +84,27 @@ double PeriodHistogram::quantile(double q) const {
 }
 
 Vec3 HapticLoop::device_position() const {
-  return {device_[0].load(std::memory_order_relaxed), device_[1].load(std::memory_order_relaxed),
-          device_[2].load(std::memory_order_relaxed)};
+  return {position_[0].load(std::memory_order_relaxed), position_[1].load(std::memory_order_relaxed),
+          position_[2].load(std::memory_order_relaxed)};
+}
+
+Vec3 HapticLoop::grab_target() const {
+  return {target_[0].load(std::memory_order_relaxed), target_[1].load(std::memory_order_relaxed),
+          target_[2].load(std::memory_order_relaxed)};
 }
 
 void HapticLoop::run() {
   using Clock = std::chrono::steady_clock;
   const auto period =
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / rate_hz_));
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / settings_.rate_hz));
   // Sleep until shortly before the deadline, then spin: the kernel's wake-up latency (50-200 µs)
   // would otherwise be the jitter of every sample.
   const auto spin_margin = std::chrono::microseconds(150);
+  HapticRenderer renderer(settings_);
+  DeviceReading reading;
   const auto start = Clock::now();
   auto deadline = start;
   auto last = start;
-  Vec3 last_force = Vec3::Zero();
   bool first = true;
   while (running_.load(std::memory_order_relaxed)) {
     deadline += period;
@@ -91,22 +113,29 @@ void HapticLoop::run() {
     }
     const auto now = Clock::now();
     const double t = std::chrono::duration<double>(now - start).count();
-    const Vec3 x = trajectory_(t);
-    for (int k = 0; k < 3; ++k) device_[k].store(x[k], std::memory_order_relaxed);
+    const DeviceStatus status = device_.read(t, reading);
     const HapticSnapshot& snap = buffer_.read();
-    const Vec3 f = haptic_force(snap.contacts[0], x);
-    if (!first) {
-      periods_.add(std::chrono::duration<double, std::milli>(now - last).count());
-      max_force_jump_ = std::max(max_force_jump_, (f - last_force).norm());
+    const bool answered = status == DeviceStatus::ok && reading.position.allFinite();
+    const Vec3 f = status == DeviceStatus::ok ? renderer.render(snap.contacts[0], reading.position)
+                                              : renderer.lost(status);
+    device_.send_force(f);
+    if (answered) {
+      const Vec3& target = renderer.target();
+      for (int k = 0; k < 3; ++k) {
+        position_[k].store(reading.position[k], std::memory_order_relaxed);
+        target_[k].store(target[k], std::memory_order_relaxed);
+      }
+      // Release: a reader that sees the count also sees the positions stored before it.
+      answered_.fetch_add(1, std::memory_order_release);
     }
-    max_force_ = std::max(max_force_, f.norm());
+    if (!first) periods_.add(std::chrono::duration<double, std::milli>(now - last).count());
     first = false;
     last = now;
-    last_force = f;
     // A loop that fell far behind (debugger, suspended VM) resynchronises instead of bursting.
     if (now - deadline > 10 * period) deadline = now;
   }
   seconds_ = std::chrono::duration<double>(last - start).count();
+  forces_ = renderer.stats();
 }
 
 HapticStats HapticLoop::stop() {
@@ -121,8 +150,9 @@ HapticStats HapticLoop::stop() {
     s.period_p99_ms = periods_.quantile(0.99);
     s.period_max_ms = periods_.max();
   }
-  s.max_force_jump = max_force_jump_;
-  s.max_force = max_force_;
+  s.max_force_jump = forces_.max_force_jump;
+  s.max_force = forces_.max_force;
+  s.forces = forces_;
   s.realtime = realtime_;
   return s;
 }

@@ -143,6 +143,45 @@ void World::unbind_haptic_grab(int contact) {
   publish_haptics();
 }
 
+namespace {
+
+// A body without a local compliance (fem, springs, meshless) reports its grab reaction once per step.
+// A haptic coupling whose proxy assumed a zero stiffness there would move the grab by F/k each step,
+// a fixed-point iteration that diverges once the body is stiffer than the coupling; with a stiffness
+// estimate K̂ the error shrinks by |K̂ − K| / (k + K̂) per step, which is < 1 for any overestimate (and
+// an overestimate renders dissipatively). So: twice the secant stiffness along the grab's last move,
+// −ΔF·Δx / |Δx|², held at its peak and let decay slowly (5 % per step) so that a step with little
+// motion or a noisy reaction does not drop it. Until a move has measured it, a stiffness above any
+// tissue's stands in: the proxy then moves a little, which measures it. A negative stored value marks
+// "not measured yet".
+constexpr double kSecantDecay = 0.95;
+constexpr double kSecantMargin = 2.0;
+constexpr double kSecantUnmeasured = 1e5;  // (unit: N/m)
+constexpr double kSecantMinMove = 1e-7;    // smaller moves give no stiffness estimate (unit: m)
+
+}  // namespace
+
+double World::secant_stiffness(HapticBinding& h, const Vec3& target, const Vec3& force) {
+  if (!h.published) {
+    h.secant_stiffness = -kSecantUnmeasured;
+  } else {
+    const Vec3 dx = target - h.published_target;
+    const double d2 = dx.squaredNorm();
+    const double k = d2 > kSecantMinMove * kSecantMinMove ? -(force - h.published_force).dot(dx) / d2 : 0.0;
+    const bool measured = std::isfinite(k) && k > 0.0;
+    if (h.secant_stiffness < 0.0) {
+      if (measured) h.secant_stiffness = kSecantMargin * k;
+    } else {
+      h.secant_stiffness *= kSecantDecay;
+      if (measured) h.secant_stiffness = std::max(h.secant_stiffness, kSecantMargin * k);
+    }
+  }
+  h.published_target = target;
+  h.published_force = force;
+  h.published = true;
+  return std::abs(h.secant_stiffness);
+}
+
 void World::publish_haptics() {
   HapticSnapshot snap;
   snap.step = steps_;
@@ -158,7 +197,11 @@ void World::publish_haptics() {
     // The tool feels −C⁻¹ per metre it moves, C the body's compliance at the grab (m/N).
     const Mat3 compliance = b.grab_compliance(h.grab);
     const Eigen::FullPivLU<Mat3> lu(compliance);
-    out.stiffness = lu.isInvertible() ? Mat3(-lu.inverse()) : Mat3::Zero();
+    if (lu.isInvertible()) {
+      out.stiffness = -lu.inverse();
+    } else {
+      out.stiffness = -secant_stiffness(haptic_[c], out.position, out.force) * Mat3::Identity();
+    }
   }
   haptics_.publish(snap);
 }

@@ -123,9 +123,10 @@ class World {
   std::uint64_t state_hash() const;
 
   /// Binds a grab to haptic contact `contact` (< kMaxHapticContacts): after every step the World
-  /// publishes its target, reaction and contact stiffness into haptics(). The grab's target is then
-  /// moved with move_haptic_grab. Returns false for a contact index out of range, a grab the body
-  /// does not hold (Body::holds) or a non-finite target.
+  /// publishes its target, reaction and contact stiffness into haptics(): −C⁻¹ for a body with a local
+  /// compliance C at the grab (green), else an isotropic secant estimate from the last steps. The grab's
+  /// target is then moved with move_haptic_grab. Returns false for a contact index out of range, a grab
+  /// the body does not hold (Body::holds) or a non-finite target.
   bool bind_haptic_grab(int contact, Index body, GrabId grab, const Vec3& target);
   /// Moves a bound grab's target for the next step (unit: m): typically the device position.
   void move_haptic_grab(int contact, const Vec3& target);
@@ -181,10 +182,17 @@ class World {
     Index body = -1;
     GrabId grab;
     Vec3 target = Vec3::Zero();
+    // For a body without a local compliance: the last published target and reaction, and the secant
+    // stiffness estimated from them (publish_haptics).
+    Vec3 published_target = Vec3::Zero();  // (unit: m)
+    Vec3 published_force = Vec3::Zero();   // (unit: N)
+    double secant_stiffness = 0.0;         // (unit: N/m)
+    bool published = false;
   };
   HapticBinding haptic_[kMaxHapticContacts];
   SnapshotBuffer haptics_;
   void publish_haptics();
+  static double secant_stiffness(HapticBinding& h, const Vec3& target, const Vec3& force);
 };
 
 }  // namespace pliant::scene
