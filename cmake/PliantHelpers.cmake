@@ -4,13 +4,21 @@
 add_library(pliant_warnings INTERFACE)
 # The g++ build is the warnings gate; the clang fuzz build (PLIANT_FUZZ) shows clang's extra warnings
 # without failing on them, so that a fuzz run never waits on a warning fix.
-target_compile_options(pliant_warnings INTERFACE -Wall -Wextra $<$<NOT:$<BOOL:${PLIANT_FUZZ}>>:-Werror>
+# The clang ThreadSanitizer build (PLIANT_TSAN) likewise.
+target_compile_options(pliant_warnings INTERFACE -Wall -Wextra
+  $<$<NOT:$<OR:$<BOOL:${PLIANT_FUZZ}>,$<BOOL:${PLIANT_TSAN}>>>:-Werror>
   # GCC 12 reports false -Wrestrict errors inside std::string concatenation at -O3 (GCC PR 105329).
   $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>)
 # PLIANT_FUZZ instruments with the same sanitizers (top-level CMakeLists.txt).
 if(PLIANT_SANITIZE AND NOT PLIANT_FUZZ)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+endif()
+# ThreadSanitizer (./dev test's third stage, docs/threads.md): every object of the build, so that a race
+# between the World, the haptic thread and OpenMP workers is seen wherever it lands.
+if(PLIANT_TSAN)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
 endif()
 
 # pliant_add_library(NAME DIR <src/ subfolder> [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])

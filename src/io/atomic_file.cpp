@@ -43,10 +43,16 @@ Status write_file_atomically(const std::filesystem::path& path,
   {
     std::ofstream out(tmp.path, std::ios::binary | std::ios::trunc);
     if (!out) return Error{path.string() + ": cannot write: " + std::strerror(errno)};
+    // errno is the reason of the first failed write (ENOSPC on a full disk, EFBIG past a file-size
+    // limit): a failed stream writes nothing more, so no later call overwrites it.
+    errno = 0;
     Status produced = produce(out);
     if (!produced.ok()) return produced;
     out.flush();
-    if (!out) return Error{path.string() + ": write failed (disk full?)"};
+    if (!out) {
+      const int reason = errno;
+      return Error{path.string() + ": write failed: " + (reason != 0 ? std::strerror(reason) : "disk full?")};
+    }
   }
   std::error_code ec;
   std::filesystem::rename(tmp.path, path, ec);

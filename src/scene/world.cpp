@@ -366,6 +366,34 @@ ScriptedGrab World::take_scripted_grab(std::size_t i) {
   return g;
 }
 
+void World::repeat_scripts(double offset) {
+  for (ScriptedGrab& g : grabs_) {
+    if (g.id.valid() && !g.done) body(g.body).release(g.id);
+    g.id = GrabId{};
+    g.done = false;
+    if (g.release > g.start) g.release += offset;
+    g.start += offset;  // the grab's track is relative to its start
+  }
+  for (ForceProbe& p : probes_) {
+    p.start += offset;
+    if (p.end < 1e300) p.end += offset;
+  }
+  for (ScriptedTool& tool : tools_)
+    for (Keyframe& k : tool.track) k.t += offset;
+  for (ScriptedBlade& blade : blades_)
+    for (Keyframe& k : blade.track) k.t += offset;
+  for (Collider& c : colliders_)
+    for (PoseKey& k : c.track) k.t += offset;
+  for (ScriptedProjectile& p : projectiles_) {
+    p.time += offset;
+    p.position = Vec3::Zero();
+    p.current_velocity = Vec3::Zero();
+    p.launched = false;
+    p.done = false;
+    p.hit_body = -1;
+  }
+}
+
 std::uint64_t World::state_hash() const {
   Hasher h;
   h.add_value(time_).add_value(steps_);

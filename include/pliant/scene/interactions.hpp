@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pliant/core/ray.hpp"
+#include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/scene/body.hpp"
 

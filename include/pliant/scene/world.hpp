@@ -75,6 +75,13 @@ class World {
   /// Removes scripted grab i and returns it, so that something else (a haptic device, the viewer's
   /// mouse) can drive that handle instead of its keyframes.
   ScriptedGrab take_scripted_grab(std::size_t i);
+  /// Plays every scripted interaction again, `offset` seconds later (unit: s; a soak's next cycle is
+  /// offset by the script's length): held grabs are released and grab again at start + offset,
+  /// probes act from start + offset, tools', blades' and colliders' tracks are shifted by offset, and
+  /// projectiles are fired again at time + offset from their start. Interactions already taken over
+  /// (take_scripted_grab) and haptic grabs are not touched. The bodies keep their state (tears, cuts
+  /// and dents stay).
+  void repeat_scripts(double offset);
 
   /// Adds a rigid collider (validate() it first: an invalid one is refused with its one-line error);
   /// returns its index.

@@ -565,6 +565,12 @@ void DentTarget::step(double dt) {
   }
 }
 
+void DentTarget::drop_finished() {
+  std::erase_if(impl_->bodies, [](const Impl::Body& b) {
+    return b.status.phase == ProjectilePhase::stopped || b.status.phase == ProjectilePhase::passed;
+  });
+}
+
 const TriMesh& DentTarget::surface() const { return impl_->mesh; }
 const std::vector<Vec3>& DentTarget::rest_positions() const { return impl_->rest; }
 const std::vector<ImpactMaterial>& DentTarget::materials() const { return impl_->materials; }

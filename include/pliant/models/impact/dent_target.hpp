@@ -73,6 +73,11 @@ class DentTarget {
   Index launch(Projectile projectile);
   /// Advances every projectile by dt (unit: s), denting as they touch. Never throws.
   void step(double dt);
+  /// Forgets the projectiles that have stopped or passed by (their status and dent with them); the
+  /// others keep their launch order and are renumbered 0, 1, ... An owner that launches without end
+  /// (the scene layer launches one projectile per impact) calls it after each step, so that memory
+  /// and step time stay flat over a session of thousands of impacts. The dents stay in the surface.
+  void drop_finished();
 
   const TriMesh& surface() const;
   const std::vector<Vec3>& rest_positions() const;
