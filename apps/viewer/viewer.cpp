@@ -260,7 +260,6 @@ void Viewer::frame_camera() {
 // axes at the grid's near corner, and the fixed nodes as yellow octahedra. Sizes follow the bodies'
 // box when the camera framed them, so the grid stays put while they deform.
 void Viewer::add_guides(render::Frame& f) {
-  // The box the camera last framed: the grid and axes stay put while a body deforms.
   Aabb box = guide_box_;
   if (box.empty())
     for (const render::Surface& s : f.surfaces)
@@ -427,8 +426,8 @@ render::Frame Viewer::build_frame() {
                    render::color_bar_label(field_name_, field_unit_)};
   }
   if (show_ == 2) f.surfaces.clear();  // points only: the bodies' surfaces would hide them
+  add_tools(f);                        // first: colliders' quads are sized around the bodies, not the grid
   add_guides(f);
-  add_tools(f);
   if (show_ > 0) {
     const std::vector<std::span<const Vec3>> clouds = model_.interior_points();
     point_glyphs_.add_to(f, clouds, camera_.scene_radius / 150.0);
