@@ -13,6 +13,8 @@
 #include "pliant/scene/tool_cylinders.hpp"
 
 #if PLIANT_HAS_RENDER
+#include "pliant/render/color_range.hpp"
+#include "pliant/render/framing.hpp"
 #include "pliant/render/line_plot.hpp"
 #include "pliant/render/offscreen.hpp"
 #include "pliant/render/shapes.hpp"
@@ -141,11 +143,15 @@ class FrameWriter {
 
 #if PLIANT_HAS_RENDER
 // PNG frames. Every frame is drawn with one colour range and one camera, both taken over the whole
-// run, so colours compare between frames and no body leaves the picture: frames are kept (surface
-// positions, triangles, the field and the tools, a few hundred kB each) and drawn when the run ends,
-// or early when they pass a memory budget, after which the range and camera stay as they were then
-// (the range can still grow). A field with one value over all kept frames (a body at rest throughout)
-// gets a colour bar with that one value.
+// run, so colours compare between frames and no body of interest leaves the picture: frames are kept
+// (surface positions, triangles, the field and the tools, a few hundred kB each) and drawn when the
+// run ends, or early when they pass a memory budget, after which the range and camera stay as they
+// were then (the range can still grow; the camera widens only when a body of interest has left its
+// view). The camera frames the bodies' main pieces (render/framing.hpp: a fragment holding under 5 %
+// of its body's surface nodes does not widen it) and the scripted grabs' points and targets, in the
+// part of the image the colour bar leaves free. A field whose range is below its floor
+// (render/color_range.hpp; a body at rest) is one colour with a one-value bar. Held grabs are drawn
+// as markers with their reaction arrow labelled in N, and the simulated time in the top-left corner.
 class PngWriter {
  public:
   PngWriter(const scene::Scene& scene, const std::filesystem::path& dir)
@@ -193,11 +199,12 @@ class PngWriter {
           lo_ = std::min(lo_, v);
           hi_ = std::max(hi_, v);
         }
-      for (const Vec3& p : out.positions)
-        if (p.allFinite()) box_.extend(p);
+      render::extend_by_main_pieces(out.positions, out.triangles, box_);
       held_bytes_ += out.positions.size() * sizeof(Vec3) + out.triangles.size() * sizeof(Tri) +
                      out.values.size() * sizeof(double);
     }
+    add_grabs(world, shot);
+    shot.time = world.time();
     for (const scene::ToolCylinder& c : scene::tool_cylinders(world))
       shot.tools.push_back({c.centre, c.axis, c.radius, c.half_length});
     // Colliders at their pose now (a plane's quad is sized when drawn, around every frame's bodies),
@@ -215,10 +222,11 @@ class PngWriter {
 
   /// Draws and writes the frames kept so far.
   void flush() {
-    if (!framed_ && !box_.empty()) {
-      camera_.width = renderer_->width();
-      camera_.height = renderer_->height();
-      camera_.frame(box_, 1.2);
+    camera_.width = renderer_->width();
+    camera_.height = renderer_->height();
+    const double right = render::color_bar_left(camera_.width, camera_.height);
+    if (!box_.empty() && (!framed_ || !render::in_view(camera_, box_, 0.0, 0.0, right, camera_.height))) {
+      camera_.frame_region(box_, 0.0, 0.0, right, camera_.height, 1.2);
       framed_ = true;
     }
     for (const Snapshot& shot : held_) draw(shot);
@@ -233,8 +241,14 @@ class PngWriter {
     std::vector<Tri> triangles;
     std::vector<double> values;
   };
+  struct GrabShot {
+    Vec3 point = Vec3::Zero();     // the held point (unit: m)
+    Vec3 reaction = Vec3::Zero();  // the force the body exerts on the grab (unit: N)
+  };
   struct Snapshot {
     int frame = 0;
+    double time = 0.0;  // (unit: s)
+    std::vector<GrabShot> grabs;
     std::vector<BodyShot> bodies;
     std::vector<render::Cylinder> tools;
     std::vector<std::pair<const scene::Collider*, Pose>> colliders;  // the World's, which outlives us
@@ -244,9 +258,10 @@ class PngWriter {
   static constexpr std::size_t kBudgetBytes = std::size_t{256} << 20;
 
   void draw(const Snapshot& shot) {
-    // The range starts at 0 for fields that do (magnitudes: displacement, stress).
-    const double lo = std::isfinite(lo_) ? std::min(lo_, 0.0) : 0.0;
-    const double hi = std::isfinite(hi_) ? std::max(hi_, lo) : lo;
+    // One range for every frame, with a floor (render/color_range.hpp): a body at rest is one colour.
+    const render::ColorRange range =
+        render::color_range(lo_, hi_, unit_, box_.empty() ? 0.0 : box_.diagonal());
+    const double lo = range.min, hi = range.max;
     render::Frame f;
     for (const BodyShot& body : shot.bodies) {
       render::Surface s;
@@ -259,6 +274,8 @@ class PngWriter {
     }
     tools_.add_to(f, shot.tools);
     add_contact(f, shot);
+    add_grab_shapes(f, shot);
+    f.caption = fmt::format("t = {:.3f} s", shot.time);
     f.camera = camera_;
     f.color_bar = {true, render::ColorMap::viridis, lo, hi, render::color_bar_label(field_, unit_)};
     const render::Image image = renderer_->render(f);
@@ -290,9 +307,73 @@ class PngWriter {
     }
   }
 
+  // Every scripted grab the body holds now: its point (the handle node, or the grabbed surface point
+  // for a family that lists no nodes) and reaction. The points, and the targets the script will move
+  // them to, widen the frame: a pull is framed from the first frame on.
+  void add_grabs(const scene::World& world, Snapshot& shot) {
+    scene::reaction_forces(world, reactions_);
+    const std::span<const scene::ScriptedGrab> grabs = world.scripted_grabs();
+    for (std::size_t i = 0; i < grabs.size(); ++i) {
+      const scene::ScriptedGrab& g = grabs[i];
+      if (g.body < 0 || static_cast<std::size_t>(g.body) >= world.body_count()) continue;
+      const scene::Body& body = world.body(g.body);
+      if (g.placed)
+        for (const scene::Keyframe& k : g.track)
+          if (const Vec3 target = g.anchor + k.offset; target.allFinite()) box_.extend(target);
+      if (!g.id.valid() || !body.holds(g.id)) continue;
+      const std::span<const Vec3> x = body.surface_positions();
+      const std::span<const Tri> tris = body.surface_triangles();
+      const std::span<const Index> nodes = body.grab_nodes(g.id);
+      Vec3 point = Vec3::Zero();
+      if (!nodes.empty() && nodes[0] >= 0 && static_cast<std::size_t>(nodes[0]) < x.size())
+        point = x[static_cast<std::size_t>(nodes[0])];
+      else if (g.point.triangle >= 0 && static_cast<std::size_t>(g.point.triangle) < tris.size()) {
+        const Tri& t = tris[static_cast<std::size_t>(g.point.triangle)];
+        point = (1.0 - g.point.u - g.point.v) * x[static_cast<std::size_t>(t[0])] +
+                g.point.u * x[static_cast<std::size_t>(t[1])] + g.point.v * x[static_cast<std::size_t>(t[2])];
+      } else {
+        continue;
+      }
+      if (!point.allFinite()) continue;
+      const Vec3 reaction = i < reactions_.size() && reactions_[i].allFinite() ? reactions_[i] : Vec3::Zero();
+      shot.grabs.push_back({point, reaction});
+      box_.extend(point);
+      largest_grab_force_ = std::max(largest_grab_force_, reaction.norm());
+    }
+  }
+
+  // Grab points as magenta octahedra and their reactions as arrows labelled in N, the run's largest
+  // a quarter of the scene's size long (lengths compare between frames).
+  void add_grab_shapes(render::Frame& f, const Snapshot& shot) {
+    if (shot.grabs.empty()) return;
+    const double size = box_.empty() ? 1.0 : std::max(box_.diagonal(), 1e-6);
+    grab_markers_.positions.clear();
+    grab_markers_.triangles.clear();
+    for (const GrabShot& g : shot.grabs) {
+      render::append_point_glyphs(std::span<const Vec3>(&g.point, 1), 0.025 * size, grab_markers_);
+      const double magnitude = g.reaction.norm();
+      if (!(magnitude > 0.0) || !(largest_grab_force_ > 0.0)) continue;
+      render::Arrow a;
+      a.origin = g.point;
+      a.tip = g.point + (0.25 * size / largest_grab_force_) * g.reaction;
+      a.color = render::kGrabColor;
+      a.label = fmt::format("{:.3g} N", magnitude);
+      f.arrows.push_back(a);
+    }
+    render::Surface s;
+    s.positions = grab_markers_.positions;
+    s.triangles = grab_markers_.triangles;
+    s.color = render::kGrabColor;
+    s.shading = render::Shading::flat;
+    f.surfaces.push_back(s);
+  }
+
   std::filesystem::path dir_;
   std::string field_;
   bool arrows_ = false;
+  std::vector<Vec3> reactions_;      // reaction_forces' scratch (unit: N)
+  double largest_grab_force_ = 0.0;  // over the frames so far (unit: N)
+  TriMesh grab_markers_;
   render::ContactShapes contact_shapes_;
   std::string unit_;
   std::unique_ptr<render::OffscreenRenderer> renderer_;
@@ -300,7 +381,7 @@ class PngWriter {
   render::CylinderMeshes tools_;
   bool framed_ = false;
   double lo_ = INFINITY, hi_ = -INFINITY;  // the field's range over the frames so far
-  Aabb box_;                               // the bodies' bounds over the frames so far
+  Aabb box_;  // the bounds of the bodies' main pieces and the grabs over the frames so far
   std::vector<Snapshot> held_;
   std::size_t held_bytes_ = 0;
   int files_ = 0;

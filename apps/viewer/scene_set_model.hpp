@@ -84,6 +84,12 @@ class SceneSetModel : public ViewerModel {
   std::vector<TriMesh> collider_surfaces(const Aabb& around) const override {
     return current() ? current()->collider_surfaces(around) : std::vector<TriMesh>{};
   }
+  std::vector<Vec3> fixed_points() const override {
+    return current() ? current()->fixed_points() : std::vector<Vec3>{};
+  }
+  std::optional<double> floor_height() const override {
+    return current() ? current()->floor_height() : std::nullopt;
+  }
   std::vector<Vec3> contact_points() const override {
     return current() ? current()->contact_points() : std::vector<Vec3>{};
   }

@@ -59,6 +59,10 @@ void add_view_options(CLI::App& app, ViewCommand& c, WithoutFile without_file) {
                  "colour by this field at start (e.g. displacement, stress; default: the scene's output "
                  "colour field)");
   app.add_flag("--no-panel", c.no_panel, "hide the ImGui panel (default: shown)");
+  app.add_flag("--no-grid", c.no_grid, "start without the floor grid (a panel toggle; default: shown)");
+  app.add_flag("--no-axes", c.no_axes, "start without the world axes (a panel toggle; default: shown)");
+  app.add_flag("--no-fixed-markers", c.no_fixed_markers,
+               "start without markers on fixed nodes (a panel toggle; default: shown)");
 }
 
 namespace {
@@ -170,6 +174,9 @@ Status run_view_command(ViewCommand c, WithoutFile without_file) {
   c.options.screenshot = c.screenshot;
   c.options.first_screenshot = c.first_screenshot;
   c.options.show_panel = !c.no_panel;
+  c.options.grid = !c.no_grid;
+  c.options.axes = !c.no_axes;
+  c.options.fixed_markers = !c.no_fixed_markers;
   if (!c.screenshot.empty() && c.options.after == 0) c.options.after = 1;
   if (!c.drag.empty()) {
     auto d = parse_scripted_drag(c.drag);

@@ -30,6 +30,9 @@ struct ViewCommand {
   std::string model = "pull";
   std::string screenshot, first_screenshot, drag;
   bool no_panel = false;
+  bool no_grid = false;
+  bool no_axes = false;
+  bool no_fixed_markers = false;
   bool scripted = false;
   ViewerOptions options;
 };

@@ -2,7 +2,10 @@
 
 #include "pliant/core/surface_picker.hpp"
 #include "pliant/io/atomic_file.hpp"
+#include "pliant/render/color_range.hpp"
+#include "pliant/render/framing.hpp"
 #include "pliant/render/gl_renderer.hpp"
+#include "pliant/render/guides.hpp"
 #include "pliant/render/image.hpp"
 #include "pliant/render/shapes.hpp"
 
@@ -50,7 +53,12 @@ enum class Gesture { none, grab, orbit, pan };
 
 class Viewer {
  public:
-  Viewer(ViewerModel& model, const ViewerOptions& options) : model_(model), options_(options) {}
+  Viewer(ViewerModel& model, const ViewerOptions& options)
+      : model_(model),
+        options_(options),
+        show_grid_(options.grid),
+        show_axes_(options.axes),
+        show_fixed_(options.fixed_markers) {}
   Status run();
 
  private:
@@ -61,6 +69,7 @@ class Viewer {
   void frame_camera();
   void reset();
   void add_tools(render::Frame& f);
+  void add_guides(render::Frame& f);
   Status choose_field(bool strict);
   void report_loading(const LoadingState& loading);
   void draw_loading(const LoadingState& loading);
@@ -96,6 +105,13 @@ class Viewer {
   int shading_ = 0;
   bool wireframe_ = false;
   int show_ = 0;  // 0: body surfaces; 1: and their interior points (phyxels, FEM nodes); 2: points only
+  bool show_grid_ = true;   // floor grid at the scene's floor, else just below the bodies
+  bool show_axes_ = true;   // world axes at the grid's corner
+  bool show_fixed_ = true;  // markers on the fixed surface nodes
+  TriMesh grid_mesh_;       // borrowed by the frame
+  Aabb guide_box_;          // the bodies' box when last framed: where the grid and axes go
+  render::PointGlyphs fixed_glyphs_;
+  std::vector<Vec3> fixed_points_;
   render::PointGlyphs point_glyphs_;
   std::vector<std::vector<double>> field_values_;
   std::vector<std::vector<double>>
@@ -226,16 +242,54 @@ void Viewer::frame_camera() {
   for (std::size_t i = 0; i < model_.surface_count(); ++i)
     for (const Vec3& p : model_.surface(i).positions)
       if (p.allFinite()) box.extend(p);
-  // Frame the bodies in the part of the window the panel leaves free, unless that part is too
-  // narrow to be useful (then the panel covers a side of the view, which the user can pan).
+  // Frame the bodies in the part of the window the panel (left) and the colour bar with its values
+  // (right, when the model has fields to colour by) leave free, unless that part is too narrow to be
+  // useful (then the panel covers a side of the view, which the user can pan).
   int ww = 0, wh = 0;
   glfwGetWindowSize(window_, &ww, &wh);
   const double sx = ww > 0 ? static_cast<double>(camera_.width) / ww : 1.0;
-  const double left = options_.show_panel && panel_open_ ? (panel_right_ + kPanelMargin) * sx : 0.0;
-  if (left > 0.0 && camera_.width - left >= camera_.width / 3.0)
-    camera_.frame_region(box, left, 0.0, camera_.width, camera_.height, 1.15);
-  else
-    camera_.frame(box, 1.15);
+  double left = options_.show_panel && panel_open_ ? (panel_right_ + kPanelMargin) * sx : 0.0;
+  guide_box_ = box;
+  const double right =
+      model_.field_names().empty() ? camera_.width : render::color_bar_left(camera_.width, camera_.height);
+  if (right - left < camera_.width / 3.0) left = 0.0;
+  camera_.frame_region(box, left, 0.0, right, camera_.height, 1.15);
+}
+
+// The floor grid (at the scene's floor, else a twentieth of the bodies' size below them), the world
+// axes at the grid's near corner, and the fixed nodes as yellow octahedra. Sizes follow the bodies'
+// box when the camera framed them, so the grid stays put while they deform.
+void Viewer::add_guides(render::Frame& f) {
+  Aabb box = guide_box_;
+  if (box.empty())
+    for (const render::Surface& s : f.surfaces)
+      for (const Vec3& p : s.positions)
+        if (p.allFinite()) box.extend(p);
+  if (box.empty()) return;
+  const double size = std::max(box.diagonal(), 1e-9);
+  const double floor = model_.floor_height().value_or(box.min.y() - 0.05 * size);
+  if (show_grid_) {
+    // A hair above the floor collider's quad, so the lines win the depth test.
+    grid_mesh_ = render::floor_grid(box, floor + 1e-3 * size, 2e-3 * size);
+    render::Surface s;
+    s.positions = grid_mesh_.positions;
+    s.triangles = grid_mesh_.triangles;
+    s.color = render::kGridColor;
+    s.shading = render::Shading::unlit;
+    f.surfaces.push_back(s);
+  }
+  if (show_axes_) {
+    const Vec3 corner(box.min.x() - 0.1 * size, floor, box.max.z() + 0.1 * size);
+    for (const render::Arrow& a : render::axes_arrows(corner, 0.2 * size)) f.arrows.push_back(a);
+  }
+  if (show_fixed_) {
+    fixed_points_ = model_.fixed_points();
+    if (!fixed_points_.empty()) {
+      const std::span<const Vec3> cloud = fixed_points_;
+      fixed_glyphs_.add_to(f, std::span<const std::span<const Vec3>>(&cloud, 1), size / 80.0);
+      f.surfaces.back().color = render::kFixedColor;
+    }
+  }
 }
 
 // Tools as closed grey cylinders, meshed by the render module like the CLI's PNG frames.
@@ -353,7 +407,15 @@ render::Frame Viewer::build_frame() {
     f.surfaces.push_back(r);
   }
   if (any_field) {
-    if (!(lo <= hi)) lo = hi = 0.0;  // no finite value at all
+    // The PNG frames' rule (render/color_range.hpp): a range below its floor is one colour.
+    Aabb box;
+    for (const render::Surface& r : f.surfaces)
+      for (const Vec3& p : r.positions)
+        if (p.allFinite()) box.extend(p);
+    const render::ColorRange range =
+        render::color_range(lo, hi, field_unit_, box.empty() ? 0.0 : box.diagonal());
+    lo = range.min;
+    hi = range.max;
     field_min_ = lo;
     field_max_ = hi;
     for (render::Surface& r : f.surfaces) {
@@ -364,7 +426,8 @@ render::Frame Viewer::build_frame() {
                    render::color_bar_label(field_name_, field_unit_)};
   }
   if (show_ == 2) f.surfaces.clear();  // points only: the bodies' surfaces would hide them
-  add_tools(f);
+  add_tools(f);                        // first: colliders' quads are sized around the bodies, not the grid
+  add_guides(f);
   if (show_ > 0) {
     const std::vector<std::span<const Vec3>> clouds = model_.interior_points();
     point_glyphs_.add_to(f, clouds, camera_.scene_radius / 150.0);
@@ -433,6 +496,11 @@ void Viewer::draw_panel() {
     ImGui::Combo("colour map", &color_map_, "viridis\0turbo\0greys\0coolwarm\0");
     ImGui::Combo("shading", &shading_, "smooth\0flat\0unlit\0");
     ImGui::Checkbox("wireframe", &wireframe_);
+    ImGui::Checkbox("floor grid", &show_grid_);
+    ImGui::SameLine();
+    ImGui::Checkbox("axes", &show_axes_);
+    ImGui::SameLine();
+    ImGui::Checkbox("fixed nodes", &show_fixed_);
     ImGui::Combo("show", &show_, "surfaces\0surfaces + interior points\0interior points only\0");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("interior points: phyxels of meshless bodies, nodes of fem bodies");

@@ -42,6 +42,9 @@ struct ViewerOptions {
   /// default_field() (a scene's output colour field)
   std::string field;
   bool show_panel = true;
+  bool grid = true;           ///< floor grid at start (a panel toggle)
+  bool axes = true;           ///< world axes at start (a panel toggle)
+  bool fixed_markers = true;  ///< markers on fixed nodes at start (a panel toggle)
   bool vsync = true;
   /// Print progress lines on stderr while the model builds with nothing to show, and "ready: TITLE"
   /// when it first shows a scene; the caller has announced the build (a terminal user then sees why

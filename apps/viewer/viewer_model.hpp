@@ -109,6 +109,12 @@ class ViewerModel {
   virtual std::vector<TriMesh> collider_surfaces(const Aabb& /*around*/) const { return {}; }
   /// The surface nodes held in contact after the last step (unit: m).
   virtual std::vector<Vec3> contact_points() const { return {}; }
+  /// Current positions of the surface nodes the bodies hold fixed (a scene's "fixed" regions; unit:
+  /// m), for the viewer's markers; empty when the model does not know them.
+  virtual std::vector<Vec3> fixed_points() const { return {}; }
+  /// Height of the scene's floor along +Y (unit: m): the highest upward-facing plane collider's;
+  /// nullopt without one (the viewer's grid then lies just below the bodies).
+  virtual std::optional<double> floor_height() const { return std::nullopt; }
   /// The bodies' interior points (phyxels, FEM nodes; unit: m), valid until the next step, for the
   /// "interior points" display option.
   virtual std::vector<std::span<const Vec3>> interior_points() const { return {}; }

@@ -2,6 +2,7 @@
 
 #include "panels/family_panel.hpp"
 
+#include "pliant/core/region.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/collider_mesh.hpp"
 #include "pliant/scene/scene_file.hpp"
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <variant>
 
 namespace pliant::viewer {
 namespace {
@@ -165,6 +167,53 @@ std::vector<TriMesh> WorldViewerModel::collider_surfaces(const Aabb& around) con
   for (const scene::Collider& c : world_->colliders())
     out.push_back(scene::collider_surface(c, c.pose_at(world_->time()), around));
   return out;
+}
+
+// A scene's "fixed" regions select nodes of the body's own mesh; evaluated on the surface's rest
+// positions they pick the fixed nodes that show (an extreme face, a box, a half-space select the same
+// surface nodes either way). Node-list regions number the body's own nodes: they are skipped.
+std::vector<Vec3> WorldViewerModel::fixed_points() const {
+  if (fixed_generation_ != generation_) {
+    fixed_generation_ = generation_;
+    fixed_nodes_.assign(world_->body_count(), {});
+    const json* bodies =
+        built_doc_.is_object() && built_doc_.contains("bodies") ? &built_doc_["bodies"] : nullptr;
+    for (std::size_t b = 0; bodies && bodies->is_array() && b < bodies->size() && b < world_->body_count();
+         ++b) {
+      const json& body = (*bodies)[b];
+      if (!body.is_object() || !body.contains("fixed") || !body["fixed"].is_array()) continue;
+      const std::span<const Vec3> rest = world_->body(static_cast<Index>(b)).surface_rest_positions();
+      const std::vector<Vec3> points(rest.begin(), rest.end());
+      std::vector<Index>& nodes = fixed_nodes_[b];
+      for (const json& text : body["fixed"]) {
+        if (!text.is_string()) continue;
+        const auto region = parse_region(text.get<std::string>());
+        if (!region.ok() || std::holds_alternative<NodeListRegion>(*region)) continue;
+        const std::vector<Index> picked = select_nodes(points, *region);
+        nodes.insert(nodes.end(), picked.begin(), picked.end());
+      }
+      std::sort(nodes.begin(), nodes.end());
+      nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    }
+  }
+  std::vector<Vec3> out;
+  for (std::size_t b = 0; b < fixed_nodes_.size() && b < world_->body_count(); ++b) {
+    const std::span<const Vec3> x = world_->body(static_cast<Index>(b)).surface_positions();
+    for (Index n : fixed_nodes_[b])
+      if (static_cast<std::size_t>(n) < x.size()) out.push_back(x[static_cast<std::size_t>(n)]);
+  }
+  return out;
+}
+
+std::optional<double> WorldViewerModel::floor_height() const {
+  std::optional<double> floor;
+  for (const scene::Collider& c : world_->colliders()) {
+    if (c.shape != scene::ColliderShape::plane) continue;
+    const Pose pose = c.pose_at(world_->time());
+    if (pose.direction_to_world(c.normal).normalized().y() < 0.99) continue;
+    if (!floor || pose.position.y() > *floor) floor = pose.position.y();
+  }
+  return floor;
 }
 
 std::vector<Vec3> WorldViewerModel::contact_points() const {

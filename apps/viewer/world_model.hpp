@@ -81,6 +81,8 @@ class WorldViewerModel : public ViewerModel {
   std::vector<ViewerTool> tools() const override;
   std::vector<std::span<const Vec3>> interior_points() const override;
   std::vector<TriMesh> collider_surfaces(const Aabb& around) const override;
+  std::vector<Vec3> fixed_points() const override;
+  std::optional<double> floor_height() const override;
   std::vector<Vec3> contact_points() const override;
   const Profile* profile() const override { return &world_->profile(); }
   /// The scene's output "color" field (from_scene models), else "displacement".
@@ -141,6 +143,10 @@ class WorldViewerModel : public ViewerModel {
   bool rebuild_queued_ = false;
   double last_build_ms_ = 0.0;  // sets the progress estimate of the next rebuild (unit: ms)
   std::uint64_t generation_ = 0;
+  // Per body, the surface nodes its scene "fixed" regions select at rest, for fixed_points(); built
+  // for generation fixed_generation_.
+  mutable std::vector<std::vector<Index>> fixed_nodes_;
+  mutable std::uint64_t fixed_generation_ = ~std::uint64_t{0};
   Index grab_body_ = -1;
   scene::GrabId grab_;
   std::string rebuild_error_;  // shown in the panel when a rebuild failed (the old world is kept)

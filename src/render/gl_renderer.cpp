@@ -287,8 +287,9 @@ void GlRenderer::Impl::build_surfaces(const Frame& frame) {
       if (!has_field) return 0.0;
       const double v = s.field[static_cast<std::size_t>(node)];
       if (!std::isfinite(v)) return 0.0;
-      // A degenerate range (a field at rest, all 0) shows its value at the low end.
-      return span > 0.0 ? (v - s.range_min) / span : (v > s.range_min ? 1.0 : 0.0);
+      // A degenerate range (one value: a field below its colour range's floor, e.g. a body at rest)
+      // shows every node at the low end, whatever round-off its value carries.
+      return span > 0.0 ? (v - s.range_min) / span : 0.0;
     };
     const auto valid = [n](const Tri& t) {
       return t[0] >= 0 && t[1] >= 0 && t[2] >= 0 && static_cast<std::size_t>(t[0]) < n &&
@@ -447,6 +448,11 @@ void GlRenderer::Impl::build_overlay(const Frame& frame) {
       const float lw = text_width(bar.label) * scale;
       text(bar.label, std::max(2.0f, x1 - lw), y0 - (kGlyphHeight + 4) * scale, scale, white);
     }
+  }
+  // The caption (the simulated time) at twice the labels' size, at least: read at a glance.
+  if (!frame.caption.empty()) {
+    const float big = std::max(2.0f, 2.0f * scale);
+    text(frame.caption, 2 * big, 2 * big, big, white);
   }
   for (const Arrow& a : frame.arrows) {
     if (a.label.empty()) continue;

@@ -2,6 +2,7 @@
 // The tests skip (with the reason) where no EGL surfaceless display can be created.
 #include "pliant/render/offscreen.hpp"
 
+#include "pliant/render/color_range.hpp"
 #include "pliant/render/image.hpp"
 #include "render/test_sphere.hpp"
 
@@ -176,6 +177,34 @@ TEST_F(Offscreen, ColorBarShowsTheMapTopToBottom) {
     for (int x = w / 2; x < bar_x - 4; ++x)
       if (img.pixel(x, y)[0] > 200 && img.pixel(x, y)[1] > 200) ++light;
   EXPECT_GT(light, 20);
+}
+
+// A body at rest whose field is round-off (0 ... 3e-17 m, the new user's speckled organ): with the
+// range color_range gives, every surface pixel is one colour, the map's low end, unlit.
+TEST_F(Offscreen, RoundOffAtRestIsOneColour) {
+  const int w = 200, h = 200;
+  REQUIRE_RENDERER(renderer, w, h, 1);
+  const TriMesh sphere = test::make_sphere(1.0, 3, Vec3::Zero());
+  std::vector<double> field(sphere.positions.size());
+  for (std::size_t i = 0; i < field.size(); ++i) field[i] = 3e-17 * static_cast<double>(i % 7) / 6.0;
+  const ColorRange range = color_range(0.0, 3e-17, "m", 2.0);
+  ASSERT_TRUE(range.single());
+  Frame f = sphere_frame(sphere, w, h, false, Shading::unlit);
+  f.surfaces[0].field = field;
+  f.surfaces[0].color_map = ColorMap::turbo;
+  f.surfaces[0].range_min = range.min;
+  f.surfaces[0].range_max = range.max;
+  const Image img = renderer->render(f);
+  int surface = 0, other = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      if (diff(img.pixel(x, y), f.background) == 0) continue;
+      ++surface;
+      if (diff(img.pixel(x, y), sample(ColorMap::turbo, 0.0)) > 2) ++other;
+    }
+  EXPECT_GT(surface, w * h / 10);
+  // Anti-aliasing is off (1 sample): no edge pixels mix with the background.
+  EXPECT_EQ(other, 0) << "of " << surface << " surface pixels";
 }
 
 // A degenerate range (a body at rest: the field is 0 everywhere and the range [0, 0]) shows the

@@ -5,6 +5,7 @@
 //
 // The tests skip only when xvfb-run is not installed (./dev installs it); with CI set in the
 // environment its absence is a failure instead.
+#include "pliant/render/framing.hpp"
 #include "pliant/render/image.hpp"
 
 #include <gtest/gtest.h>
@@ -157,11 +158,13 @@ TEST_F(ViewerXvfb, WithoutADragTheImageStaysStill) {
   EXPECT_EQ(changed_pixels(a, b), 0);
 }
 
-// At the default 1024×720 window the panel takes the left side: the sphere is framed in the rest of
-// the window, whole (its visible silhouette is as wide as tall) and centred there.
+// At the default 1024×720 window the panel takes the left side and the colour bar the right: the
+// sphere is framed in the rest of the window, whole (its visible silhouette is as wide as tall) and centred
+// there.
 TEST_F(ViewerXvfb, ThePanelDoesNotCoverTheBody) {
   const fs::path shot = dir / "panel.png";
-  const ViewRun r = run("--first-screenshot " + shot.string() + " --after 2", true);
+  // (The red X axis would count as flesh: axes off.)
+  const ViewRun r = run("--no-axes --first-screenshot " + shot.string() + " --after 2", true);
   ASSERT_EQ(r.status, 0) << r.output;
   const Image img = load(shot);
   ASSERT_EQ(img.width, 1024);
@@ -183,14 +186,16 @@ TEST_F(ViewerXvfb, ThePanelDoesNotCoverTheBody) {
   const int panel_right = 8 + 390;
   EXPECT_GT(left, panel_right) << "the panel covers part of the body";
   EXPECT_NEAR(right - left, bottom - top, 6) << "the visible silhouette is cut";
-  EXPECT_NEAR(0.5 * (left + right), 0.5 * (panel_right + 8 + 1024), 6);
+  // Centred between the panel and the colour bar's value labels (the pull model has a field).
+  EXPECT_NEAR(0.5 * (left + right), 0.5 * (panel_right + 8 + color_bar_left(1024, 720)), 6);
   EXPECT_NEAR(0.5 * (top + bottom), 360, 6);
 }
 
 // The pull test model has no physics: dragging it deforms it but shows no force arrow or value.
 TEST_F(ViewerXvfb, AModelWithoutPhysicsShowsNoForceArrow) {
   const fs::path first = dir / "first.png", last = dir / "last.png";
-  const ViewRun r = run("--width 640 --height 480 --no-panel --first-screenshot " + first.string() +
+  // (Axes off: the red X axis is not a force arrow.)
+  const ViewRun r = run("--width 640 --height 480 --no-panel --no-axes --first-screenshot " + first.string() +
                             " --screenshot " + last.string() + " --after 30 --script-drag 320,240,420,170,12",
                         true);
   ASSERT_EQ(r.status, 0) << r.output;
@@ -215,11 +220,15 @@ TEST(ViewerErrors, BadOptionsGiveOneErrorLine) {
 TEST_F(ViewerXvfb, PliantViewDragsThePipeScene) {
   const fs::path first = dir / "first.png", last = dir / "last.png";
   const std::string scene = std::string(PLIANT_SOURCE_DIR) + "/examples/scenes/pipe_drag.json";
-  const ViewRun r = run_exe(PLIANT_EXE,
-                            "view " + scene + " --width 640 --height 480 --no-panel --field displacement" +
-                                " --first-screenshot " + first.string() + " --screenshot " + last.string() +
-                                " --after 24 --script-drag 260,260,330,200,12",
-                            true);
+  const ViewRun r =
+      run_exe(PLIANT_EXE,
+              // Axes and fixed-node markers off: the green Y axis and the yellow markers
+              // would read as field colours, the red X axis as an arrow.
+              "view " + scene +
+                  " --width 640 --height 480 --no-panel --no-axes --no-fixed-markers --field displacement" +
+                  " --first-screenshot " + first.string() + " --screenshot " + last.string() +
+                  " --after 24 --script-drag 260,260,330,200,12",
+              true);
   ASSERT_EQ(r.status, 0) << r.output;
   ASSERT_TRUE(fs::exists(last));
   const Image a = load(first), b = load(last);
@@ -285,6 +294,88 @@ TEST_F(ViewerXvfb, PliantViewDemoMembraneMovesOnlyWhenDragged) {
   const ViewRun r2 = run_exe(PLIANT_EXE, common + " --screenshot " + still.string(), true);
   ASSERT_EQ(r2.status, 0) << r2.output;
   EXPECT_EQ(changed_pixels(load(first), load(still)), 0);
+}
+
+// A wide sheet (0.3 m × 0.05 m, springs) held on its left edge, for the guides and the colour bar.
+fs::path write_sheet_scene(const fs::path& dir) {
+  const fs::path file = dir / "sheet.json";
+  std::ofstream(file) << R"({ "pliant": 1, "name": "sheet", "time_step": 0.01, "steps": 10,
+    "bodies": [{ "name": "sheet", "family": "springs",
+                 "mesh": { "shape": "rect", "size": [0.3, 0.05], "cells": [24, 4] }, "fixed": ["xmin"],
+                 "springs": { "method": "dragnet", "stiffness": 100, "damping": 0 } }],
+    "output": { "color": "displacement" } })";
+  return file;
+}
+
+// In a tall window (300 × 400) the sheet framed on the whole width would reach under the colour bar's
+// value labels (from x = 243); framed clear of it, the band between the body and the bar, between the
+// bar's top and bottom labels, stays background.
+TEST_F(ViewerXvfb, TheColourBarDoesNotCoverTheBody) {
+  const fs::path scene = write_sheet_scene(dir), shot = dir / "bar.png";
+  const ViewRun r = run_exe(PLIANT_EXE,
+                            "view " + scene.string() +
+                                " --width 300 --height 400 --no-panel --no-grid --no-axes --no-fixed-markers"
+                                " --after 2 --screenshot " +
+                                shot.string(),
+                            true);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Image img = load(shot);
+  ASSERT_EQ(img.width, 300);
+  const std::uint8_t* bg = img.pixel(2, img.height - 2);
+  int body_right = -1, covered = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x) {
+      const std::uint8_t* p = img.pixel(x, y);
+      const bool background = std::abs(p[0] - bg[0]) + std::abs(p[1] - bg[1]) + std::abs(p[2] - bg[2]) <= 6;
+      if (y > 100 && y < 290 && x >= 243 && x < 280) covered += !background;
+      if (y > 100 && y < 290 && x < 243 && !background) body_right = std::max(body_right, x);
+    }
+  EXPECT_GT(body_right, 150) << "no body drawn";
+  EXPECT_EQ(covered, 0);
+}
+
+// The floor grid (grey, below the sheet), the axes (red, green and blue arrows) and the fixed nodes'
+// markers (yellow, on the sheet's left edge) are each drawn by default and gone with their flag.
+TEST_F(ViewerXvfb, FloorGridAxesAndFixedMarkersToggle) {
+  const fs::path scene = write_sheet_scene(dir);
+  const std::string common =
+      "view " + scene.string() + " --width 480 --height 360 --no-panel --after 2 --screenshot ";
+  const auto shoot = [&](const std::string& name, const std::string& flags) {
+    const fs::path shot = dir / (name + ".png");
+    const ViewRun r = run_exe(PLIANT_EXE, common + shot.string() + " " + flags, true);
+    EXPECT_EQ(r.status, 0) << r.output;
+    return load(shot);
+  };
+  const Image all = shoot("all", ""), no_grid = shoot("no_grid", "--no-grid"),
+              no_axes = shoot("no_axes", "--no-axes"), no_fixed = shoot("no_fixed", "--no-fixed-markers");
+  ASSERT_EQ(all.width, 480);
+  // Per toggle: the pixels that differ, and how many of them have the guide's colour.
+  const auto differing = [&](const Image& without, const auto& is_guide) {
+    int n = 0, guide = 0;
+    for (int y = 0; y < all.height; ++y)
+      for (int x = 0; x < all.width; ++x) {
+        const std::uint8_t *p = all.pixel(x, y), *q = without.pixel(x, y);
+        if (std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) <= 6) continue;
+        ++n;
+        guide += is_guide(p) ? 1 : 0;
+      }
+    return std::pair{n, guide};
+  };
+  const auto [grid, grey] = differing(no_grid, [](const std::uint8_t* p) {
+    return std::abs(p[0] - p[1]) < 20 && std::abs(p[1] - p[2]) < 25 && p[1] > 60;
+  });
+  EXPECT_GT(grid, 300);
+  EXPECT_GT(grey, 0.7 * grid);
+  const auto [axes, coloured] = differing(no_axes, [](const std::uint8_t* p) {
+    const int hi = std::max({p[0], p[1], p[2]}), lo = std::min({p[0], p[1], p[2]});
+    return hi - lo > 60;  // saturated red, green or blue (the white X/Y/Z labels aside)
+  });
+  EXPECT_GT(axes, 100);
+  EXPECT_GT(coloured, 0.5 * axes);
+  const auto [fixed, yellow] = differing(
+      no_fixed, [](const std::uint8_t* p) { return p[0] > 140 && p[1] > 110 && p[2] < 0.6 * p[1]; });
+  EXPECT_GT(fixed, 20);
+  EXPECT_GT(yellow, 0.6 * fixed);
 }
 
 int count_lines(const std::string& text) {

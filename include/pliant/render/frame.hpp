@@ -67,6 +67,9 @@ struct Frame {
   std::vector<Arrow> arrows;
   Camera camera;
   ColorBar color_bar;
+  /// Text in the image's top-left corner, e.g. the simulated time "t = 0.250 s" (drawn in upper case
+  /// in the built-in bitmap font); empty: none.
+  std::string caption;
   Rgb background = {0.16f, 0.17f, 0.20f};  ///< clear colour (sRGB, [0, 1])
 };
 

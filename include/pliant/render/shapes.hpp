@@ -42,6 +42,10 @@ inline constexpr Rgb kColliderColor = {0.42f, 0.50f, 0.66f};
 /// Colour of contact points and contact force arrows: an orange that stands out on the colliders.
 inline constexpr Rgb kContactColor = {1.00f, 0.55f, 0.10f};
 
+/// Colour of grab markers and their reaction arrows: a magenta apart from the colour maps, the tool
+/// grey, the collider blue and the contact orange.
+inline constexpr Rgb kGrabColor = {0.90f, 0.25f, 0.85f};
+
 /// Colour of interior points (phyxels, nodes): a light teal, apart from the tool grey.
 inline constexpr Rgb kPointColor = {0.45f, 0.85f, 0.80f};
 

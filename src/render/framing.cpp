@@ -1,0 +1,79 @@
+#include "pliant/render/framing.hpp"
+
+#include "pliant/render/bitmap_font.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+namespace pliant::render {
+namespace {
+
+// Union-find with path halving: the pieces of a surface in near-linear time.
+Index find(std::vector<Index>& parent, Index i) {
+  while (parent[static_cast<std::size_t>(i)] != i) {
+    parent[static_cast<std::size_t>(i)] =
+        parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(i)])];
+    i = parent[static_cast<std::size_t>(i)];
+  }
+  return i;
+}
+
+}  // namespace
+
+void extend_by_main_pieces(std::span<const Vec3> positions, std::span<const Tri> triangles, Aabb& box,
+                           double min_fraction) {
+  const std::size_t n = positions.size();
+  std::vector<Index> parent(n);
+  std::iota(parent.begin(), parent.end(), Index{0});
+  std::vector<char> used(n, 0);
+  for (const Tri& t : triangles) {
+    if (t[0] < 0 || t[1] < 0 || t[2] < 0 || static_cast<std::size_t>(t[0]) >= n ||
+        static_cast<std::size_t>(t[1]) >= n || static_cast<std::size_t>(t[2]) >= n)
+      continue;
+    for (int k = 0; k < 3; ++k) used[static_cast<std::size_t>(t[k])] = 1;
+    const Index a = find(parent, t[0]);
+    for (int k = 1; k < 3; ++k) {
+      const Index b = find(parent, t[k]);
+      if (a != b) parent[static_cast<std::size_t>(b)] = a;
+    }
+  }
+  std::vector<std::size_t> size(n, 0);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (used[i]) {
+      ++size[static_cast<std::size_t>(find(parent, static_cast<Index>(i)))];
+      ++total;
+    }
+  const double least = min_fraction * static_cast<double>(total);
+  for (std::size_t i = 0; i < n; ++i)
+    if (used[i] &&
+        static_cast<double>(size[static_cast<std::size_t>(find(parent, static_cast<Index>(i)))]) >= least &&
+        positions[i].allFinite())
+      box.extend(positions[i]);
+}
+
+double color_bar_left(int width, int height) {
+  // GlRenderer's overlay layout: the bar is max(8, w/40) wide, w/30 from the right edge, and its value
+  // labels ("%.3g", at most 9 glyphs such as "-1.23e-05") end two font pixels left of it.
+  const double w = width, h = height;
+  const double scale = std::max(1.0, std::round(std::min(w, h) / 300.0));
+  const double bar_w = std::max(8.0, std::round(w / 40.0));
+  const double bar_x0 = w - std::round(w / 30.0) - bar_w;
+  return std::max(0.0, bar_x0 - 2.0 * scale - text_width("-1.23e-05") * scale - 2.0 * scale);
+}
+
+bool in_view(const Camera& camera, const Aabb& box, double x0, double y0, double x1, double y1) {
+  if (box.empty()) return true;
+  for (int c = 0; c < 8; ++c) {
+    const Vec3 corner((c & 1) ? box.max.x() : box.min.x(), (c & 2) ? box.max.y() : box.min.y(),
+                      (c & 4) ? box.max.z() : box.min.z());
+    const Vec3 p = camera.project(corner);
+    if (!(camera.orthographic || p.z() > 0.0)) return false;
+    if (!(p.x() >= x0 && p.x() <= x1 && p.y() >= y0 && p.y() <= y1)) return false;
+  }
+  return true;
+}
+
+}  // namespace pliant::render
