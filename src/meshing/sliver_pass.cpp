@@ -106,9 +106,20 @@ bool improve_node(TetMesh& mesh, Index v, const std::vector<Index>& tets) {
   Vec3 normal = (face[1] - face[0]).cross(face[2] - face[0]);
   if (normal.norm() > 0) {
     normal.normalize();
-    for (double s : {0.05, 0.1, 0.2, 0.4}) {
+    for (double s : {0.02, 0.05, 0.1, 0.2, 0.4}) {
       candidates.push_back(start + s * edge * normal);
       candidates.push_back(start - s * edge * normal);
+    }
+  }
+  // A coarse pattern search as well (the 26 lattice directions, three step lengths): the worst tet's
+  // normal is blocked when opening it flattens a neighbour.
+  for (int dx = -1; dx <= 1; ++dx) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dz = -1; dz <= 1; ++dz) {
+        if (dx == 0 && dy == 0 && dz == 0) continue;
+        const Vec3 direction = Vec3(dx, dy, dz).normalized();
+        for (double s : {0.03, 0.1, 0.3}) candidates.push_back(start + s * edge * direction);
+      }
     }
   }
   double best_q = q0;
@@ -194,7 +205,8 @@ SliverReport remove_slivers(TetMesh& mesh, const SliverOptions& options) {
       if (!alive[e] || quality(mesh.positions, mesh.tets[e]) >= threshold) continue;
       for (Index v : mesh.tets[e]) {
         if (topo.on_boundary[static_cast<std::size_t>(v)]) continue;
-        if (improve_node(mesh, v, topo.node_tets[static_cast<std::size_t>(v)])) {
+        for (int step = 0; step < 4; ++step) {
+          if (!improve_node(mesh, v, topo.node_tets[static_cast<std::size_t>(v)])) break;
           ++report.nodes_moved;
           changed = true;
         }
@@ -272,76 +284,80 @@ SliverReport remove_slivers(TetMesh& mesh, const SliverOptions& options) {
         changed = true;
         continue;
       }
-      // Split: a sliver whose nodes are all on the surface has no node to move. Splitting its longest
-      // interior edge at the middle adds an interior node shared by every tet around that edge, which
-      // the hill climbing then moves; the split is undone unless it raises the worst angle there.
+      // Split: a sliver whose nodes are all on the surface has no node to move. Splitting one of its
+      // interior edges (longest first) at the middle adds an interior node shared by every tet around
+      // that edge, which the hill climbing then moves; a split is undone unless it raises the worst
+      // angle there.
       if (!std::all_of(t.begin(), t.end(),
                        [&](Index v) { return topo.on_boundary[static_cast<std::size_t>(v)] != 0; }))
         continue;
-      Index best_u = -1, best_v = -1;
-      double longest = 0;
+      std::vector<std::pair<double, std::pair<Index, Index>>> edges;
       for (int i = 0; i < 4; ++i) {
         for (int j = i + 1; j < 4; ++j) {
           const Index u = t[static_cast<std::size_t>(i)], v = t[static_cast<std::size_t>(j)];
-          const double length =
-              (mesh.positions[static_cast<std::size_t>(u)] - mesh.positions[static_cast<std::size_t>(v)])
-                  .norm();
-          if (length <= longest || on_surface_edge(topo, mesh, alive, u, v)) continue;
-          longest = length, best_u = u, best_v = v;
+          if (on_surface_edge(topo, mesh, alive, u, v)) continue;
+          edges.push_back(
+              {(mesh.positions[static_cast<std::size_t>(u)] - mesh.positions[static_cast<std::size_t>(v)])
+                   .norm(),
+               {u, v}});
         }
       }
-      if (best_u < 0) continue;
-      std::vector<Index> around;
-      for (Index f : topo.node_tets[static_cast<std::size_t>(best_u)]) {
-        const Tet& other = mesh.tets[static_cast<std::size_t>(f)];
-        if (alive[static_cast<std::size_t>(f)] &&
-            std::find(other.begin(), other.end(), best_v) != other.end())
-          around.push_back(f);
-      }
-      bool clean = true;
-      for (Index f : around)
-        for (Index w : mesh.tets[static_cast<std::size_t>(f)])
-          clean = clean && !touched[static_cast<std::size_t>(w)];
-      if (!clean) continue;
-      double old_q = std::numeric_limits<double>::infinity();
-      for (Index f : around)
-        old_q = std::min(old_q, quality(mesh.positions, mesh.tets[static_cast<std::size_t>(f)]));
-      const auto m = static_cast<Index>(mesh.positions.size());
-      mesh.positions.push_back(0.5 * (mesh.positions[static_cast<std::size_t>(best_u)] +
-                                      mesh.positions[static_cast<std::size_t>(best_v)]));
-      std::vector<Index> new_tets;
-      const std::size_t first_new = mesh.tets.size();
-      for (Index f : around) {
-        Tet& a = mesh.tets[static_cast<std::size_t>(f)];
-        Tet b = a;
-        // m lies on u-v, so putting it in place of one end keeps each half's orientation.
-        for (Index& w : a)
-          if (w == best_v) w = m;
-        for (Index& w : b)
-          if (w == best_u) w = m;
-        mesh.tets.push_back(b);
-        alive.push_back(1);
-        new_tets.push_back(f);
-        new_tets.push_back(static_cast<Index>(mesh.tets.size() - 1));
-      }
-      for (int step = 0; step < 8; ++step)
-        if (!improve_node(mesh, m, new_tets)) break;
-      if (local_quality(mesh, new_tets) > old_q + 1e-9) {
-        touched.push_back(1);  // m
-        topo.on_boundary.push_back(0);
-        for (Index f : new_tets)
-          for (Index w : mesh.tets[static_cast<std::size_t>(f)]) touched[static_cast<std::size_t>(w)] = 1;
-        ++report.splits;
-        changed = true;
-      } else {  // undo: the halves go back into one tet, the new node goes
+      std::sort(edges.begin(), edges.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+      for (const auto& [length, ends] : edges) {
+        const auto [best_u, best_v] = ends;
+        std::vector<Index> around;
+        for (Index f : topo.node_tets[static_cast<std::size_t>(best_u)]) {
+          const Tet& other = mesh.tets[static_cast<std::size_t>(f)];
+          if (alive[static_cast<std::size_t>(f)] &&
+              std::find(other.begin(), other.end(), best_v) != other.end())
+            around.push_back(f);
+        }
+        bool clean = true;
+        for (Index f : around)
+          for (Index w : mesh.tets[static_cast<std::size_t>(f)])
+            clean = clean && !touched[static_cast<std::size_t>(w)];
+        if (!clean) continue;
+        double old_q = std::numeric_limits<double>::infinity();
+        for (Index f : around)
+          old_q = std::min(old_q, quality(mesh.positions, mesh.tets[static_cast<std::size_t>(f)]));
+        const auto m = static_cast<Index>(mesh.positions.size());
+        mesh.positions.push_back(0.5 * (mesh.positions[static_cast<std::size_t>(best_u)] +
+                                        mesh.positions[static_cast<std::size_t>(best_v)]));
+        std::vector<Index> new_tets;
+        const std::size_t first_new = mesh.tets.size();
         for (Index f : around) {
           Tet& a = mesh.tets[static_cast<std::size_t>(f)];
+          Tet b = a;
+          // m lies on u-v, so putting it in place of one end keeps each half's orientation.
           for (Index& w : a)
-            if (w == m) w = best_v;
+            if (w == best_v) w = m;
+          for (Index& w : b)
+            if (w == best_u) w = m;
+          mesh.tets.push_back(b);
+          alive.push_back(1);
+          new_tets.push_back(f);
+          new_tets.push_back(static_cast<Index>(mesh.tets.size() - 1));
         }
-        mesh.tets.resize(first_new);
-        alive.resize(first_new);
-        mesh.positions.pop_back();
+        for (int step = 0; step < 8; ++step)
+          if (!improve_node(mesh, m, new_tets)) break;
+        if (local_quality(mesh, new_tets) > old_q + 1e-9) {
+          touched.push_back(1);  // m
+          topo.on_boundary.push_back(0);
+          for (Index f : new_tets)
+            for (Index w : mesh.tets[static_cast<std::size_t>(f)]) touched[static_cast<std::size_t>(w)] = 1;
+          ++report.splits;
+          changed = true;
+          break;
+        } else {  // undo: the halves go back into one tet, the new node goes
+          for (Index f : around) {
+            Tet& a = mesh.tets[static_cast<std::size_t>(f)];
+            for (Index& w : a)
+              if (w == m) w = best_v;
+          }
+          mesh.tets.resize(first_new);
+          alive.resize(first_new);
+          mesh.positions.pop_back();
+        }
       }
     }
     // Peeling: slivers whose remaining flatness comes from the surface itself.

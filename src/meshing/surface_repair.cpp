@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -303,6 +304,32 @@ std::pair<Index, Index> fill_holes(TriMesh& mesh, Index max_edges, const std::ve
   return {loops, added};
 }
 
+// Edges shared by more than two triangles (sheets touching along an edge): every triangle touching
+// their nodes is cut out, and those nodes are marked so that the holes left are refilled. Returns
+// {edges, triangles removed}.
+std::pair<Index, Index> cut_non_manifold(TriMesh& mesh, std::vector<char>& marked) {
+  std::map<std::pair<Index, Index>, int> uses;
+  for (const Tri& t : mesh.triangles) {
+    for (int k = 0; k < 3; ++k) {
+      const Index u = t[static_cast<std::size_t>(k)], v = t[static_cast<std::size_t>((k + 1) % 3)];
+      ++uses[{std::min(u, v), std::max(u, v)}];
+    }
+  }
+  Index edges = 0;
+  for (const auto& [edge, n] : uses) {
+    if (n <= 2) continue;
+    ++edges;
+    marked[static_cast<std::size_t>(edge.first)] = 1;
+    marked[static_cast<std::size_t>(edge.second)] = 1;
+  }
+  if (edges == 0) return {0, 0};
+  const std::size_t before = mesh.triangles.size();
+  std::erase_if(mesh.triangles, [&](const Tri& t) {
+    return std::any_of(t.begin(), t.end(), [&](Index v) { return marked[static_cast<std::size_t>(v)] != 0; });
+  });
+  return {edges, static_cast<Index>(before - mesh.triangles.size())};
+}
+
 void drop_unused_nodes(TriMesh& mesh) {
   std::vector<Index> remap(mesh.positions.size(), -1);
   for (const Tri& t : mesh.triangles)
@@ -339,6 +366,10 @@ std::vector<std::string> RepairReport::notices() const {
         "cut out " + plural(crossing_triangles_removed, "triangle", "triangles") + " around " +
         plural(crossings_before, "self-intersection", "self-intersections") + " and refilled the holes" +
         (crossings_after > 0 ? " (" + std::to_string(crossings_after) + " crossings remain)" : ""));
+  }
+  if (non_manifold_edges > 0) {
+    lines.push_back("cut out " + plural(non_manifold_triangles_removed, "triangle", "triangles") + " around " +
+                    plural(non_manifold_edges, "edge", "edges") + " shared by more than two triangles");
   }
   if (holes_filled > 0) {
     lines.push_back("filled " + plural(holes_filled, "hole", "holes") + " with " +
@@ -379,13 +410,24 @@ Result<TriMesh> repair_surface(const TriMesh& surface, const RepairOptions& opti
   r.welded_nodes = weld(mesh, options.weld_tolerance * diagonal);
   r.degenerate_triangles = remove_degenerate(mesh);
   r.duplicate_triangles = remove_duplicates(mesh);
+  std::vector<char> marked(mesh.positions.size(), 0);
+  std::tie(r.non_manifold_edges, r.non_manifold_triangles_removed) = cut_non_manifold(mesh, marked);
   if (!options.keep_all_pieces) r.pieces = keep_largest_piece(mesh, &r.pieces_dropped, &r.dropped_volume);
-  drop_unused_nodes(mesh);
 
-  std::vector<char> marked;
-  auto [loops, added] = fill_holes(mesh, options.max_hole_edges, marked, 0);
+  auto [loops, added] = fill_holes(mesh, options.max_hole_edges, marked,
+                                   std::max<Index>(options.max_hole_edges, 4 * r.non_manifold_triangles_removed));
   r.holes_filled += loops;
   r.hole_triangles += added;
+  if (r.non_manifold_edges > 0 && !options.keep_all_pieces) {
+    // Cutting at a pinch can split the surface in two: keep the larger again.
+    Index dropped = 0;
+    double volume = 0;
+    const Index pieces = keep_largest_piece(mesh, &dropped, &volume);
+    r.pieces = std::max(r.pieces, pieces);
+    r.pieces_dropped += dropped;
+    r.dropped_volume += volume;
+  }
+  drop_unused_nodes(mesh);
 
   if (options.fix_self_intersections) {
     SelfIntersectionOptions find{.max_pairs = 1 << 20};

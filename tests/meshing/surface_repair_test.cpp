@@ -1,6 +1,8 @@
 #include "pliant/meshing/surface_repair.hpp"
 
 #include "pliant/core/self_intersection.hpp"
+#include "pliant/core/topology.hpp"
+#include "pliant/meshing/box.hpp"
 #include "pliant/meshing/icosphere.hpp"
 #include "pliant/meshing/surface_check.hpp"
 
@@ -166,6 +168,37 @@ TEST(SurfaceRepair, RejectsWhatIsNotASurface) {
   EXPECT_NE(out.message().find("references node 999"), std::string::npos) << out.message();
   EXPECT_FALSE(repair_surface(sphere(), {.weld_tolerance = -1}).ok());
   EXPECT_FALSE(repair_surface(sphere(), {.max_hole_edges = -2}).ok());
+}
+
+}  // namespace
+}  // namespace pliant::meshing
+
+namespace pliant::meshing {
+namespace {
+
+TEST(SurfaceRepair, SeparatesSheetsTouchingAlongAnEdge) {
+  // Two unit cubes meeting only along the edge x = y = 1: after welding, the 4 segments of that edge
+  // are each shared by 4 triangles.
+  const auto cube = [](Vec3 origin) {
+    return extract_boundary(box_mesh({.origin = origin, .size = Vec3(1, 1, 1), .cells = {4, 4, 4}}).value()).mesh;
+  };
+  TriMesh s = cube(Vec3(0, 0, 0));
+  const TriMesh other = cube(Vec3(1, 1, 0));
+  const auto offset = static_cast<Index>(s.positions.size());
+  s.positions.insert(s.positions.end(), other.positions.begin(), other.positions.end());
+  for (const Tri& t : other.triangles) s.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
+  RepairReport report;
+  const TriMesh out = repair_surface(s, {}, &report).value();
+  EXPECT_EQ(report.welded_nodes, 5);
+  EXPECT_EQ(report.non_manifold_edges, 4);
+  EXPECT_GT(report.non_manifold_triangles_removed, 0);
+  EXPECT_EQ(report.pieces_dropped, 1);
+  expect_meshable(out);
+  // One cube is kept, hollowed along the cut edge by the refill, which stays inside the column of cells
+  // along that edge (the cut triangles and the loop's centroid all lie in it): 0.25 × 0.25 × 1 at most.
+  const double volume = test::flux_volume(out);
+  EXPECT_LT(volume, 1.0);
+  EXPECT_GT(volume, 1.0 - 0.25 * 0.25);
 }
 
 }  // namespace

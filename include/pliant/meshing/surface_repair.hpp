@@ -28,6 +28,8 @@ struct RepairReport {
   Index welded_nodes = 0;                ///< nodes merged into another within the weld tolerance
   Index degenerate_triangles = 0;        ///< triangles with a repeated node or zero area, removed
   Index duplicate_triangles = 0;         ///< triangles on the same three nodes as an earlier one, removed
+  Index non_manifold_edges = 0;              ///< edges shared by more than two triangles
+  Index non_manifold_triangles_removed = 0;  ///< triangles cut out around them (holes refilled)
   Index pieces = 1;                      ///< edge-connected pieces found
   Index pieces_dropped = 0;              ///< pieces removed (all but the largest)
   double dropped_volume = 0.0;           ///< volume enclosed by the removed pieces (unit: m³)
@@ -42,8 +44,9 @@ struct RepairReport {
 };
 
 /// Repairs `surface` in this order: weld close nodes, remove degenerate then duplicate triangles,
-/// keep the largest piece (unless keep_all_pieces), cut out self-intersecting triangles, fill small
-/// holes (a fan around each loop's centroid, wound like its neighbours). Triangles keep their
+/// cut out the triangles around edges shared by more than two triangles, keep the largest piece
+/// (unless keep_all_pieces), fill small holes (a fan around each loop's centroid, wound like its
+/// neighbours), cut out self-intersecting triangles and refill. Triangles keep their
 /// winding; the result may still fail check_closed_surface, whose error then names what is left.
 /// Errors only for input that is not a surface (indices out of range, non-finite coordinates).
 Result<TriMesh> repair_surface(const TriMesh& surface, const RepairOptions& options = {},
