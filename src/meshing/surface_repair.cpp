@@ -358,8 +358,7 @@ std::vector<std::string> RepairReport::notices() const {
     lines.push_back("removed " + plural(duplicate_triangles, "duplicate triangle", "duplicate triangles"));
   if (pieces_dropped > 0) {
     lines.push_back("kept the largest of " + std::to_string(pieces) + " pieces, dropping " +
-                    plural(pieces_dropped, "piece", "pieces") + " enclosing " + num(dropped_volume) +
-                    " m³ (--keep-pieces keeps them all)");
+                    plural(pieces_dropped, "piece", "pieces") + " enclosing " + num(dropped_volume) + " m³");
   }
   if (crossing_triangles_removed > 0) {
     lines.push_back(
@@ -368,8 +367,9 @@ std::vector<std::string> RepairReport::notices() const {
         (crossings_after > 0 ? " (" + std::to_string(crossings_after) + " crossings remain)" : ""));
   }
   if (non_manifold_edges > 0) {
-    lines.push_back("cut out " + plural(non_manifold_triangles_removed, "triangle", "triangles") + " around " +
-                    plural(non_manifold_edges, "edge", "edges") + " shared by more than two triangles");
+    lines.push_back("cut out " + plural(non_manifold_triangles_removed, "triangle", "triangles") +
+                    " around " + plural(non_manifold_edges, "edge", "edges") +
+                    " shared by more than two triangles");
   }
   if (holes_filled > 0) {
     lines.push_back("filled " + plural(holes_filled, "hole", "holes") + " with " +
@@ -414,8 +414,9 @@ Result<TriMesh> repair_surface(const TriMesh& surface, const RepairOptions& opti
   std::tie(r.non_manifold_edges, r.non_manifold_triangles_removed) = cut_non_manifold(mesh, marked);
   if (!options.keep_all_pieces) r.pieces = keep_largest_piece(mesh, &r.pieces_dropped, &r.dropped_volume);
 
-  auto [loops, added] = fill_holes(mesh, options.max_hole_edges, marked,
-                                   std::max<Index>(options.max_hole_edges, 4 * r.non_manifold_triangles_removed));
+  auto [loops, added] =
+      fill_holes(mesh, options.max_hole_edges, marked,
+                 std::max<Index>(options.max_hole_edges, 4 * r.non_manifold_triangles_removed));
   r.holes_filled += loops;
   r.hole_triangles += added;
   if (r.non_manifold_edges > 0 && !options.keep_all_pieces) {
@@ -476,6 +477,14 @@ Result<TriMesh> repair_surface(const TriMesh& surface, const RepairOptions& opti
       crossings = find_self_intersections(mesh, find);
     }
     r.crossings_after = crossings.total;
+  }
+  if (!options.keep_all_pieces && (r.non_manifold_edges > 0 || r.crossing_triangles_removed > 0)) {
+    // Cutting at a pinch can split the surface in two: keep the larger.
+    Index dropped = 0;
+    double volume = 0;
+    r.pieces = std::max(r.pieces, keep_largest_piece(mesh, &dropped, &volume));
+    r.pieces_dropped += dropped;
+    r.dropped_volume += volume;
   }
   drop_unused_nodes(mesh);
   return mesh;

@@ -180,7 +180,8 @@ TEST(SurfaceRepair, SeparatesSheetsTouchingAlongAnEdge) {
   // Two unit cubes meeting only along the edge x = y = 1: after welding, the 4 segments of that edge
   // are each shared by 4 triangles.
   const auto cube = [](Vec3 origin) {
-    return extract_boundary(box_mesh({.origin = origin, .size = Vec3(1, 1, 1), .cells = {4, 4, 4}}).value()).mesh;
+    return extract_boundary(box_mesh({.origin = origin, .size = Vec3(1, 1, 1), .cells = {4, 4, 4}}).value())
+        .mesh;
   };
   TriMesh s = cube(Vec3(0, 0, 0));
   const TriMesh other = cube(Vec3(1, 1, 0));

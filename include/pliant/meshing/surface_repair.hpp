@@ -25,19 +25,19 @@ struct RepairOptions {
 };
 
 struct RepairReport {
-  Index welded_nodes = 0;                ///< nodes merged into another within the weld tolerance
-  Index degenerate_triangles = 0;        ///< triangles with a repeated node or zero area, removed
-  Index duplicate_triangles = 0;         ///< triangles on the same three nodes as an earlier one, removed
+  Index welded_nodes = 0;                    ///< nodes merged into another within the weld tolerance
+  Index degenerate_triangles = 0;            ///< triangles with a repeated node or zero area, removed
+  Index duplicate_triangles = 0;             ///< triangles on the same three nodes as an earlier one, removed
   Index non_manifold_edges = 0;              ///< edges shared by more than two triangles
   Index non_manifold_triangles_removed = 0;  ///< triangles cut out around them (holes refilled)
-  Index pieces = 1;                      ///< edge-connected pieces found
-  Index pieces_dropped = 0;              ///< pieces removed (all but the largest)
-  double dropped_volume = 0.0;           ///< volume enclosed by the removed pieces (unit: m³)
-  Index holes_filled = 0;                ///< boundary loops filled
-  Index hole_triangles = 0;              ///< triangles added to fill them
-  Index crossing_triangles_removed = 0;  ///< triangles cut out around self-intersections
-  Index crossings_before = 0;            ///< crossing triangle pairs before the repair
-  Index crossings_after = 0;             ///< crossing triangle pairs left after it
+  Index pieces = 1;                          ///< edge-connected pieces found
+  Index pieces_dropped = 0;                  ///< pieces removed (all but the largest)
+  double dropped_volume = 0.0;               ///< volume enclosed by the removed pieces (unit: m³)
+  Index holes_filled = 0;                    ///< boundary loops filled
+  Index hole_triangles = 0;                  ///< triangles added to fill them
+  Index crossing_triangles_removed = 0;      ///< triangles cut out around self-intersections
+  Index crossings_before = 0;                ///< crossing triangle pairs before the repair
+  Index crossings_after = 0;                 ///< crossing triangle pairs left after it
 
   /// One line per repair done, for the CLI to print ("removed 12 duplicate triangles").
   std::vector<std::string> notices() const;
