@@ -258,21 +258,19 @@ void run_surface(const SurfaceArgs& a) {
   const meshing::SliverReport& sl = report.slivers;
   if (a.min_dihedral > 0) {
     fmt::print(
-        "slivers: {} tets under {}° after gmsh (smallest dihedral {:.2f}°); {} interior node moves, {} "
-        "flips, {} "
-        "edge splits, {} surface slivers peeled ({:.3g} m³, {:.2g}% of the volume); {} left, smallest "
-        "dihedral "
-        "{:.2f}°\n",
+        "slivers: {} tets under {}° after gmsh (smallest dihedral {:.2f}°); {} interior node moves, "
+        "{} flips, {} edge splits, {} surface slivers peeled ({:.3g} m³, {:.2g}% of the volume); "
+        "{} left, smallest dihedral {:.2f}°\n",
         sl.slivers_before, a.min_dihedral, sl.min_dihedral_before, sl.nodes_moved, sl.flips, sl.splits,
         sl.tets_peeled, sl.peeled_volume, 100.0 * sl.peeled_volume / std::max(report.surface_volume, 1e-300),
         sl.slivers_after, sl.min_dihedral_after);
     if (sl.slivers_after > 0) {
       fmt::print(
-          "warning: {} tets have a dihedral angle under {}°, the smallest {:.2f}° at tet {} near ({:.4g}, "
-          "{:.4g}, "
-          "{:.4g}) m ({} of its 4 nodes on the surface){}\n",
-          sl.slivers_after, a.min_dihedral, sl.min_dihedral_after, sl.worst_tet, sl.worst_center.x(),
-          sl.worst_center.y(), sl.worst_center.z(), sl.worst_boundary_nodes,
+          "warning: {} {} a dihedral angle under {}°, the smallest {:.2f}° at tet {} near "
+          "({:.4g}, {:.4g}, {:.4g}) m ({} of its 4 nodes on the surface){}\n",
+          sl.slivers_after, sl.slivers_after == 1 ? "tet has" : "tets have", a.min_dihedral,
+          sl.min_dihedral_after, sl.worst_tet, sl.worst_center.x(), sl.worst_center.y(), sl.worst_center.z(),
+          sl.worst_boundary_nodes,
           remesh ? "" : "; --size H remeshes the surface, which usually removes them");
     }
   }
@@ -310,9 +308,10 @@ void setup_mesh(CLI::App& app) {
       ->capture_default_str();
   mesh->add_flag("--remesh", surface->remesh,
                  "Remesh the surface at --size (the default when --size is given, unless --keep-surface)");
-  mesh->add_flag("--keep-surface", surface->keep_surface,
-                 "Keep the input surface triangles; --size then bounds only the tets inside (default: "
-                 "remeshed when --size is given)");
+  mesh->add_flag(
+      "--keep-surface", surface->keep_surface,
+      "Keep the input surface triangles exactly: --size then bounds only the tets inside (default: "
+      "remeshed when --size is given), and the sliver pass peels no tet off the surface");
   add_number(*mesh, "--feature-angle", surface->feature_angle,
              "Sharp-edge angle kept when remeshing (degrees)", between(0, 180))
       ->capture_default_str();
@@ -327,7 +326,7 @@ void setup_mesh(CLI::App& app) {
       ->capture_default_str();
   mesh->add_flag("--no-repair", surface->no_repair,
                  "Refuse a surface that is not closed, manifold and free of self-intersections instead of "
-                 "repairing it");
+                 "repairing it (default: repair, one notice per repair)");
   add_mesh_units_options(*mesh, surface->units);
   mesh->callback([mesh, surface] {
     if (mesh->get_subcommands().empty()) run_surface(*surface);

@@ -77,6 +77,11 @@ if(TARGET pliant::meshing_gmsh)
     FIXTURE_REQUIRED meshing_sphere_stl FIXTURE_SETUP meshing_sphere_kept)
   pliant_meshing_cli_test(surface_keep_boundary RC 0 ARGS info ${_out}/sphere_kept.stl STDOUT "triangles +320\n"
     FIXTURE_REQUIRED meshing_sphere_kept)
+  # No mesh of a sphere has all dihedral angles above 50°: the sliver pass runs, and the warning names
+  # the worst tet left and where.
+  pliant_meshing_cli_test(sliver_warning RC 0 ARGS mesh ${_out}/sphere.stl --min-dihedral 50 -o ${_out}/sphere50.vtu
+    STDOUT "slivers: [0-9]+ tets under 50° after gmsh .*; [0-9]+ left, smallest dihedral [0-9.]+°\nwarning: [0-9]+ tets? ha(s|ve) a dihedral angle under 50°, the smallest [0-9.]+° at tet [0-9]+ near \\([-0-9.e]+, [-0-9.e]+, [-0-9.e]+\\) m \\([0-4] of its 4 nodes on the surface\\)"
+    FILES ${_out}/sphere50.vtu FIXTURE_REQUIRED meshing_sphere_stl)
   pliant_meshing_cli_test(err_remesh_and_keep RC 2 ARGS mesh ${_out}/sphere.stl --size 0.03 --remesh
     --keep-surface -o ${_out}/bad.vtu STDERR "--remesh and --keep-surface contradict each other"
     FIXTURE_REQUIRED meshing_sphere_stl)
