@@ -26,7 +26,9 @@ struct TetrahedralizeOptions {
   double feature_angle = 40.0;
   /// Run gmsh's tet optimisation (removes most slivers; costs ~20% more time).
   bool optimize = true;
-  /// gmsh worker threads (1 keeps the result reproducible run to run).
+  /// gmsh worker threads. With 1, gmsh's Delaunay mesher gave the same tets on every run; its HXT
+  /// mesher, tried first, did too on most surfaces, but not always on a loaded machine (SOFA's
+  /// liver-smooth: 15 470 tets on most runs, 15 490 and 15 512 on two), docs/meshing.md.
   int threads = 1;
   /// After gmsh, tets whose smallest dihedral angle is under this go through meshing::remove_slivers
   /// (unit: degrees; 0 skips the pass).
