@@ -19,6 +19,7 @@
 #include "pliant/meshing/icosphere.hpp"
 #include "pliant/meshing/rect_membrane.hpp"
 #include "pliant/meshing/surface_check.hpp"
+#include "pliant/meshing/surface_repair.hpp"
 #include "pliant/meshing/tube.hpp"
 #include "pliant/meshing/weld.hpp"
 #if PLIANT_HAS_MESHING_GMSH
@@ -188,6 +189,9 @@ struct SurfaceArgs {
   bool keep_surface = false;
   double feature_angle = 40.0;
   int threads = 1;
+  double min_dihedral = 10.0;
+  bool no_repair = false;
+  Index max_hole_edges = 64;
   MeshUnitsArgs units;
 };
 
@@ -220,14 +224,29 @@ void run_surface(const SurfaceArgs& a) {
   meshing::SurfaceNames names;
   names.triangle = std::move(numbering.triangle);
   for (const Index v : first) names.node.push_back(numbering.node[static_cast<std::size_t>(v)]);
-  if (auto checked = meshing::check_closed_surface(surface, &names); !checked)
-    fail(a.input + ": " + checked.message());
+  // A surface that passes the check is meshed as given; otherwise the repairs run and the check is
+  // repeated on their result. Errors name the input's own numbers, so they come from the first check.
+  TriMesh repaired;
+  const TriMesh* to_mesh = &surface;
+  if (auto checked = meshing::check_closed_surface(surface, &names); !checked) {
+    if (a.no_repair) fail(a.input + ": " + checked.message());
+    meshing::RepairReport repair;
+    repaired = unwrap(meshing::repair_surface(surface, {.max_hole_edges = a.max_hole_edges}, &repair));
+    for (const std::string& line : repair.notices()) fmt::print("notice: repair: {}\n", line);
+    if (auto again = meshing::check_closed_surface(repaired); !again) {
+      fail(fmt::format("{}: {} (repair could not fix it; after repair: {})", a.input, checked.message(),
+                       again.message()));
+    }
+    to_mesh = &repaired;
+  }
   meshing_gmsh::TetrahedralizeReport report;
   const meshing_gmsh::TetrahedralizeOptions options{.target_size = a.size,
                                                     .remesh_surface = remesh,
                                                     .feature_angle = a.feature_angle,
-                                                    .threads = a.threads};
-  auto mesh = meshing_gmsh::tetrahedralize(surface, options, &report);
+                                                    .threads = a.threads,
+                                                    .min_dihedral_deg = a.min_dihedral,
+                                                    .peel_surface_slivers = !a.keep_surface};
+  auto mesh = meshing_gmsh::tetrahedralize(*to_mesh, options, &report);
   if (!mesh) fail(a.input + ": " + mesh.message());
   fmt::print("{}: {} nodes, {} triangles{}, enclosed volume {:.6g} m³\n", a.input, report.surface_nodes,
              report.surface_triangles, report.input_was_inward ? " (inward winding, flipped)" : "",
@@ -236,6 +255,25 @@ void run_surface(const SurfaceArgs& a) {
              remesh       ? fmt::format(" (surface remeshed at {} m)", a.size)
              : a.size > 0 ? fmt::format(" (input surface kept, tets inside up to {} m)", a.size)
                           : " (input surface kept)");
+  const meshing::SliverReport& sl = report.slivers;
+  if (a.min_dihedral > 0) {
+    fmt::print(
+        "slivers: {} tets under {}° after gmsh (smallest dihedral {:.2f}°); {} interior node moves, "
+        "{} flips, {} edge splits, {} surface slivers peeled ({:.3g} m³, {:.2g}% of the volume); "
+        "{} left, smallest dihedral {:.2f}°\n",
+        sl.slivers_before, a.min_dihedral, sl.min_dihedral_before, sl.nodes_moved, sl.flips, sl.splits,
+        sl.tets_peeled, sl.peeled_volume, 100.0 * sl.peeled_volume / std::max(report.surface_volume, 1e-300),
+        sl.slivers_after, sl.min_dihedral_after);
+    if (sl.slivers_after > 0) {
+      fmt::print(
+          "warning: {} {} a dihedral angle under {}°, the smallest {:.2f}° at tet {} near "
+          "({:.4g}, {:.4g}, {:.4g}) m ({} of its 4 nodes on the surface){}\n",
+          sl.slivers_after, sl.slivers_after == 1 ? "tet has" : "tets have", a.min_dihedral,
+          sl.min_dihedral_after, sl.worst_tet, sl.worst_center.x(), sl.worst_center.y(), sl.worst_center.z(),
+          sl.worst_boundary_nodes,
+          remesh ? "" : "; --size H remeshes the surface, which usually removes them");
+    }
+  }
   write_tets(a.output, *mesh);
 #else
   fail(
@@ -270,13 +308,25 @@ void setup_mesh(CLI::App& app) {
       ->capture_default_str();
   mesh->add_flag("--remesh", surface->remesh,
                  "Remesh the surface at --size (the default when --size is given, unless --keep-surface)");
-  mesh->add_flag("--keep-surface", surface->keep_surface,
-                 "Keep the input surface triangles; --size then bounds only the tets inside (default: "
-                 "remeshed when --size is given)");
+  mesh->add_flag(
+      "--keep-surface", surface->keep_surface,
+      "Keep the input surface triangles exactly: --size then bounds only the tets inside (default: "
+      "remeshed when --size is given), and the sliver pass peels no tet off the surface");
   add_number(*mesh, "--feature-angle", surface->feature_angle,
              "Sharp-edge angle kept when remeshing (degrees)", between(0, 180))
       ->capture_default_str();
   add_number(*mesh, "--threads", surface->threads, "gmsh threads", whole(1))->capture_default_str();
+  add_number(*mesh, "--min-dihedral", surface->min_dihedral,
+             "Tets with a dihedral angle under this (degrees) go through the sliver pass after gmsh, and a "
+             "warning names the worst left; 0 skips the pass",
+             between(0, 50))
+      ->capture_default_str();
+  add_number(*mesh, "--max-hole-edges", surface->max_hole_edges,
+             "Repair fills boundary loops of at most this many edges; 0 fills none", whole(0))
+      ->capture_default_str();
+  mesh->add_flag("--no-repair", surface->no_repair,
+                 "Refuse a surface that is not closed, manifold and free of self-intersections instead of "
+                 "repairing it (default: repair, one notice per repair)");
   add_mesh_units_options(*mesh, surface->units);
   mesh->callback([mesh, surface] {
     if (mesh->get_subcommands().empty()) run_surface(*surface);

@@ -219,15 +219,18 @@ void bind_mesh(py::module_& m) {
 #if PLIANT_HAS_MESHING_GMSH
   m.def(
       "tetrahedralize",
-      [](const TriMesh& surface, double size, bool remesh_surface) {
+      [](const TriMesh& surface, double size, bool remesh_surface, double min_dihedral) {
         meshing_gmsh::TetrahedralizeOptions options;
         options.target_size = size;
         options.remesh_surface = remesh_surface;
+        options.min_dihedral_deg = min_dihedral;
         py::gil_scoped_release release;
         return unwrap(meshing_gmsh::tetrahedralize(surface, options));
       },
       py::arg("surface"), py::arg("size") = 0.0, py::arg("remesh_surface") = false,
-      "Fills a closed surface with tets using gmsh (size: largest tet edge, m; 0: from the surface).");
+      py::arg("min_dihedral") = 10.0,
+      "Fills a closed surface with tets using gmsh (size: largest tet edge, m; 0: from the surface), then "
+      "improves tets with a dihedral angle under min_dihedral (degrees; 0: skip).");
 #endif
 }
 

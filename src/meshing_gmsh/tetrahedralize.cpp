@@ -9,6 +9,7 @@
 #include "pliant/core/geometry.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/meshing/box.hpp"
+#include "pliant/meshing/sliver_pass.hpp"
 #include "pliant/meshing/surface_check.hpp"
 
 #include <gmsh.h>
@@ -89,11 +90,18 @@ std::string num(double v) {
   return buffer;
 }
 
-Result<TetMesh> run_gmsh(const TriMesh& surface, bool flip, const TetrahedralizeOptions& options) {
+// gmsh's 3D algorithms: HXT (Marot, Pellerin & Remacle 2019) first, whose own optimisation leaves far
+// fewer slivers than the classic Delaunay mesher on kept input surfaces (on 17 real surfaces, 1 to 74
+// tets under 10° where Delaunay left 3 to 4909, docs/meshing.md), and Delaunay when HXT fails.
+constexpr int kHxt = 10;
+constexpr int kDelaunay = 1;
+
+Result<TetMesh> run_gmsh(const TriMesh& surface, bool flip, const TetrahedralizeOptions& options,
+                         int algorithm) {
   GmshSession session;
   gmsh::option::setNumber("General.NumThreads", options.threads);
   gmsh::option::setNumber("Mesh.Optimize", options.optimize ? 1 : 0);
-  gmsh::option::setNumber("Mesh.Algorithm3D", 1);  // Delaunay
+  gmsh::option::setNumber("Mesh.Algorithm3D", algorithm);
   if (options.target_size > 0) gmsh::option::setNumber("Mesh.MeshSizeMax", options.target_size);
   gmsh::model::add("pliant");
 
@@ -186,6 +194,10 @@ Result<TetMesh> tetrahedralize(const TriMesh& surface, const TetrahedralizeOptio
   if (!(options.feature_angle > 0 && options.feature_angle <= 180)) {
     return Error{"feature angle must be in (0, 180] degrees (got " + num(options.feature_angle) + ")"};
   }
+  if (!(options.min_dihedral_deg >= 0 && options.min_dihedral_deg < 60)) {
+    return Error{"minimum dihedral angle must be in [0, 60) degrees (got " + num(options.min_dihedral_deg) +
+                 ")"};
+  }
   if (options.threads < 1)
     return Error{"threads must be at least 1 (got " + std::to_string(options.threads) + ")"};
   auto checked = meshing::check_closed_surface(surface);
@@ -201,22 +213,32 @@ Result<TetMesh> tetrahedralize(const TriMesh& surface, const TetrahedralizeOptio
   }
 
   Stopwatch clock;
+  const auto attempt = [&](int algorithm) -> Result<TetMesh> {
+    try {
+      return run_gmsh(surface, checked->inward, options, algorithm);
+    } catch (const std::string& e) {
+      return Error{"gmsh: " + one_line(e)};
+    } catch (const std::exception& e) {
+      return Error{"gmsh: " + one_line(e.what())};
+    } catch (...) {
+      const std::string last = last_gmsh_error();
+      return Error{"gmsh: " + (last.empty() ? std::string("meshing failed") : one_line(last))};
+    }
+  };
   Result<TetMesh> mesh = Error{""};
   {
     std::lock_guard<std::mutex> lock(gmsh_mutex());
-    try {
-      mesh = run_gmsh(surface, checked->inward, options);
-    } catch (const std::string& e) {
-      mesh = Error{"gmsh: " + one_line(e)};
-    } catch (const std::exception& e) {
-      mesh = Error{"gmsh: " + one_line(e.what())};
-    } catch (...) {
-      const std::string last = last_gmsh_error();
-      mesh = Error{"gmsh: " + (last.empty() ? std::string("meshing failed") : one_line(last))};
-    }
+    mesh = attempt(kHxt);
+    if (!mesh) mesh = attempt(kDelaunay);  // its message is the one users know
   }
   if (!mesh) return mesh;
+  meshing::SliverReport slivers;
+  if (options.min_dihedral_deg > 0) {
+    slivers = meshing::remove_slivers(
+        *mesh, {.min_dihedral_deg = options.min_dihedral_deg, .peel_boundary = options.peel_surface_slivers});
+  }
   if (report != nullptr) {
+    report->slivers = slivers;
     report->surface_nodes = static_cast<Index>(surface.positions.size());
     report->surface_triangles = static_cast<Index>(surface.triangles.size());
     report->input_was_inward = checked->inward;

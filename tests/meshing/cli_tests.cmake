@@ -77,26 +77,54 @@ if(TARGET pliant::meshing_gmsh)
     FIXTURE_REQUIRED meshing_sphere_stl FIXTURE_SETUP meshing_sphere_kept)
   pliant_meshing_cli_test(surface_keep_boundary RC 0 ARGS info ${_out}/sphere_kept.stl STDOUT "triangles +320\n"
     FIXTURE_REQUIRED meshing_sphere_kept)
+  # No mesh of a sphere has all dihedral angles above 50°: the sliver pass runs, and the warning names
+  # the worst tet left and where.
+  pliant_meshing_cli_test(sliver_warning RC 0 ARGS mesh ${_out}/sphere.stl --min-dihedral 50 -o ${_out}/sphere50.vtu
+    STDOUT "slivers: [0-9]+ tets under 50° after gmsh .*; [0-9]+ left, smallest dihedral [0-9.]+°\nwarning: [0-9]+ tets? ha(s|ve) a dihedral angle under 50°, the smallest [0-9.]+° at tet [0-9]+ near \\([-0-9.e]+, [-0-9.e]+, [-0-9.e]+\\) m \\([0-4] of its 4 nodes on the surface\\)"
+    FILES ${_out}/sphere50.vtu FIXTURE_REQUIRED meshing_sphere_stl)
   pliant_meshing_cli_test(err_remesh_and_keep RC 2 ARGS mesh ${_out}/sphere.stl --size 0.03 --remesh
     --keep-surface -o ${_out}/bad.vtu STDERR "--remesh and --keep-surface contradict each other"
     FIXTURE_REQUIRED meshing_sphere_stl)
   file(WRITE ${_out}/open.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n")
-  pliant_meshing_cli_test(err_open_surface RC 2 ARGS mesh ${_out}/open.obj -o ${_out}/bad.vtu
+  pliant_meshing_cli_test(err_open_surface RC 2 ARGS mesh ${_out}/open.obj --no-repair -o ${_out}/bad.vtu
     STDERR "open.obj: surface is not closed: edge [0-9]+-[0-9]+ belongs only to triangle")
+  # Repair (the default) fills the missing face, a hole of 3 edges, and says so on one line.
+  pliant_meshing_cli_test(repair_hole RC 0 ARGS mesh ${_out}/open.obj -o ${_out}/repaired.vtu
+    STDOUT "notice: repair: filled 1 hole with 1 triangle\n.*slivers: [0-9]+ tets under 10° after gmsh"
+    FILES ${_out}/repaired.vtu)
+  # A hole larger than --max-hole-edges is an opening of the shape: refused, naming the input's edge.
+  pliant_meshing_cli_test(err_hole_too_big RC 2 ARGS mesh ${_out}/open.obj --max-hole-edges 2 -o ${_out}/bad.vtu
+    STDERR "open.obj: surface is not closed: edge [0-9]+-[0-9]+ belongs only to triangle [0-9]+ \\(3 open edges\\) \\(repair could not fix it; after repair: surface is not closed")
+  file(WRITE ${_out}/duplicated.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\nf 2 4 1\nf 4 2 3\n")
+  pliant_meshing_cli_test(repair_duplicates RC 0 ARGS mesh ${_out}/duplicated.obj -o ${_out}/dedup.vtu
+    STDOUT "notice: repair: removed 2 duplicate triangles\n" FILES ${_out}/dedup.vtu)
+  pliant_meshing_cli_test(err_min_dihedral RC 2 ARGS mesh ${_out}/open.obj --min-dihedral 70 -o ${_out}/bad.vtu
+    STDERR "--min-dihedral")
+  pliant_meshing_cli_test(err_min_dihedral_nan RC 2 ARGS mesh ${_out}/open.obj --min-dihedral nan -o ${_out}/bad.vtu
+    STDERR "--min-dihedral")
+  pliant_meshing_cli_test(err_max_hole_edges RC 2 ARGS mesh ${_out}/open.obj --max-hole-edges -1 -o ${_out}/bad.vtu
+    STDERR "--max-hole-edges")
+  pliant_meshing_cli_test(err_max_hole_edges_fraction RC 2 ARGS mesh ${_out}/open.obj --max-hole-edges 2.5
+    -o ${_out}/bad.vtu STDERR "--max-hole-edges")
   # Errors name nodes and triangles as the input file numbers them (OBJ: from 1), not as reading
   # (unused vertex 1 dropped) and welding (vertex 6 is vertex 2 again) renumbered them.
   set(_verts "v 9 9 9\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0 0 0\n")
   file(WRITE ${_out}/renumbered.obj "${_verts}f 2 4 3\nf 6 3 5\nf 3 4 5\n")
-  pliant_meshing_cli_test(err_file_numbering RC 2 ARGS mesh ${_out}/renumbered.obj -o ${_out}/bad.vtu
+  pliant_meshing_cli_test(err_file_numbering RC 2 ARGS mesh ${_out}/renumbered.obj --no-repair -o ${_out}/bad.vtu
     STDERR "renumbered.obj: surface is not closed: edge 2-4 belongs only to triangle 1 \\(3 open edges\\)")
   file(WRITE ${_out}/collapsed.obj "${_verts}f 2 4 3\nf 3 6 2\n")
-  pliant_meshing_cli_test(err_file_numbering_repeat RC 2 ARGS mesh ${_out}/collapsed.obj -o ${_out}/bad.vtu
+  pliant_meshing_cli_test(err_file_numbering_repeat RC 2 ARGS mesh ${_out}/collapsed.obj --no-repair -o ${_out}/bad.vtu
     STDERR "collapsed.obj: surface triangle 2 repeats a node \\(3, 2, 2\\)")
-  # A closed shell that passes through itself is refused before gmsh runs, naming the first crossing
-  # pair (OBJ face numbers, from 1), where, and how many.
+  # With --no-repair, a closed shell that passes through itself is refused before gmsh runs, naming the
+  # first crossing pair (OBJ face numbers, from 1), where, and how many.
   pliant_meshing_cli_test(err_self_intersecting RC 2 ARGS mesh
-    ${PROJECT_SOURCE_DIR}/tests/data/bad/obj_self_intersecting.obj -o ${_out}/bad.vtu
+    ${PROJECT_SOURCE_DIR}/tests/data/bad/obj_self_intersecting.obj --no-repair -o ${_out}/bad.vtu
     STDERR "obj_self_intersecting.obj: surface intersects itself: triangles [0-9]+ and [0-9]+ cross near \\([-0-9.e]+, [-0-9.e]+, [-0-9.e]+\\) m \\([0-9]+ crossing pairs in all\\)")
+  # Repair cuts crossings out only where that stays local: this 48-triangle sphere would lose most of
+  # itself, so it is refused as before.
+  pliant_meshing_cli_test(err_self_intersecting_unrepairable RC 2 ARGS mesh
+    ${PROJECT_SOURCE_DIR}/tests/data/bad/obj_self_intersecting.obj -o ${_out}/bad.vtu
+    STDERR "crossing pairs in all\\) \\(repair could not fix it; after repair: surface intersects itself")
   pliant_meshing_cli_test(err_missing_file RC 2 ARGS mesh ${_out}/does_not_exist.stl -o ${_out}/bad.vtu
     STDERR "does_not_exist.stl")
 else()

@@ -10,6 +10,7 @@
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/meshing/sliver_pass.hpp"
 
 namespace pliant::meshing_gmsh {
 
@@ -25,8 +26,16 @@ struct TetrahedralizeOptions {
   double feature_angle = 40.0;
   /// Run gmsh's tet optimisation (removes most slivers; costs ~20% more time).
   bool optimize = true;
-  /// gmsh worker threads (1 keeps the result reproducible run to run).
+  /// gmsh worker threads. With 1, gmsh's Delaunay mesher gave the same tets on every run; its HXT
+  /// mesher, tried first, did too on most surfaces, but not always on a loaded machine (SOFA's
+  /// liver-smooth: 15 470 tets on most runs, 15 490 and 15 512 on two), docs/meshing.md.
   int threads = 1;
+  /// After gmsh, tets whose smallest dihedral angle is under this go through meshing::remove_slivers
+  /// (unit: degrees; 0 skips the pass).
+  double min_dihedral_deg = 10.0;
+  /// Let the sliver pass peel slivers off the surface (the boundary then differs from the input by
+  /// their volume, reported); off keeps the input triangles exactly.
+  bool peel_surface_slivers = true;
 };
 
 /// What tetrahedralize did: sizes, time and volumes for reports and the CLI.
@@ -36,8 +45,9 @@ struct TetrahedralizeReport {
   bool input_was_inward = false;  ///< the input winding was flipped to face outward first
   double surface_volume = 0.0;    ///< volume enclosed by the input surface (unit: m³)
   double mesh_volume = 0.0;       ///< sum of the output tet volumes (unit: m³)
-  double seconds = 0.0;           ///< wall time inside gmsh (unit: s)
+  double seconds = 0.0;           ///< wall time in gmsh and the sliver pass (unit: s)
   MeshQuality quality;            ///< radius ratio and dihedral angles of the output tets
+  meshing::SliverReport slivers;  ///< what the sliver pass did (zeros when it was skipped)
 };
 
 /// Fills the closed surface with positively oriented tetrahedra. The surface is checked first
