@@ -186,6 +186,11 @@ nlohmann::json run_mpi_scaling(const meshing::TubeDef& def, const char* name) {
     for (std::string d; mpirun.empty() && std::getline(dirs, d, ':');)
       if (!d.empty() && access((d + "/mpirun").c_str(), X_OK) == 0) mpirun = d + "/mpirun";
   }
+#if !PLIANT_HAS_LINALG_MPI
+  fmt::print("mpi: this pliant was built without MPI (PLIANT_WITH_MPI), scaling rows left out\n");
+  out["skipped"] = "built without MPI";
+  return out;
+#endif
   if (mpirun.empty()) {
     fmt::print("mpi: no mpirun on PATH, scaling rows left out (apt-get install openmpi-bin)\n");
     out["skipped"] = "no mpirun on PATH";
