@@ -32,6 +32,20 @@ if(PLIANT_WITH_GMSH AND NOT TARGET pliant_dep::gmsh)
     INTERFACE_LINK_LIBRARIES ${PLIANT_GMSH_LIBRARY})
 endif()
 
+# MPI is optional even when asked for: without it `pliant precompute` runs in one process, as it
+# always could. A consumer gets MPI::MPI_CXX back when the installed Pliant was built with it.
+if(PLIANT_WITH_MPI AND NOT TARGET MPI::MPI_CXX)
+  if(PLIANT_CONSUMER)
+    find_dependency(MPI COMPONENTS CXX)
+  else()
+    find_package(MPI COMPONENTS CXX QUIET)
+    if(NOT MPI_CXX_FOUND)
+      message(STATUS "MPI not found: pliant::linalg_mpi is not built, precomputation runs in one process "
+        "(apt-get install libopenmpi-dev openmpi-bin, or -DPLIANT_WITH_MPI=OFF to silence this)")
+    endif()
+  endif()
+endif()
+
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)  # scene files (a private, header-only dependency of pliant::scene)
 find_package(ZLIB REQUIRED)  # compressed VTK XML data arrays (vtkZLibDataCompressor), private to pliant::io

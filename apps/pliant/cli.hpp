@@ -27,6 +27,12 @@ struct UserError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// An error that another process of the same job reports (an MPI rank other than 0 stops with rank
+/// 0, which prints the line): main prints nothing and exits 2.
+struct QuietError : UserError {
+  using UserError::UserError;
+};
+
 [[noreturn]] inline void fail(const std::string& message) { throw UserError(message); }
 
 /// The value of a Result, or a UserError carrying its message.

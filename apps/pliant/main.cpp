@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // Option errors (unknown flag, missing or malformed value) are user errors: one line, status 2.
     return report_user_error(e.what());
+  } catch (const QuietError&) {
+    return 2;
   } catch (const UserError& e) {
     return report_user_error(e.what());
   } catch (const std::bad_alloc&) {

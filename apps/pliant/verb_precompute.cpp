@@ -17,6 +17,10 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/io/atomic_file.hpp"
 #include "pliant/io/mesh_file.hpp"
+#include "pliant/linalg/communicator.hpp"
+#if PLIANT_HAS_LINALG_MPI
+#include "pliant/linalg_mpi/mpi_session.hpp"
+#endif
 #include "pliant/models/fem/assembly.hpp"
 #include "pliant/models/green/green_asset.hpp"
 #include "pliant/models/green/green_file.hpp"
@@ -32,7 +36,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <sstream>
 
 namespace pliant::cli {
@@ -77,7 +84,7 @@ std::vector<double> numbers(const std::string& spec, const std::string& what, st
 }
 
 // A mesh file, or a procedural spec: box:LX,LY,LZ,NX,NY,NZ or tube:RIN,ROUT,LEN,AROUND,ALONG,THROUGH.
-TetMesh load_mesh(const std::string& spec) {
+TetMesh load_mesh(const std::string& spec, bool speak) {
   if (spec.rfind("box:", 0) == 0 || spec.rfind("tube:", 0) == 0) {
 #if PLIANT_HAS_MESHING
     const bool box = spec[0] == 'b';
@@ -107,7 +114,8 @@ TetMesh load_mesh(const std::string& spec) {
   }
   std::vector<std::string> notices;
   TetMesh mesh = unwrap(io::read_tet_mesh(spec, &notices));
-  for (const std::string& notice : notices) fmt::print(stderr, "pliant: notice: {}: {}\n", spec, notice);
+  if (speak)
+    for (const std::string& notice : notices) fmt::print(stderr, "pliant: notice: {}: {}\n", spec, notice);
   return mesh;
 }
 
@@ -142,7 +150,16 @@ struct ProgressBar {
   }
 };
 
-void run_precompute(const PrecomputeArgs& args) {
+// What a precomputation needs, read and checked before any solve.
+struct PrecomputeInputs {
+  TetMesh mesh;
+  materials::Material material;
+  std::vector<Index> fixed;
+  std::vector<green::ControlElementSpec> controls;
+  bool up_to_date = false;  // the output exists and matches: nothing to do
+};
+
+PrecomputeInputs read_inputs(const PrecomputeArgs& args, bool speak) {
   if (args.output.empty()) fail("precompute: -o FILE.green is required");
   // Scene files and `pliant info` recognise the asset by its extension: refuse another one up front,
   // before minutes of precomputation.
@@ -152,35 +169,36 @@ void run_precompute(const PrecomputeArgs& args) {
              : "precompute: -o must name a .green file, not a \"" + escape_for_message(ext) + "\" one");
   if (args.fix.empty() && args.controls.empty())
     fail("precompute: --fix REGION (or --control REGION) is required");
-  const TetMesh mesh = load_mesh(args.mesh);
-  materials::Material material;
+  PrecomputeInputs in;
+  in.mesh = load_mesh(args.mesh, speak);
+  const TetMesh& mesh = in.mesh;
   std::string material_name;
   if (!args.material.empty()) {
     if (args.youngs_given || args.poisson_given) fail("precompute: give --material or --E/--nu, not both");
-    material = unwrap(materials::material_preset(args.material));
+    in.material = unwrap(materials::material_preset(args.material));
     material_name = args.material;
   } else if (args.youngs_given || args.poisson_given) {
     if (!args.youngs_given || !args.poisson_given) fail("precompute: --E and --nu go together");
-    material = unwrap(materials::material_from_young_poisson(args.youngs, args.poisson));
+    in.material = unwrap(materials::material_from_young_poisson(args.youngs, args.poisson));
     material_name = "custom";
   } else {
-    material = unwrap(materials::material_preset(kDefaultMaterial));
+    in.material = unwrap(materials::material_preset(kDefaultMaterial));
     material_name = std::string(kDefaultMaterial) + " (the default)";
   }
-  std::vector<Index> fixed;
-  if (!args.fix.empty()) fixed = region_nodes(mesh, args.fix, "--fix");
-  std::vector<green::ControlElementSpec> controls;
-  for (const auto& c : args.controls) controls.push_back({region_nodes(mesh, c, "--control")});
+  if (!args.fix.empty()) in.fixed = region_nodes(mesh, args.fix, "--fix");
+  for (const auto& c : args.controls) in.controls.push_back({region_nodes(mesh, c, "--control")});
   unwrap(fem::check_fem_mesh(mesh));
-  fmt::print("material: {}, E = {:.4g} Pa, nu = {:.4g}, density = {:.4g} kg/m^3\n", material_name,
-             material.youngs_modulus(), material.poisson_ratio(), material.density);
+  if (speak)
+    fmt::print("material: {}, E = {:.4g} Pa, nu = {:.4g}, density = {:.4g} kg/m^3\n", material_name,
+               in.material.youngs_modulus(), in.material.poisson_ratio(), in.material.density);
 
+  // Only the process that writes the asset reads the old one (the others may not see its disk).
   const std::filesystem::path out(args.output);
-  const auto mh = green::mesh_hash(mesh);
-  const auto ch = green::constraint_hash(fixed, controls);
-  if (std::filesystem::exists(out) && !args.rebuild) {
+  if (speak && std::filesystem::exists(out) && !args.rebuild) {
+    const auto mh = green::mesh_hash(mesh);
+    const auto ch = green::constraint_hash(in.fixed, in.controls);
     auto existing = green::load_green_file(out);
-    Status fresh = existing ? green::check_green_matches(*existing, mh, material, ch, out.string())
+    Status fresh = existing ? green::check_green_matches(*existing, mh, in.material, ch, out.string())
                             : Status(existing.error());
     if (fresh && existing->compress_tolerance() != args.compress)
       fresh =
@@ -192,13 +210,55 @@ void run_precompute(const PrecomputeArgs& args) {
     if (fresh) {
       fmt::print("{} is up to date ({} surface nodes); nothing to do (--rebuild forces it)\n", out.string(),
                  existing->surface_node_count());
-      return;
+      in.up_to_date = true;
+    } else {
+      fmt::print(stderr, "pliant: note: {}; rebuilding\n", fresh.message());
     }
-    fmt::print(stderr, "pliant: note: {}; rebuilding\n", fresh.message());
   }
+  return in;
+}
 
+// Threads per process: --threads, else OMP_NUM_THREADS, else this machine's cores shared by the
+// processes an MPI launcher started on it (two ranks on 2 cores: one thread each).
+int precompute_threads(const PrecomputeArgs& args) {
   if (args.threads > 0) set_threads(args.threads);  // wins over OMP_NUM_THREADS (core/threads.hpp)
-  const int threads = solver_threads();
+  const char* per_machine = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (args.threads > 0 || std::getenv("OMP_NUM_THREADS") != nullptr || per_machine == nullptr)
+    return solver_threads();
+  const int local = std::max(1, std::atoi(per_machine));
+  return std::max(1, solver_threads() / local);
+}
+
+// Runs on every process of the job (one without MPI). Each step that can fail is agreed: when one
+// process fails, all stop there together, rank 0 reports the lowest failing rank's message and the
+// others exit 2 silently, so no process waits forever on a partner that left.
+void run_precompute(const PrecomputeArgs& args, linalg::Communicator& processes) {
+  const bool root = processes.rank() == 0;
+  const int ranks = processes.size();
+  const auto together = [&](const std::function<void()>& step) {
+    std::string error;
+    try {
+      step();
+    } catch (const UserError& e) {
+      error = e.what();
+    } catch (const std::bad_alloc&) {
+      error = "out of memory (the input asks for more than this machine has)";
+    }
+    const int failed = processes.first_failed(error.empty());
+    if (failed < 0) return;
+    processes.broadcast(error, failed);
+    if (root) fail(ranks > 1 && failed > 0 ? fmt::format("rank {}: {}", failed, error) : error);
+    throw QuietError(error);
+  };
+
+  PrecomputeInputs in;
+  together([&] { in = read_inputs(args, root); });
+  std::string up_to_date = in.up_to_date ? "1" : "0";
+  processes.broadcast(up_to_date, 0);
+  if (up_to_date == "1") return;
+  const TetMesh& mesh = in.mesh;
+
+  const int threads = precompute_threads(args);
   const std::size_t ns = extract_boundary(mesh).volume_node.size();
   green::GreenBuildSettings settings;
   settings.threads = threads;
@@ -206,27 +266,56 @@ void run_precompute(const PrecomputeArgs& args) {
   // A compressed block's size is only known once built: the dense size bounds it.
   const double block = 4.0 * static_cast<double>(green::GreenAsset::packed_floats(ns));
   const double need = static_cast<double>(
-      green::estimate_build_bytes(mesh, ns, controls.size(), threads, settings.block_columns));
-  fmt::print("{} nodes, {} tets, {} surface nodes, {} control elements, {} threads\n", mesh.node_count(),
-             mesh.tet_count(), ns, controls.size(), threads);
-  fmt::print("memory: about {} at peak (Green's block {}, file about {})\n", gib(need), gib(block),
-             gib(block + 144.0 * static_cast<double>(ns * controls.size())));
-  if (need > args.max_memory_gb * 1024.0 * 1024.0 * 1024.0 && !args.force)
-    fail(
-        fmt::format("precompute: needs about {}, more than --max-memory {} GiB (use --force, fewer --threads "
-                    "or a coarser surface)",
-                    gib(need), args.max_memory_gb));
+      green::estimate_build_bytes(mesh, ns, in.controls.size(), threads, settings.block_columns));
+  if (root) {
+    fmt::print("{} nodes, {} tets, {} surface nodes, {} control elements, {} threads{}\n", mesh.node_count(),
+               mesh.tet_count(), ns, in.controls.size(), threads,
+               ranks > 1 ? fmt::format(" in each of {} processes", ranks) : std::string());
+    fmt::print("memory: about {} at peak{} (Green's block {}, file about {})\n", gib(need),
+               ranks > 1 ? " per process" : "", gib(block),
+               gib(block + 144.0 * static_cast<double>(ns * in.controls.size())));
+  }
+  together([&] {
+    if (need > args.max_memory_gb * 1024.0 * 1024.0 * 1024.0 && !args.force)
+      fail(fmt::format(
+          "precompute: needs about {}, more than --max-memory {} GiB (use --force, fewer --threads or a "
+          "coarser surface)",
+          gib(need), args.max_memory_gb));
+  });
 
   ProgressBar bar;
-  settings.progress = [&bar](double f) { bar(f); };
-  const green::GreenAsset asset = unwrap(green::build_green_asset(mesh, material, fixed, controls, settings));
-  if (asset.compressed())
-    fmt::print("compressed block: {} ({:.1f}x smaller than dense at tolerance {:g})\n",
-               gib(static_cast<double>(asset.surface_block().stored_bytes())),
-               block / static_cast<double>(asset.surface_block().stored_bytes()), args.compress);
-  unwrap(io::write_file_atomically(out, [&](std::ostream& os) { return green::write_green(asset, os); }));
-  fmt::print("wrote {} ({}, precomputed in {:.2f} s)\n", out.string(),
-             gib(static_cast<double>(std::filesystem::file_size(out))), asset.precompute_seconds);
+  if (root) settings.progress = [&bar](double f) { bar(f); };
+  std::optional<green::GreenAsset> built;
+  together([&] {
+    built = unwrap(green::build_green_asset(mesh, in.material, in.fixed, in.controls, settings, processes));
+  });
+  // Rank 0 alone holds and writes the asset; the others learn whether it was written.
+  together([&] {
+    if (!root) return;
+    const green::GreenAsset& asset = *built;
+    if (asset.compressed())
+      fmt::print("compressed block: {} ({:.1f}x smaller than dense at tolerance {:g})\n",
+                 gib(static_cast<double>(asset.surface_block().stored_bytes())),
+                 block / static_cast<double>(asset.surface_block().stored_bytes()), args.compress);
+    const std::filesystem::path out(args.output);
+    unwrap(io::write_file_atomically(out, [&](std::ostream& os) { return green::write_green(asset, os); }));
+    fmt::print("wrote {} ({}, precomputed in {:.2f} s{})\n", out.string(),
+               gib(static_cast<double>(std::filesystem::file_size(out))), asset.precompute_seconds,
+               ranks > 1 ? fmt::format(" by {} processes", ranks) : std::string());
+  });
+}
+
+void run_precompute(const PrecomputeArgs& args) {
+#if PLIANT_HAS_LINALG_MPI
+  linalg::MpiSession mpi;
+  run_precompute(args, mpi.communicator());
+#else
+  if (linalg::launched_by_mpi())
+    fail(
+        "precompute: started by an MPI launcher, but this pliant was built without MPI (configure with "
+        "-DPLIANT_WITH_MPI=ON and Open MPI installed: apt-get install libopenmpi-dev openmpi-bin)");
+  run_precompute(args, linalg::single_process());
+#endif
 }
 
 void setup_precompute(CLI::App& app) {

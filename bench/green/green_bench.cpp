@@ -24,10 +24,15 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -167,6 +172,71 @@ double surface_error_against_direct(const TetMesh& mesh, const materials::Materi
     den += ref.squaredNorm();
   }
   return std::sqrt(num / den);
+}
+
+// The precompute of `def` by `mpirun -np R` of this very program, R = 1 and 2, one solver thread per
+// rank, timed from outside (wall time: start-up, factor, solves, the gather and the write), with the
+// fit T(R) = serial + parallel / R that predicts larger jobs. Rows are left out, with one line
+// saying why, when mpirun is not on PATH.
+nlohmann::json run_mpi_scaling(const meshing::TubeDef& def, const char* name) {
+  nlohmann::json out = nlohmann::json::object();
+  std::string mpirun;
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    for (std::string d; mpirun.empty() && std::getline(dirs, d, ':');)
+      if (!d.empty() && access((d + "/mpirun").c_str(), X_OK) == 0) mpirun = d + "/mpirun";
+  }
+#if !PLIANT_HAS_LINALG_MPI
+  fmt::print("mpi: this pliant was built without MPI (PLIANT_WITH_MPI), scaling rows left out\n");
+  out["skipped"] = "built without MPI";
+  return out;
+#endif
+  if (mpirun.empty()) {
+    fmt::print("mpi: no mpirun on PATH, scaling rows left out (apt-get install openmpi-bin)\n");
+    out["skipped"] = "no mpirun on PATH";
+    return out;
+  }
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / fmt::format("pliant_mpi_{}", getpid());
+  std::filesystem::create_directories(dir);
+  const std::string mesh =
+      fmt::format("tube:{},{},{},{},{},{}", def.inner_radius, def.outer_radius, def.length,
+                  def.segments_around, def.segments_along, def.segments_through);
+  out["model"] = name;
+  out["rows"] = nlohmann::json::array();
+  std::vector<double> seconds;
+  for (int ranks : {1, 2}) {
+    const std::filesystem::path asset = dir / fmt::format("r{}.green", ranks);
+    const std::string command = fmt::format(
+        "'{}' -np {} --oversubscribe {}'{}' precompute '{}' --fix 'z<1e-9' --material nikitina2003_rubber "
+        "--threads 1 -o '{}' >'{}' 2>&1",
+        mpirun, ranks, geteuid() == 0 ? "--allow-run-as-root " : "", self.string(), mesh, asset.string(),
+        (dir / "log.txt").string());
+    Stopwatch clock;
+    const int status = std::system(command.c_str());
+    const double wall = clock.seconds();
+    if (status != 0) {
+      std::ifstream log(dir / "log.txt");
+      std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+      std::filesystem::remove_all(dir);
+      throw std::runtime_error(
+          fmt::format("mpi: `mpirun -np {} pliant precompute` failed:\n{}", ranks, text));
+    }
+    seconds.push_back(wall);
+    out["rows"].push_back({{"ranks", ranks}, {"precompute_s", wall}});
+  }
+  std::filesystem::remove_all(dir);
+  const double parallel = 2.0 * (seconds[0] - seconds[1]), serial = seconds[0] - parallel;
+  out["model_fit"] = {{"serial_s", serial},
+                      {"parallel_s", parallel},
+                      {"predicted_s_16", serial + parallel / 16},
+                      {"predicted_s_64", serial + parallel / 64}};
+  fmt::print(
+      "mpi ({}, one thread per rank): 1 rank {:.2f} s, 2 ranks {:.2f} s; fit T(R) = {:.2f} + {:.2f}/R s "
+      "predicts {:.2f} s at 16 ranks, {:.2f} s at 64\n",
+      name, seconds[0], seconds[1], serial, parallel, serial + parallel / 16, serial + parallel / 64);
+  return out;
 }
 
 nlohmann::json run_green(const Context& context) {
@@ -373,6 +443,9 @@ nlohmann::json run_green(const Context& context) {
       " point loads against a direct sparse solve;\n"
       " pcg columns: ms per frame from a cold start, Jacobi PCG; updates: one grab moved per frame;\n"
       " patch: nodes of the soft grab, its handle moved per frame (patch us) and its reaction rate)\n");
+  // Scaling of the precompute over MPI ranks: the small tube in --quick, the 10k one otherwise.
+  out["mpi"] = context.quick ? run_mpi_scaling(tube(16, 15, 3), "tube_1k")
+                             : run_mpi_scaling(tube(40, 61, 3), "tube_10k");
   return out;
 }
 

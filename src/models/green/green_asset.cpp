@@ -111,7 +111,37 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
                                      std::span<const Index> fixed_nodes,
                                      std::span<const ControlElementSpec> controls,
                                      const GreenBuildSettings& settings) {
+  auto built = build_green_asset(mesh, material, fixed_nodes, controls, settings, linalg::single_process());
+  if (!built) return Error{built.message()};
+  return std::move(**built);
+}
+
+Result<std::optional<GreenAsset>> build_green_asset(const TetMesh& mesh, const materials::Material& material,
+                                                    std::span<const Index> fixed_nodes,
+                                                    std::span<const ControlElementSpec> controls,
+                                                    const GreenBuildSettings& settings,
+                                                    linalg::Communicator& processes) {
   Stopwatch clock;
+  const int rank = processes.rank(), ranks = processes.size();
+  // Ranks that read different inputs would deadlock later (one fails, the others wait): compare first.
+  {
+    Hasher inputs(0x72616e6bULL);
+    inputs.add_value(mesh_hash(mesh)).add_value(constraint_hash(fixed_nodes, controls));
+    inputs.add_value(material.lambda).add_value(material.mu).add_value(material.density);
+    inputs.add_value(settings.compress_tolerance).add_value(settings.block_columns);
+    if (!processes.all_equal(inputs.value()))
+      return Error{"green: the " + std::to_string(ranks) +
+                   " processes disagree on the mesh, material, constraints or settings (every rank must run "
+                   "the same command on the same files)"};
+  }
+  // Every rank stops when one fails, with the lowest failing rank's message.
+  const auto agree = [&](std::string error) -> std::string {
+    const int failed = processes.first_failed(error.empty());
+    if (failed < 0) return {};
+    processes.broadcast(error, failed);
+    return ranks > 1 ? "rank " + std::to_string(failed) + ": " + error : error;
+  };
+  const auto cancelled = [&] { return settings.cancel && settings.cancel->load(std::memory_order_relaxed); };
   const double tol = settings.compress_tolerance;
   if (!(tol >= 0.0 && tol <= 1.0))
     return Error{"green: compression tolerance " + std::to_string(tol) + " must be in (0, 1] (0: dense)"};
@@ -204,10 +234,16 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
       factor_error = f.message();
     }
   }
-  if (!factor_error.empty()) return Error{"green: " + factor_error};
+  if (std::string e = agree(factor_error); !e.empty()) return Error{"green: " + e};
   if (settings.progress) settings.progress(0.0);
 
   const Eigen::Index nfree = A.rows();
+  // Tasks are dealt round-robin over the ranks (every rank's share mixes near and far columns).
+  const auto mine = [&](std::size_t task) {
+    return static_cast<int>(task % static_cast<std::size_t>(ranks)) == rank;
+  };
+  std::size_t my_tasks = 0;
+  for (std::size_t task = 0; task < total_tasks; ++task) my_tasks += mine(task) ? 1 : 0;
   std::atomic<std::size_t> done{0};
 #pragma omp parallel num_threads(threads)
   {
@@ -216,8 +252,7 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
     Eigen::MatrixXd x;
 #pragma omp for schedule(dynamic, 1)
     for (std::size_t task = 0; task < total_tasks; ++task) {
-      if (settings.cancel && settings.cancel->load(std::memory_order_relaxed))
-        continue;  // no break in omp for
+      if (!mine(task) || cancelled()) continue;  // no break in omp for
       if (task < node_blocks) {
         // Unit loads on the free surface nodes [first, last): columns of A⁻¹ restricted to the surface.
         const std::size_t first = task * per_block_nodes;
@@ -279,10 +314,13 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
       const std::size_t finished = ++done;
       if (omp_get_thread_num() == 0 && settings.progress)
         settings.progress(static_cast<double>(finished) /
-                          static_cast<double>(std::max<std::size_t>(total_tasks, 1)));
+                          static_cast<double>(std::max<std::size_t>(my_tasks, 1)));
     }
   }
-  if (settings.cancel && settings.cancel->load()) return Error{"green: precomputation cancelled"};
+  if (!agree(cancelled() ? "precomputation cancelled" : "").empty())
+    return Error{"green: precomputation cancelled"};
+  // Rank 0 collects every rank's columns: each value was written by one rank, zero bits elsewhere.
+  if (ranks > 1) processes.gather_or(std::as_writable_bytes(std::span(*storage)));
 
   // Compressed: the columns of one leaf cluster of surface nodes per solve block (a panel over all
   // surface rows), handed to the hierarchical builder a batch at a time, so at most one batch of
@@ -292,13 +330,19 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
     linalg::HMatrixPanelBuilder builder(boundary.mesh.positions, 3,
                                         {.tolerance = tol, .leaf_size = per_block_nodes, .threads = threads});
     const std::vector<Index>& leaves = builder.leaves();
+    // A round gives each rank `threads` leaves; rank 0 adds the round's panels in leaf order, so the
+    // blocks see the same panels in the same order as in one process.
     const std::size_t batch = static_cast<std::size_t>(threads);
-    std::vector<Eigen::MatrixXd> panels(batch);
-    for (std::size_t first = 0; first < leaves.size(); first += batch) {
-      if (settings.cancel && settings.cancel->load()) return Error{"green: precomputation cancelled"};
-      const std::size_t count = std::min(batch, leaves.size() - first);
+    const std::size_t round = batch * static_cast<std::size_t>(ranks);
+    std::vector<Eigen::MatrixXd> panels(round);
+    for (std::size_t first = 0; first < leaves.size(); first += round) {
+      if (!agree(cancelled() ? "precomputation cancelled" : "").empty())
+        return Error{"green: precomputation cancelled"};
+      const std::size_t count = std::min(round, leaves.size() - first);
+      const auto share_begin = [&](int r) { return std::min(count, batch * static_cast<std::size_t>(r)); };
+      const std::size_t own = share_begin(rank), own_end = share_begin(rank + 1);
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
-      for (std::size_t k = 0; k < count; ++k) {
+      for (std::size_t k = own; k < own_end; ++k) {
         const linalg::SparseCholesky& factor = *factors[static_cast<std::size_t>(omp_get_thread_num())];
         const std::vector<Index> cols = builder.leaf_columns(leaves[first + k]);  // surface DOFs
         const Eigen::Index w = static_cast<Eigen::Index>(cols.size());
@@ -320,12 +364,23 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
             }
         }
       }
-      builder.add_panels(std::span(leaves).subspan(first, count), std::span(panels).first(count));
+      for (int r = 1; r < ranks; ++r)
+        for (std::size_t k = share_begin(r); k < share_begin(r + 1); ++k) {
+          if (rank == 0)
+            panels[k].resize(static_cast<Eigen::Index>(3 * ns),
+                             static_cast<Eigen::Index>(builder.leaf_columns(leaves[first + k]).size()));
+          if (rank == 0 || rank == r)
+            processes.send_to_root(r, std::span(panels[k].data(), panels[k].size()));
+        }
+      if (rank == 0)
+        builder.add_panels(std::span(leaves).subspan(first, count), std::span(panels).first(count));
       if (settings.progress)
         settings.progress(static_cast<double>(first + count) / static_cast<double>(leaves.size() + 1));
     }
+    if (rank != 0) return std::optional<GreenAsset>();
     hblock.emplace(builder.finish());
   }
+  if (rank != 0) return std::optional<GreenAsset>();
 
   // Unit body-force densities along x, y, z: node loads V_n e_k (a quarter of each incident tet's volume).
   {
@@ -370,7 +425,7 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
   asset.volume_node_count = nodes;
   asset.tet_count = static_cast<Index>(mesh.tet_count());
   asset.precompute_seconds = clock.seconds();
-  return asset;
+  return std::optional<GreenAsset>(std::move(asset));
 }
 
 }  // namespace pliant::green

@@ -25,6 +25,7 @@
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/core/types.hpp"
+#include "pliant/linalg/communicator.hpp"
 #include "pliant/materials/material.hpp"
 #include "pliant/models/green/surface_block.hpp"
 
@@ -33,6 +34,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -161,5 +163,19 @@ Result<GreenAsset> build_green_asset(const TetMesh& mesh, const materials::Mater
                                      std::span<const Index> fixed_nodes,
                                      std::span<const ControlElementSpec> controls = {},
                                      const GreenBuildSettings& settings = {});
+
+/// The same build split across the processes of `processes` (e.g. MPI ranks; linalg_mpi): every rank
+/// must call it with the same mesh, material, constraints and settings (checked: the ranks fail
+/// together when they differ). Each rank factors K once and solves its share of the columns (blocks
+/// of `block_columns` surface DOFs, dealt round-robin); rank 0 receives the shares and returns the
+/// asset, the other ranks return std::nullopt. The asset equals the single-process one bit for bit,
+/// dense or compressed (a compressed block receives its panels in the same order). `progress` and
+/// `cancel` act on each rank's own share; a failure or a cancel on any rank fails every rank with
+/// the lowest failing rank's message.
+Result<std::optional<GreenAsset>> build_green_asset(const TetMesh& mesh, const materials::Material& material,
+                                                    std::span<const Index> fixed_nodes,
+                                                    std::span<const ControlElementSpec> controls,
+                                                    const GreenBuildSettings& settings,
+                                                    linalg::Communicator& processes);
 
 }  // namespace pliant::green
