@@ -1,11 +1,13 @@
 // `pliant haptics SCENE.json [--rate HZ] [--seconds S] [--json] [device and coupling options]`: the
 // haptic loop.
 //
-// The scene's first scripted grab becomes a simulated haptic device: a thread samples its trajectory
-// at --rate and renders the force from the snapshot the simulation publishes after each step (the
+// The scene's instrument with "device": true (a probe, instrument.hpp), else its first scripted grab,
+// becomes what a simulated haptic device drives: a thread samples the instrument's track or the grab's
+// trajectory at --rate and renders the force from the snapshot the simulation publishes after each step (the
 // contact's position, reaction force and stiffness; see scene/haptics.hpp) through a virtual coupling
 // whose gains come from the device limits (scene/virtual_coupling.hpp), clamped to those limits. The
-// simulation steps at 60 Hz on the main thread, taking the coupling's proxy as the grab target.
+// simulation steps at 60 Hz on the main thread, taking the coupling's proxy as the grab target or the
+// instrument's tip (the probe stops at the tissue surface as far as the contact lets it).
 // Reports the achieved rate, period jitter (p50, p99, max), the largest force jump between samples,
 // the energy balance, and warns when a device limit was hit or the device stopped answering.
 #include "cli.hpp"
@@ -69,18 +71,38 @@ void run(const HapticArgs& args) {
   for (const scene::PlausibilityWarning& w : sc.warnings)
     fmt::print(stderr, "pliant: warning: {}\n", w.message);
   scene::World& world = *sc.world;
-  if (world.scripted_grabs().empty()) {
-    fail(
-        fmt::format("{}: the haptic device follows the scene's first scripted grab, and there is none "
-                    "(add one under /interactions)",
-                    args.scene));
+  // The device drives the scene's instrument marked "device": true, else its first scripted grab.
+  Index instrument = -1;
+  for (std::size_t i = 0; i < world.instruments().size(); ++i)
+    if (world.instruments()[i].device) instrument = static_cast<Index>(i);
+  if (instrument < 0 && world.scripted_grabs().empty()) {
+    fail(fmt::format(
+        "{}: the haptic device drives the scene's instrument with \"device\": true, else its first "
+        "scripted grab, and there is neither (add one under /instruments or /interactions)",
+        args.scene));
   }
-  scene::ScriptedGrab device = world.take_scripted_grab(0);
-  scene::Body& body = world.body(device.body);
-  const Vec3 anchor = scene::point_on(body.surface_positions(), body.surface_triangles(), device.point);
-  const scene::GrabId grab = body.grab_patch(device.point, device.radius);
-  if (!grab.valid())
-    fail(fmt::format("{}: the device's grab point cannot be held (a fixed node?)", args.scene));
+  Vec3 anchor = Vec3::Zero();
+  scene::DeviceTrajectory path;
+  if (instrument >= 0) {
+    // The simulated hand follows the instrument's track (its tip's path).
+    const scene::Instrument in = world.instruments()[static_cast<std::size_t>(instrument)];
+    anchor = in.pose_at(0.0).position;
+    path = [in](double t) -> Vec3 { return in.pose_at(t).position; };
+    world.bind_haptic_instrument(0, instrument, anchor);
+  } else {
+    scene::ScriptedGrab device = world.take_scripted_grab(0);
+    scene::Body& body = world.body(device.body);
+    anchor = scene::point_on(body.surface_positions(), body.surface_triangles(), device.point);
+    const scene::GrabId grab = body.grab_patch(device.point, device.radius);
+    if (!grab.valid())
+      fail(fmt::format("{}: the device's grab point cannot be held (a fixed node?)", args.scene));
+    // The World publishes the contact (target, reaction, stiffness) after every step; the device
+    // thread only reads its snapshots.
+    world.bind_haptic_grab(0, device.body, grab, anchor);
+    const auto track = device.track;
+    const Vec3 start = anchor;
+    path = [start, track](double t) -> Vec3 { return start + scene::offset_at(track, t); };
+  }
 
   scene::HapticRenderSettings settings;
   settings.rate_hz = args.rate;
@@ -93,13 +115,7 @@ void run(const HapticArgs& args) {
     fail("--no-coupling and --coupling-stiffness/--coupling-damping contradict each other: give one");
   settings.coupling = unwrap(scene::coupling_gains(coupling, args.limits, args.rate));
 
-  // The World publishes the contact (target, reaction, stiffness) after every step; the device
-  // thread only reads its snapshots.
-  world.bind_haptic_grab(0, device.body, grab, anchor);
-
-  const auto track = device.track;
-  ScriptedHand hand([anchor, track](double t) -> Vec3 { return anchor + scene::offset_at(track, t); },
-                    args.limits, args.drop_at);
+  ScriptedHand hand(std::move(path), args.limits, args.drop_at);
   scene::HapticLoop loop(world.haptics(), hand, settings);
   using Clock = std::chrono::steady_clock;
   const auto period =
@@ -173,39 +189,43 @@ void run(const HapticArgs& args) {
         fs.bad_forces));
   for (const std::string& w : warnings) fmt::print(stderr, "pliant: warning: {}\n", w);
 
-  const nlohmann::json out = {{"scene", sc.name},
-                              {"requested_hz", args.rate},
-                              {"achieved_hz", st.achieved_hz},
-                              {"samples", st.samples},
-                              {"period_p50_ms", st.period_p50_ms},
-                              {"period_p99_ms", st.period_p99_ms},
-                              {"period_max_ms", st.period_max_ms},
-                              {"max_force_jump_n", st.max_force_jump},
-                              {"max_force_n", st.max_force},
-                              {"max_force_sent_n", fs.max_force_sent},
-                              {"max_force_jump_sent_n", fs.max_force_jump_sent},
-                              {"force_clamped_samples", fs.force_clamped},
-                              {"rate_clamped_samples", fs.rate_clamped},
-                              {"energy_received_j", fs.energy_received},
-                              {"energy_returned_j", fs.energy_returned},
-                              {"min_energy_balance_j", fs.min_energy_balance},
-                              {"passive", fs.passive},
-                              {"lost_samples", fs.lost_samples},
-                              {"device_outages", fs.outages},
-                              {"device",
-                               {{"max_force_n", args.limits.max_force},
-                                {"max_stiffness_n_per_m", args.limits.max_stiffness},
-                                {"max_force_rate_n_per_s", args.limits.max_force_rate}}},
-                              {"coupling",
-                               {{"enabled", settings.coupling.enabled},
-                                {"stiffness_n_per_m", settings.coupling.stiffness},
-                                {"damping_ns_per_m", settings.coupling.damping}}},
-                              {"realtime_priority", st.realtime},
-                              {"simulation_steps", steps},
-                              {"simulation_hz", args.sim_hz},
-                              {"step_ms_mean", steps ? step_ms_total / static_cast<double>(steps) : 0.0},
-                              {"step_ms_max", step_ms_max},
-                              {"warnings", warnings}};
+  const nlohmann::json out = {
+      {"scene", sc.name},
+      {"drives", instrument >= 0
+                     ? "instrument:" + world.instruments()[static_cast<std::size_t>(instrument)].name
+                     : std::string("grab:0")},
+      {"requested_hz", args.rate},
+      {"achieved_hz", st.achieved_hz},
+      {"samples", st.samples},
+      {"period_p50_ms", st.period_p50_ms},
+      {"period_p99_ms", st.period_p99_ms},
+      {"period_max_ms", st.period_max_ms},
+      {"max_force_jump_n", st.max_force_jump},
+      {"max_force_n", st.max_force},
+      {"max_force_sent_n", fs.max_force_sent},
+      {"max_force_jump_sent_n", fs.max_force_jump_sent},
+      {"force_clamped_samples", fs.force_clamped},
+      {"rate_clamped_samples", fs.rate_clamped},
+      {"energy_received_j", fs.energy_received},
+      {"energy_returned_j", fs.energy_returned},
+      {"min_energy_balance_j", fs.min_energy_balance},
+      {"passive", fs.passive},
+      {"lost_samples", fs.lost_samples},
+      {"device_outages", fs.outages},
+      {"device",
+       {{"max_force_n", args.limits.max_force},
+        {"max_stiffness_n_per_m", args.limits.max_stiffness},
+        {"max_force_rate_n_per_s", args.limits.max_force_rate}}},
+      {"coupling",
+       {{"enabled", settings.coupling.enabled},
+        {"stiffness_n_per_m", settings.coupling.stiffness},
+        {"damping_ns_per_m", settings.coupling.damping}}},
+      {"realtime_priority", st.realtime},
+      {"simulation_steps", steps},
+      {"simulation_hz", args.sim_hz},
+      {"step_ms_mean", steps ? step_ms_total / static_cast<double>(steps) : 0.0},
+      {"step_ms_max", step_ms_max},
+      {"warnings", warnings}};
   if (args.json) {
     fmt::print("{}\n", out.dump(2));
     return;
@@ -242,8 +262,9 @@ void run(const HapticArgs& args) {
 
 void setup_haptics(CLI::App& app) {
   auto args = std::make_shared<HapticArgs>();
-  auto* cmd = app.add_subcommand("haptics",
-                                 "Run the haptic loop on a scene's first scripted grab; report its timing.");
+  auto* cmd = app.add_subcommand(
+      "haptics",
+      "Run the haptic loop on a scene's device instrument or first scripted grab; report its timing.");
   cmd->add_option("scene", args->scene, "Scene file (JSON)")->required();
   add_number(*cmd, "--rate", args->rate, "Haptic rate (Hz)", between(1.0, 100000.0))->capture_default_str();
   add_number(*cmd, "--seconds", args->seconds, "Run time (s)", between(0.01, 3600.0))->capture_default_str();

@@ -125,6 +125,21 @@ def _add_collider(self, spec=None, *, file="collider.json", **keys):
     return self._add_collider(_json.dumps(collider), str(file))
 
 
+def _add_instrument(self, spec=None, *, file="instrument.json", **keys):
+    """Adds an instrument and returns its index.
+
+    ``spec`` and the keyword arguments are an instrument object of the scene-file schema
+    (docs/scene-format.md, "Instruments"): ``name``, ``type`` ("probe"), ``radius`` (m), ``length`` (m),
+    ``position`` (its tip, m), ``rotation``, ``track``, ``device``, ``friction`` and ``margin`` (m), e.g.
+    ``world.add_instrument(name="probe", type="probe", radius=0.004, position=[0, 0, 0.1])``. Read it
+    back with ``world.instrument("probe")`` (pose and force). Errors name ``file`` and the key.
+    """
+    instrument = _plain(dict(spec or {}))
+    instrument.update(_plain(keys))
+    _check_finite(instrument, "", file)
+    return self._add_instrument(_json.dumps(instrument), str(file))
+
+
 def _set_contact(self, body, spec=None, *, file="contact.json", **keys):
     """Sets a body's contact settings (by index or name): the scene file's "contact" object,
     ``enabled``, ``bodies``, ``friction`` (μ ≥ 0) and ``margin`` (m, > 0); keys left out take their
@@ -138,6 +153,7 @@ def _set_contact(self, body, spec=None, *, file="contact.json", **keys):
 
 World.add_collider = _add_collider
 World.set_contact = _set_contact
+World.add_instrument = _add_instrument
 
 __version__ = "0.1.0"
 

@@ -493,6 +493,68 @@ void bind_scene(py::module_& m) {
           },
           py::arg("json_text"), py::arg("file"))
       .def(
+          "_add_instrument",
+          [](World& w, const std::string& json_text, const std::string& file) {
+            scene::Instrument in = unwrap(scene::make_instrument(json_text, file));
+            const Result<Index> i = w.add_instrument(std::move(in));
+            if (!i.ok()) throw PliantError{file + ": " + i.message()};
+            return i.value();
+          },
+          py::arg("json_text"), py::arg("file"))
+      .def(
+          "instrument",
+          [](const World& w, const std::string& name) {
+            const Index i = w.find_instrument(name);
+            if (i < 0) throw py::key_error("no instrument named \"" + name + "\"");
+            const scene::Instrument& in = w.instruments()[static_cast<std::size_t>(i)];
+            const Pose tip = w.instrument_pose(i);
+            py::dict d;
+            d["name"] = in.name;
+            d["type"] = std::string(scene::instrument_type_name(in.type));
+            d["radius"] = in.radius;
+            d["length"] = in.length;
+            d["device"] = in.device;
+            d["position"] = vec3_array(tip.position);
+            d["rotation"] =
+                py::make_tuple(tip.rotation.w(), tip.rotation.x(), tip.rotation.y(), tip.rotation.z());
+            d["force"] = vec3_array(w.instrument_force(i));
+            d["contacts"] = w.instrument_contacts(i);
+            return d;
+          },
+          py::arg("name"),
+          "An instrument after the last step as a dict: name, type, radius (m), length (m), device, position "
+          "(its tip, m), rotation (w, x, y, z), force (N: the bodies' force on it), contacts (held nodes)")
+      .def(
+          "move_instrument",
+          [](World& w, const std::string& name, const py::object& position, const py::object& rotation) {
+            const Index i = w.find_instrument(name);
+            if (i < 0) throw py::key_error("no instrument named \"" + name + "\"");
+            const auto p = position.cast<std::vector<double>>();
+            if (p.size() != 3 || !std::all_of(p.begin(), p.end(), [](double v) { return std::isfinite(v); }))
+              throw py::value_error("move_instrument: position must be 3 finite numbers (m)");
+            Pose tip = w.instrument_pose(i);
+            tip.position = Vec3(p[0], p[1], p[2]);
+            if (!rotation.is_none()) {
+              const auto q = rotation.cast<std::vector<double>>();
+              if (q.size() != 4) throw py::value_error("move_instrument: rotation must be (w, x, y, z)");
+              const Result<Eigen::Quaterniond> r = quaternion_rotation(q[0], q[1], q[2], q[3]);
+              if (!r.ok()) throw py::value_error("move_instrument: rotation: " + r.message());
+              tip.rotation = r.value();
+            }
+            w.move_instrument(i, tip);
+          },
+          py::arg("name"), py::arg("position"), py::arg("rotation") = py::none(),
+          "Moves an instrument's tip for the next steps (m; rotation a unit quaternion (w, x, y, z)); its "
+          "track is no longer followed")
+      .def_property_readonly(
+          "instruments",
+          [](const World& w) {
+            py::list out;
+            for (const scene::Instrument& in : w.instruments()) out.append(in.name);
+            return out;
+          },
+          "The instruments' names")
+      .def(
           "_set_contact",
           [](World& w, const py::object& key, const std::string& json_text, const std::string& file) {
             const Index b = body_index(w, key);
@@ -537,7 +599,8 @@ void bind_scene(py::module_& m) {
       .def_property_readonly(
           "reactions", &reactions_dict,
           "The force on every scripted grab and collider after the last step: {'name': [...], 'force': "
-          "(k×3, N, world frame)}, names 'grab:I' (the I-th scripted grab) and 'collider:NAME'; a "
+          "(k×3, N, world frame)}, names 'grab:I' (the I-th scripted grab), 'collider:NAME' and "
+          "'instrument:NAME'; a "
           "collider's is minus the contact forces it applies, zero when it touches nothing (the rows of "
           "forces.csv)")
       .def_property_readonly("events", &events_list, "Events of the last step as dicts")

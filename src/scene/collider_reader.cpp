@@ -92,6 +92,36 @@ Collider read_collider(const JsonReader& r, const std::filesystem::path& directo
   return c;
 }
 
+Instrument read_instrument(const JsonReader& r) {
+  Instrument in;
+  const std::string type = r.at("type").one_of({"probe"});
+  in.type = InstrumentType::probe;
+  r.expect_object(
+      {"name", "type", "radius", "length", "position", "rotation", "track", "device", "friction", "margin"});
+  in.name = r.string_or("name", type);
+  if (auto v = r.find("radius")) in.radius = v->positive();
+  if (auto v = r.find("length")) in.length = v->non_negative();
+  in.pose = read_pose(r, Pose{});
+  in.device = r.boolean_or("device", false);
+  if (auto v = r.find("friction")) in.friction = v->non_negative();
+  if (auto v = r.find("margin")) in.margin = v->positive();
+  if (auto track = r.find("track")) {
+    // Keyframes of the tip {"t": s, "position": [m, m, m], "rotation": {...}}, as a collider's.
+    double last = -1.0;
+    for (const JsonReader& k : track->elements(1)) {
+      k.expect_object({"t", "position", "rotation"});
+      PoseKey key;
+      key.t = k.at("t").non_negative();
+      if (!(key.t > last)) k.at("t").fail_expected("a time greater than the previous keyframe's");
+      last = key.t;
+      key.pose = read_pose(k, in.pose);
+      in.track.push_back(key);
+    }
+  }
+  if (Status s = validate(in); !s.ok()) r.fail(s.message());
+  return in;
+}
+
 BodyContact read_body_contact(const JsonReader& r) {
   r.expect_object({"enabled", "bodies", "friction", "margin"});
   BodyContact c;

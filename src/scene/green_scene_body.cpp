@@ -135,6 +135,14 @@ class GreenSceneBody final : public Body, public DescribesPhysics {
     if (!live(id)) return Mat3::Zero();
     return body_.grab_compliance(slots_[static_cast<std::size_t>(id.slot)].index);
   }
+  Mat3 grab_set_stiffness(std::span<const GrabId> ids) const override {
+    std::vector<std::size_t> grabs;
+    grabs.reserve(ids.size());
+    for (GrabId id : ids)
+      if (live(id)) grabs.push_back(slots_[static_cast<std::size_t>(id.slot)].index);
+    // The reaction is minus the body's grab force: it pushes back against the common move.
+    return -body_.grab_set_stiffness(grabs);
+  }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
     if (!on_surface(p)) return;

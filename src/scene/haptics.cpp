@@ -50,6 +50,8 @@ bool HapticLoop::start() {
   if (running_ || !check_render_settings(settings_).empty()) return false;
   periods_ = {};
   forces_ = {};
+  render_us_ = 0.0;
+  rendered_ = 0;
   answered_.store(0, std::memory_order_relaxed);
   running_ = true;
   thread_ = std::thread([this] { run(); });
@@ -83,14 +85,20 @@ double PeriodHistogram::quantile(double q) const {
   return max_;
 }
 
-Vec3 HapticLoop::device_position() const {
-  return {position_[0].load(std::memory_order_relaxed), position_[1].load(std::memory_order_relaxed),
-          position_[2].load(std::memory_order_relaxed)};
-}
-
-Vec3 HapticLoop::grab_target() const {
-  return {target_[0].load(std::memory_order_relaxed), target_[1].load(std::memory_order_relaxed),
-          target_[2].load(std::memory_order_relaxed)};
+HapticLoop::HandSample HapticLoop::hand() const {
+  // Seqlock reader (Boehm 2012, "Can seqlocks get along with programming language memory models?"):
+  // an even sequence that is the same before and after the reads saw one writer's complete sample.
+  HandSample out;
+  for (;;) {
+    const std::uint64_t before = hand_sequence_.load(std::memory_order_acquire);
+    if (before & 1u) continue;
+    for (int k = 0; k < 3; ++k) {
+      out.position[k] = position_[k].load(std::memory_order_relaxed);
+      out.target[k] = target_[k].load(std::memory_order_relaxed);
+    }
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (hand_sequence_.load(std::memory_order_relaxed) == before) return out;
+  }
 }
 
 void HapticLoop::run() {
@@ -114,17 +122,27 @@ void HapticLoop::run() {
     const auto now = Clock::now();
     const double t = std::chrono::duration<double>(now - start).count();
     const DeviceStatus status = device_.read(t, reading);
+    const auto update_start = Clock::now();
     const HapticSnapshot& snap = buffer_.read();
     const bool answered = status == DeviceStatus::ok && reading.position.allFinite();
     const Vec3 f = status == DeviceStatus::ok ? renderer.render(snap.contacts[0], reading.position)
                                               : renderer.lost(status);
+    if (answered) {
+      render_us_ += std::chrono::duration<double, std::micro>(Clock::now() - update_start).count();
+      ++rendered_;
+    }
     device_.send_force(f);
     if (answered) {
       const Vec3& target = renderer.target();
+      // Seqlock writer: odd while the sample is written, so a reader never mixes two samples.
+      const std::uint64_t sequence = hand_sequence_.load(std::memory_order_relaxed);
+      hand_sequence_.store(sequence + 1, std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_release);
       for (int k = 0; k < 3; ++k) {
         position_[k].store(reading.position[k], std::memory_order_relaxed);
         target_[k].store(target[k], std::memory_order_relaxed);
       }
+      hand_sequence_.store(sequence + 2, std::memory_order_release);
       // Release: a reader that sees the count also sees the positions stored before it.
       answered_.fetch_add(1, std::memory_order_release);
     }
@@ -153,6 +171,7 @@ HapticStats HapticLoop::stop() {
   s.max_force_jump = forces_.max_force_jump;
   s.max_force = forces_.max_force;
   s.forces = forces_;
+  s.render_us_mean = rendered_ > 0 ? render_us_ / static_cast<double>(rendered_) : 0.0;
   s.realtime = realtime_;
   return s;
 }

@@ -24,7 +24,10 @@ std::string csv_field(const std::string& s) {
 std::vector<std::string> reaction_names(const World& world) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < world.scripted_grabs().size(); ++i) names.push_back(fmt::format("grab:{}", i));
-  for (const Collider& c : world.colliders()) names.push_back("collider:" + c.name);
+  const std::span<const Collider> colliders = world.colliders();
+  for (std::size_t c = 0; c < colliders.size(); ++c)
+    names.push_back((world.collider_instrument(static_cast<Index>(c)) >= 0 ? "instrument:" : "collider:") +
+                    colliders[c].name);
   return names;
 }
 

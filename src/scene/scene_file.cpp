@@ -162,8 +162,8 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
   }
   try {
     const JsonReader root(doc, name);
-    root.expect_object({"pliant", "name", "time_step", "steps", "bodies", "colliders", "contact_solver",
-                        "interactions", "output"});
+    root.expect_object({"pliant", "name", "time_step", "steps", "bodies", "colliders", "instruments",
+                        "contact_solver", "interactions", "output"});
     const JsonReader version = root.at("pliant");
     if (const long long v = version.integer(1, 1000000); v != kSceneFormatVersion) {
       version.fail("unsupported scene format version " + std::to_string(v) + " (this pliant reads version " +
@@ -202,6 +202,25 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
             colliders[ci].fail("duplicate collider name \"" + escape_for_message(c.name) +
                                "\" (name colliders apart with \"name\")");
         (void)take(scene.world->add_collider(std::move(c)), colliders[ci]);
+      }
+    }
+    if (auto list = root.find("instruments")) {
+      const auto instruments = list->elements();
+      for (std::size_t k = 0; k < instruments.size(); ++k) {
+        const JsonReader& r = instruments[k];
+        Instrument in = detail::read_instrument(r);
+        const std::string name = escape_for_message(in.name);
+        for (const Collider& other : scene.world->colliders())
+          if (other.name == in.name)
+            r.fail("duplicate name \"" + name +
+                   "\": a collider or instrument has it (name them apart with \"name\")");
+        if (in.device)
+          for (const Instrument& other : scene.world->instruments())
+            if (other.device)
+              r.at("device").fail("instrument \"" + name + "\" and instrument \"" +
+                                  escape_for_message(other.name) +
+                                  "\" are both driven by the device (one device drives one instrument)");
+        (void)take(scene.world->add_instrument(std::move(in)), r);
       }
     }
     if (auto solver = root.find("contact_solver"))
@@ -290,6 +309,11 @@ Result<Collider> make_collider(std::string_view collider_json, const std::filesy
   return read_json_text<Collider>(collider_json, file, [&](const JsonReader& r) {
     return detail::read_collider(r, file.parent_path(), limits.max_mesh_elements);
   });
+}
+
+Result<Instrument> make_instrument(std::string_view instrument_json, const std::filesystem::path& file) {
+  return read_json_text<Instrument>(instrument_json, file,
+                                    [&](const JsonReader& r) { return detail::read_instrument(r); });
 }
 
 Result<BodyContact> make_body_contact(std::string_view contact_json, const std::filesystem::path& file) {

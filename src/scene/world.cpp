@@ -63,6 +63,7 @@ void World::step() {
   for (ScriptedTool& tool : tools_) apply_tool(tool, t);
   for (ScriptedProjectile& p : projectiles_) apply_projectile(p, t);
   for (ScriptedBlade& blade : blades_) apply_blade(blade, t);
+  place_instruments(t);
   profile_.record("apply_interactions", watch.ms());
 
   const bool contact = contact_wanted();
@@ -100,7 +101,7 @@ void World::step() {
   profile_.record("emit_events", watch.ms());
 
   if (std::any_of(std::begin(haptic_), std::end(haptic_),
-                  [](const HapticBinding& h) { return h.body >= 0; })) {
+                  [](const HapticBinding& h) { return h.active(); })) {
     watch.reset();
     publish_haptics();
     profile_.record("publish_haptics", watch.ms());
@@ -125,15 +126,30 @@ bool World::bind_haptic_grab(int contact, Index body_index, GrabId grab, const V
       static_cast<std::size_t>(body_index) >= bodies_.size() || !body(body_index).holds(grab) ||
       !target.allFinite())
     return false;
-  haptic_[contact] = {body_index, grab, target};
+  haptic_[contact] = {};
+  haptic_[contact].body = body_index;
+  haptic_[contact].grab = grab;
+  haptic_[contact].target = target;
   body(body_index).move_grab(grab, target);
   publish_haptics();
   return true;
 }
 
+bool World::bind_haptic_instrument(int contact, Index instrument, const Vec3& tip) {
+  if (contact < 0 || contact >= kMaxHapticContacts || instrument < 0 ||
+      static_cast<std::size_t>(instrument) >= instruments_.size() || !tip.allFinite())
+    return false;
+  haptic_[contact] = {};
+  haptic_[contact].instrument = instrument;
+  haptic_[contact].target = tip;
+  publish_haptics();
+  return true;
+}
+
 void World::move_haptic_grab(int contact, const Vec3& target) {
-  if (contact < 0 || contact >= kMaxHapticContacts || haptic_[contact].body < 0) return;
+  if (contact < 0 || contact >= kMaxHapticContacts || !haptic_[contact].active()) return;
   haptic_[contact].target = target;
+  if (haptic_[contact].instrument >= 0) return;  // place_instruments moves its tip at the next step
   body(haptic_[contact].body).move_grab(haptic_[contact].grab, target);
 }
 
@@ -189,14 +205,36 @@ void World::publish_haptics() {
   for (int c = 0; c < kMaxHapticContacts; ++c) {
     const HapticBinding& h = haptic_[c];
     HapticContact& out = snap.contacts[c];
-    out.active = h.body >= 0;
+    out.active = h.active();
     if (!out.active) continue;
+    if (h.instrument >= 0) {
+      // The instrument: the force of every body it holds in contact, and the stiffness of those
+      // contacts moved together with its tip (exact over Green bodies; else the secant estimate).
+      out.position = instrument_pose(h.instrument).position;
+      out.force = instrument_force(h.instrument);
+      out.contacts = instrument_contacts(h.instrument);
+      bool exact = true;
+      const Mat3 k = instrument_stiffness(h.instrument, exact);
+      out.stiffness_exact = exact;
+      if (out.contacts == 0) {
+        // Free: nothing to feel; a secant measured now would read the first touch as infinitely stiff.
+        out.stiffness.setZero();
+        haptic_[c].published = false;
+      } else if (exact) {
+        out.stiffness = k;
+      } else {
+        out.stiffness = -secant_stiffness(haptic_[c], out.position, out.force) * Mat3::Identity();
+      }
+      continue;
+    }
     const Body& b = body(h.body);
     out.position = h.target;
     out.force = b.grab_reaction(h.grab);
     // The tool feels −C⁻¹ per metre it moves, C the body's compliance at the grab (m/N).
     const Mat3 compliance = b.grab_compliance(h.grab);
     const Eigen::FullPivLU<Mat3> lu(compliance);
+    out.contacts = 1;
+    out.stiffness_exact = lu.isInvertible();
     if (lu.isInvertible()) {
       out.stiffness = -lu.inverse();
     } else {
@@ -384,6 +422,8 @@ void World::repeat_scripts(double offset) {
     for (Keyframe& k : blade.track) k.t += offset;
   for (Collider& c : colliders_)
     for (PoseKey& k : c.track) k.t += offset;
+  for (Instrument& in : instruments_)
+    for (PoseKey& k : in.track) k.t += offset;
   for (ScriptedProjectile& p : projectiles_) {
     p.time += offset;
     p.position = Vec3::Zero();

@@ -243,6 +243,112 @@ Result<Index> World::add_collider(Collider collider) {
   return static_cast<Index>(colliders_.size() - 1);
 }
 
+Result<Index> World::add_instrument(Instrument instrument) {
+  if (Status s = validate(instrument); !s.ok()) return Error{s.message()};
+  for (const Collider& c : colliders_)
+    if (c.name == instrument.name)
+      return Error{"instrument \"" + instrument.name + "\": the name is taken by a collider"};
+  if (instrument.device)
+    for (const Instrument& other : instruments_)
+      if (other.device)
+        return Error{"instrument \"" + instrument.name + "\": the device already drives instrument \"" +
+                     other.name + "\" (one device drives one instrument)"};
+  const Pose tip = instrument.pose_at(time_);
+  Result<Index> collider = add_collider(scene::instrument_collider(instrument, tip));
+  if (!collider.ok()) return collider;
+  InstrumentState st;
+  st.collider = collider.value();
+  st.tip = tip;
+  instruments_.push_back(std::move(instrument));
+  instrument_state_.push_back(st);
+  return static_cast<Index>(instruments_.size() - 1);
+}
+
+Index World::find_instrument(std::string_view name) const {
+  for (std::size_t i = 0; i < instruments_.size(); ++i)
+    if (instruments_[i].name == name) return static_cast<Index>(i);
+  return -1;
+}
+
+Index World::instrument_collider(Index i) const {
+  if (i < 0 || static_cast<std::size_t>(i) >= instruments_.size()) return -1;
+  return instrument_state_[static_cast<std::size_t>(i)].collider;
+}
+
+Index World::collider_instrument(Index c) const {
+  for (std::size_t i = 0; i < instrument_state_.size(); ++i)
+    if (instrument_state_[i].collider == c) return static_cast<Index>(i);
+  return -1;
+}
+
+Pose World::instrument_pose(Index i) const {
+  if (i < 0 || static_cast<std::size_t>(i) >= instruments_.size()) return {};
+  return instrument_state_[static_cast<std::size_t>(i)].tip;
+}
+
+Vec3 World::instrument_force(Index i) const {
+  Vec3 f = Vec3::Zero();
+  const Index c = instrument_collider(i);
+  if (c < 0) return f;
+  for (const ContactEvent& e : contact_events_)
+    if (e.collider == c) f -= e.force;  // Newton's third law: the bodies push the instrument back
+  return f;
+}
+
+int World::instrument_contacts(Index i) const {
+  int n = 0;
+  const Index c = instrument_collider(i);
+  if (c < 0) return n;
+  for (const ContactEvent& e : contact_events_)
+    if (e.collider == c) n += e.contacts;
+  return n;
+}
+
+void World::move_instrument(Index i, const Pose& tip) {
+  if (i < 0 || static_cast<std::size_t>(i) >= instruments_.size() || !tip.position.allFinite() ||
+      !tip.rotation.coeffs().allFinite())
+    return;
+  InstrumentState& st = instrument_state_[static_cast<std::size_t>(i)];
+  st.moved = tip;
+  st.moved.rotation.normalize();
+  st.was_moved = true;
+}
+
+// Each instrument's tip where it is at the step's end, t: a haptic binding's proxy, else where
+// move_instrument put it, else its track; its collider follows (no track of its own).
+void World::place_instruments(double t) {
+  for (std::size_t i = 0; i < instruments_.size(); ++i) {
+    const Instrument& in = instruments_[i];
+    InstrumentState& st = instrument_state_[i];
+    Pose tip = st.was_moved ? st.moved : in.pose_at(t);
+    for (const HapticBinding& h : haptic_)
+      if (h.instrument == static_cast<Index>(i) && h.target.allFinite()) tip.position = h.target;
+    st.tip = tip;
+    colliders_[static_cast<std::size_t>(st.collider)].pose = instrument_collider_pose(in, tip);
+  }
+}
+
+// The stiffness of instrument i's contacts moved together with its tip (unit: N/m): per touched body,
+// Body::grab_set_stiffness over the contacts the instrument's collider holds; `exact` false when a
+// touched body gives none (its family has no compliance).
+Mat3 World::instrument_stiffness(Index i, bool& exact) const {
+  exact = true;
+  Mat3 k = Mat3::Zero();
+  const Index c = instrument_collider(i);
+  if (c < 0 || !contact_state_) return k;
+  std::vector<GrabId> grabs;
+  for (std::size_t b = 0; b < contact_state_->bodies.size() && b < bodies_.size(); ++b) {
+    grabs.clear();
+    for (const ContactState::Contact& contact : contact_state_->bodies[b].contacts)
+      if (contact.collider == c) grabs.push_back(contact.grab);
+    if (grabs.empty()) continue;
+    const Mat3 kb = bodies_[b]->grab_set_stiffness(grabs);
+    if (kb.squaredNorm() == 0.0 || !kb.allFinite()) exact = false;
+    k += kb;
+  }
+  return k;
+}
+
 void World::set_contact(Index b, const BodyContact& settings) {
   if (b < 0 || static_cast<std::size_t>(b) >= bodies_.size()) return;
   body_contact_.resize(bodies_.size());

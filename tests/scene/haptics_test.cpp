@@ -184,3 +184,34 @@ TEST(PeriodHistogram, QuantilesMatchSortedSamples) {
 
 }  // namespace
 }  // namespace pliant::scene
+
+namespace pliant::scene {
+namespace {
+
+// The device position and the target rendered from it are published as one sample: without a
+// coupling the target is the position itself, so any read that mixes two samples shows them apart.
+// Reading the six numbers one by one (the loop before its seqlock) mixed samples at this rate.
+TEST(Haptics, HandSampleIsNeverAMixOfTwoSamples) {
+  SnapshotBuffer buffer;
+  buffer.publish(HapticSnapshot{});
+  HapticLoop loop(
+      buffer, [](double t) { return Vec3(t, 2.0 * t, 3.0 * t); }, 20000.0);
+  ASSERT_TRUE(loop.start());
+  while (loop.answered() == 0) std::this_thread::yield();
+  std::uint64_t reads = 0, mixed = 0, changes = 0;
+  Vec3 last = Vec3::Zero();
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  while (std::chrono::steady_clock::now() < end) {
+    const HapticLoop::HandSample h = loop.hand();
+    ++reads;
+    if (h.position != h.target) ++mixed;
+    if (h.position != last) ++changes;
+    last = h.position;
+  }
+  loop.stop();
+  EXPECT_EQ(mixed, 0u) << "of " << reads << " reads";
+  EXPECT_GT(changes, 100u);  // the samples did change under the reader
+}
+
+}  // namespace
+}  // namespace pliant::scene

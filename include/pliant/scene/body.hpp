@@ -91,6 +91,13 @@ class Body {
   /// forces between steps (exact for a linear Green body, for a soft grab the compliance of its
   /// handle with the whole patch moving rigidly; an estimate for others, zero if unknown).
   virtual Mat3 grab_compliance(GrabId /*id*/) const { return Mat3::Zero(); }
+  /// Stiffness of a set of grabs moved together in translation, the other grabs held: ∂(Σ of their
+  /// reactions)/∂(common move of their targets) (unit: N/m), symmetric ≤ 0. Lets the haptic loop
+  /// update an instrument's contact force between steps: exact for a linear Green body (the held
+  /// nodes' capacitance system, James & Pai 1999: −S C⁻¹ Sᵀ), zero where the family has no
+  /// compliance (the World then estimates a secant stiffness). Allocates: call it after a step, not in
+  /// one.
+  virtual Mat3 grab_set_stiffness(std::span<const GrabId> /*ids*/) const { return Mat3::Zero(); }
 
   /// Whether rigid colliders hold this body's surface nodes (contact.hpp): true for a body whose grabs
   /// hold a node in its own solve. A body whose grabs mean something else (the impact family's pull

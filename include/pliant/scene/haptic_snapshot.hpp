@@ -10,12 +10,16 @@
 
 namespace pliant::scene {
 
-/// What the device thread needs of the last completed step, for one contact.
+/// What the device thread needs of the last completed step, for one bound grab or instrument.
 struct HapticContact {
   bool active = false;            ///< a grab is bound to this contact
   Vec3 position = Vec3::Zero();   ///< grab target used by the last step (unit: m)
   Vec3 force = Vec3::Zero();      ///< force on the device at that position (unit: N)
   Mat3 stiffness = Mat3::Zero();  ///< ∂force/∂position at the contact (unit: N/m), symmetric ≤ 0
+  /// Whether `stiffness` is the body's exact linearisation (a Green body's compliance) rather than a
+  /// secant estimate from the last steps.
+  bool stiffness_exact = false;
+  int contacts = 0;  ///< surface nodes the grab or instrument holds (a grab: 1)
 };
 
 /// Most grabs a World publishes to haptic devices at once.

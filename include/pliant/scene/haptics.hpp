@@ -34,8 +34,11 @@ struct HapticStats {
   double period_max_ms = 0.0;
   double max_force_jump = 0.0;  ///< largest |F_k − F_(k−1)| rendered between consecutive samples (unit: N)
   double max_force = 0.0;       ///< largest |F| rendered (unit: N)
-  HapticForceStats forces;      ///< what was rendered and sent: clamps, energy balance, lost samples
-  bool realtime = false;        ///< the loop thread got SCHED_FIFO priority (needs CAP_SYS_NICE)
+  /// Mean time per sample of the contact force update in the haptic thread: the snapshot read, the
+  /// coupling's proxy and the force from the contacts' linearisation (unit: µs).
+  double render_us_mean = 0.0;
+  HapticForceStats forces;  ///< what was rendered and sent: clamps, energy balance, lost samples
+  bool realtime = false;    ///< the loop thread got SCHED_FIFO priority (needs CAP_SYS_NICE)
 };
 
 /// Sample periods of a haptic run, for percentiles without storing samples: log-spaced bins from
@@ -74,10 +77,18 @@ class HapticLoop {
   /// Stops the thread and returns the statistics of the run.
   HapticStats stop();
   /// The device position last answered (unit: m).
-  Vec3 device_position() const;
-  /// Where the simulation should move the grab (unit: m): the coupling's proxy, or the device
-  /// position without a coupling.
-  Vec3 grab_target() const;
+  Vec3 device_position() const { return hand().position; }
+  /// Where the simulation should move the grab or instrument (unit: m): the coupling's proxy, or the
+  /// device position without a coupling.
+  Vec3 grab_target() const { return hand().target; }
+  /// Both of one sample: the device position and the target rendered from it (unit: m).
+  struct HandSample {
+    Vec3 position = Vec3::Zero();
+    Vec3 target = Vec3::Zero();
+  };
+  /// The last answered sample's position and target together, never a mix of two samples (a
+  /// seqlock: the device thread never waits; a reader retries while a sample is being written).
+  HandSample hand() const;
   /// Samples the device has answered so far; grab_target() is meaningful once it is > 0.
   std::uint64_t answered() const { return answered_.load(std::memory_order_acquire); }
 
@@ -93,7 +104,12 @@ class HapticLoop {
   PeriodHistogram periods_;
   HapticForceStats forces_;
   double seconds_ = 0.0;
+  double render_us_ = 0.0;  // summed over the answered samples (unit: µs)
+  std::uint64_t rendered_ = 0;
   bool realtime_ = false;
+  // The last answered sample, behind a seqlock (odd sequence: being written). The values are atomics
+  // too, so a reader racing the writer reads stale numbers and retries, never a data race.
+  std::atomic<std::uint64_t> hand_sequence_{0};
   std::atomic<double> position_[3] = {0.0, 0.0, 0.0};
   std::atomic<double> target_[3] = {0.0, 0.0, 0.0};
   std::atomic<std::uint64_t> answered_{0};

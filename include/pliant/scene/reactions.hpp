@@ -1,5 +1,5 @@
-// Reactions as data: the force each scripted grab and each collider (the scene's instruments, until
-// instruments have their own type) takes from the bodies, named and recorded per step, so that a
+// Reactions as data: the force each scripted grab, each collider and each instrument takes from the
+// bodies, named and recorded per step, so that a
 // scene's grab and contact forces can be read without writing code (`pliant run` writes them to
 // forces.csv; Python reads the same arrays).
 #pragma once
@@ -16,7 +16,8 @@ namespace pliant::scene {
 
 /// The names of a world's reaction sources, in order: one per scripted grab, "grab:I" with I its index
 /// in World::scripted_grabs() (the order of the scene's grab interactions), then one per collider,
-/// "collider:NAME" with the collider's name (a scene collider without "name" is named for its shape).
+/// "collider:NAME" with the collider's name (a scene collider without "name" is named for its shape),
+/// or "instrument:NAME" for the collider an instrument owns (World::add_instrument).
 std::vector<std::string> reaction_names(const World& world);
 
 /// The force each source takes from the bodies after the last step (unit: N, world frame), in the

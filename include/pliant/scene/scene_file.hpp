@@ -85,6 +85,10 @@ Result<std::unique_ptr<Body>> make_body(std::string_view body_json, const std::f
 /// e.g. `collider.json: /radius: expected a number > 0, got -1`.
 Result<Collider> make_collider(std::string_view collider_json, const std::filesystem::path& file,
                                const SceneLimits& limits = {});
+/// Builds one instrument from an instrument object of the scene schema (JSON text with "name", "type",
+/// "radius", "length", pose, "track", "device", "friction", "margin"; docs/scene-format.md,
+/// "Instruments"), for World::add_instrument in code; errors name `file` and the JSON path.
+Result<Instrument> make_instrument(std::string_view instrument_json, const std::filesystem::path& file);
 /// Reads a body's contact settings from a "contact" object of the scene schema ({"enabled", "bodies",
 /// "friction", "margin"}), for World::set_contact in code; errors name `file` and the JSON path.
 Result<BodyContact> make_body_contact(std::string_view contact_json, const std::filesystem::path& file);

@@ -24,6 +24,7 @@
 #include "pliant/scene/collider.hpp"
 #include "pliant/scene/contact.hpp"
 #include "pliant/scene/haptics.hpp"
+#include "pliant/scene/instrument.hpp"
 #include "pliant/scene/interactions.hpp"
 #include "pliant/scene/render_mesh.hpp"
 
@@ -87,6 +88,29 @@ class World {
   /// returns its index.
   Result<Index> add_collider(Collider collider);
   std::span<const Collider> colliders() const { return colliders_; }
+  /// Adds an instrument (instrument.hpp), which owns a capsule collider named like it (colliders(),
+  /// instrument_collider()); refused with its one-line error when invalid, when its name is taken by
+  /// a collider or another instrument, or when it is driven by the device and another instrument
+  /// already is. Returns its index.
+  Result<Index> add_instrument(Instrument instrument);
+  std::span<const Instrument> instruments() const { return instruments_; }
+  /// The instrument named `name`, or -1.
+  Index find_instrument(std::string_view name) const;
+  /// Instrument i's collider index in colliders().
+  Index instrument_collider(Index i) const;
+  /// The instrument owning collider c, or -1 for a plain collider.
+  Index collider_instrument(Index c) const;
+  /// Where instrument i's tip was in the last step (its pose before the first step) (unit: m).
+  Pose instrument_pose(Index i) const;
+  /// The force the bodies exert on instrument i after the last step (unit: N): minus the sum of its
+  /// contact forces on them (ContactEvent::force), zero while it touches nothing.
+  Vec3 instrument_force(Index i) const;
+  /// Surface nodes instrument i holds in contact after the last step.
+  int instrument_contacts(Index i) const;
+  /// Moves instrument i's tip for the next steps (unit: m), its track then no longer used: what a
+  /// viewer's mouse or a device without the coupling does. A non-finite pose is ignored.
+  void move_instrument(Index i, const Pose& tip);
+
   /// Contact settings of body i (defaults until set).
   void set_contact(Index body, const BodyContact& settings);
   const BodyContact& contact(Index body) const;
@@ -135,7 +159,14 @@ class World {
   /// target is then moved with move_haptic_grab. Returns false for a contact index out of range, a grab
   /// the body does not hold (Body::holds) or a non-finite target.
   bool bind_haptic_grab(int contact, Index body, GrabId grab, const Vec3& target);
-  /// Moves a bound grab's target for the next step (unit: m): typically the device position.
+  /// Binds instrument i to haptic contact `contact` (< kMaxHapticContacts): after every step the World
+  /// publishes its tip position, the force the bodies exert on it and its contact stiffness: exact for
+  /// Green bodies (the touched nodes' capacitance system, Body::grab_set_stiffness), else the secant
+  /// estimate of bind_haptic_grab; move_haptic_grab(contact, tip) then moves its tip (the coupling's
+  /// proxy). Returns false for a contact index or instrument out of range, or a non-finite tip.
+  bool bind_haptic_instrument(int contact, Index instrument, const Vec3& tip);
+  /// Moves a bound grab's target, or a bound instrument's tip, for the next step (unit: m): typically
+  /// the coupling's proxy.
   void move_haptic_grab(int contact, const Vec3& target);
   /// Unbinds a contact (its grab stays held; release it on the body).
   void unbind_haptic_grab(int contact);
@@ -174,6 +205,16 @@ class World {
   std::vector<std::optional<RenderMesh>> render_meshes_;
   // Contact (world_contact.cpp).
   std::vector<Collider> colliders_;
+  std::vector<Instrument> instruments_;
+  struct InstrumentState {
+    Index collider = -1;
+    Pose tip;                // where the last step put it (unit: m)
+    Pose moved;              // move_instrument's pose
+    bool was_moved = false;  // follows `moved`, not its track
+  };
+  std::vector<InstrumentState> instrument_state_;
+  void place_instruments(double t);
+  Mat3 instrument_stiffness(Index instrument, bool& exact) const;
   std::vector<BodyContact> body_contact_;
   ContactSolverDef contact_solver_;
   std::vector<ContactEvent> contact_events_;
@@ -188,7 +229,9 @@ class World {
   struct HapticBinding {
     Index body = -1;
     GrabId grab;
+    Index instrument = -1;  // bound to an instrument instead of a grab
     Vec3 target = Vec3::Zero();
+    bool active() const { return body >= 0 || instrument >= 0; }
     // For a body without a local compliance: the last published target and reaction, and the secant
     // stiffness estimated from them (publish_haptics).
     Vec3 published_target = Vec3::Zero();  // (unit: m)

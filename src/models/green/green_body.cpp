@@ -383,6 +383,22 @@ Mat3 GreenBody::grab_compliance(std::size_t index) const {
   return R * grab_compliance_[index] * R.transpose();
 }
 
+Mat3 GreenBody::grab_set_stiffness(std::span<const std::size_t> grabs) const {
+  const Eigen::Index k3 = static_cast<Eigen::Index>(3 * held_node_.size());
+  if (k3 == 0 || grabs.empty()) return Mat3::Zero();
+  Eigen::MatrixXd St = Eigen::MatrixXd::Zero(k3, 3);
+  bool any = false;
+  for (std::size_t k = 0; k < held_node_.size(); ++k) {
+    if (std::find(grabs.begin(), grabs.end(), held_grab_[k]) == grabs.end()) continue;
+    St.block<3, 3>(static_cast<Eigen::Index>(3 * k), 0).setIdentity();
+    any = true;
+  }
+  if (!any) return Mat3::Zero();
+  const Mat3 stiffness = St.transpose() * grab_factor_.solve(St);
+  const Mat3& R = state_.rotation;
+  return R * stiffness * R.transpose();
+}
+
 Mat3 GreenBody::local_compliance(Index n) const {
   const Mat3& R = state_.rotation;
   for (std::size_t k = 0; k < held_node_.size(); ++k)

@@ -415,6 +415,41 @@ put("contact_solver_tolerance_zero.json", green(contact_solver={"tolerance": 0})
 put("contact_solver_relaxation_above_one.json", green(contact_solver={"relaxation": 1.5}),
     "/contact_solver/relaxation: expected a number > 0 and <= 1, got 1.5")
 
+# ---- instruments ----
+PROBE = {"name": "probe", "type": "probe", "radius": 0.004, "length": 0.05,
+         "position": [0.01, 0.01, 0.05], "track": [{"t": 0, "position": [0.01, 0.01, 0.05]},
+                                                  {"t": 1, "position": [0.01, 0.01, 0.04]}]}
+
+
+def instrument(**changes):
+    p = dict(PROBE, **changes)
+    return green(instruments=[{k: v for k, v in p.items() if v is not None}])
+
+
+put("instrument_unknown_type.json", instrument(type="scalpel"),
+    '/instruments/0/type: expected one of "probe", got "scalpel"')
+put("instrument_radius_zero.json", instrument(radius=0), "/instruments/0/radius: expected a number > 0, got 0")
+put("instrument_radius_negative.json", instrument(radius=-0.002),
+    "/instruments/0/radius: expected a number > 0, got -0.002")
+put("instrument_length_negative.json", instrument(length=-0.1),
+    "/instruments/0/length: expected a number >= 0, got -0.1")
+put("instrument_position_infinite.json",
+    json.dumps(instrument(position=[0, 0, 1]), indent=1).replace('"position": [\n    0,\n    0,\n    1\n   ]',
+                                                                  '"position": [0, 0, 1e999]') + "\n",
+    "line 69, column 23: number 1e999 is out of the range of a double")
+put("instrument_position_string.json", instrument(position="up"),
+    '/instruments/0/position: expected an array of 3 numbers, got "up"')
+put("instrument_track_time_order.json",
+    instrument(track=[{"t": 1.0, "position": [0, 0, 0.05]}, {"t": 0.5, "position": [0, 0, 0.04]}]),
+    "/instruments/0/track/1/t: expected a time greater than the previous keyframe's")
+put("instrument_two_on_one_device.json",
+    green(instruments=[dict(PROBE, device=True), dict(PROBE, name="probe2", device=True)]),
+    '/instruments/1/device: instrument "probe2" and instrument "probe" are both driven by the device')
+put("instrument_name_taken.json", green(colliders=[dict(FLOOR, name="probe")], instruments=[PROBE]),
+    '/instruments/0: duplicate name "probe"')
+put("instrument_unknown_key.json", instrument(half_length=0.02), "/instruments/0/half_length: unknown key")
+put("instrument_missing_type.json", instrument(type=None), '/instruments/0: missing required key "type"')
+
 # ---- a body's render mesh ----
 def render_mesh(value):
     return green(bodies=[dict(GREEN["bodies"][0], render_mesh=value)])

@@ -125,6 +125,12 @@ class GreenBody {
   /// a single-node grab, ((C⁻¹)_mm)⁻¹. The stiffness a haptic device renders is its inverse.
   Mat3 grab_compliance(std::size_t index) const;
 
+  /// Stiffness of the grabs `grabs` (indices into the grab set) moved together in translation, the
+  /// other grabs held (unit: N/m): the change of their summed grab forces per unit common move,
+  /// S C⁻¹ Sᵀ with S summing the held nodes of those grabs (the capacitance system of James & Pai
+  /// 1999), in the world frame. Zero for an empty set. Allocates (3k × 3 temporaries).
+  Mat3 grab_set_stiffness(std::span<const std::size_t> grabs) const;
+
   /// Number of nodes all grabs hold together (handles and patches).
   std::size_t held_node_count() const { return held_node_.size(); }
 
