@@ -324,7 +324,9 @@ void setup_precompute(CLI::App& app) {
       "precompute",
       "Precompute the surface Green's function of a linear FEM body into a .green asset.\n"
       "MESH is a tet mesh file (.msh .vtu .vtk .mesh .node/.ele) or box:LX,LY,LZ,NX,NY,NZ or "
-      "tube:RIN,ROUT,LEN,AROUND,ALONG,THROUGH.");
+      "tube:RIN,ROUT,LEN,AROUND,ALONG,THROUGH.\n"
+      "Under `mpirun -np N` the solves are split across the N processes and rank 0 writes the same asset "
+      "(docs/green.md).");
   cmd->add_option("mesh", args->mesh, "Tet mesh file or procedural spec")->required();
   cmd->add_option("--fix", args->fix,
                   "Fixed nodes (region syntax: xmin, x<0.1, box:..., nodes:...; default: none, and then "

@@ -1,5 +1,7 @@
 #include "pliant/scene/collider.hpp"
 
+#include "pose_track_check.hpp"
+
 #include <cmath>
 #include <limits>
 #include <string>
@@ -79,6 +81,8 @@ Aabb Collider::bounds(const Pose& at) const {
   return out;
 }
 
+namespace detail {
+
 namespace {
 
 Status check_pose(const Pose& p, const std::string& where) {
@@ -89,6 +93,19 @@ Status check_pose(const Pose& p, const std::string& where) {
 }
 
 }  // namespace
+
+Status check_pose_track(const Pose& pose, const std::vector<PoseKey>& track, const std::string& who) {
+  if (Status s = check_pose(pose, who); !s.ok()) return s;
+  for (std::size_t k = 0; k < track.size(); ++k) {
+    const std::string where = who + "track key " + std::to_string(k) + ": ";
+    if (!std::isfinite(track[k].t)) return Error{where + "time must be finite"};
+    if (k > 0 && !(track[k].t > track[k - 1].t)) return Error{where + "times must increase"};
+    if (Status s = check_pose(track[k].pose, where); !s.ok()) return s;
+  }
+  return {};
+}
+
+}  // namespace detail
 
 Status validate(const Collider& c) {
   const std::string who = "collider \"" + c.name + "\": ";
@@ -114,13 +131,7 @@ Status validate(const Collider& c) {
       if (!c.mesh) return Error{who + "no mesh"};
       break;
   }
-  if (Status s = check_pose(c.pose, who); !s.ok()) return s;
-  for (std::size_t k = 0; k < c.track.size(); ++k) {
-    const std::string where = who + "track key " + std::to_string(k) + ": ";
-    if (!std::isfinite(c.track[k].t)) return Error{where + "time must be finite"};
-    if (k > 0 && !(c.track[k].t > c.track[k - 1].t)) return Error{where + "times must increase"};
-    if (Status s = check_pose(c.track[k].pose, where); !s.ok()) return s;
-  }
+  if (Status s = detail::check_pose_track(c.pose, c.track, who); !s.ok()) return s;
   if (!std::isfinite(c.friction) || c.friction < 0.0) return Error{who + "friction must be ≥ 0"};
   if (!positive(c.margin)) return Error{who + "margin must be > 0 m"};
   return {};

@@ -18,6 +18,23 @@ Pose read_pose(const JsonReader& r, const Pose& fallback) {
   return p;
 }
 
+// Keyframes {"t": s, "position": [m, m, m], "rotation": {...}} with increasing times; a key without
+// a position or rotation keeps the shape's own (`own`).
+std::vector<PoseKey> read_pose_track(const JsonReader& track, const Pose& own) {
+  std::vector<PoseKey> keys;
+  double last = -1.0;
+  for (const JsonReader& k : track.elements(1)) {
+    k.expect_object({"t", "position", "rotation"});
+    PoseKey key;
+    key.t = k.at("t").non_negative();
+    if (!(key.t > last)) k.at("t").fail_expected("a time greater than the previous keyframe's");
+    last = key.t;
+    key.pose = read_pose(k, own);
+    keys.push_back(key);
+  }
+  return keys;
+}
+
 Vec3 positive3(const JsonReader& r) {
   const Vec3 v = r.vec3();
   if (!(v.array() > 0.0).all()) r.fail_expected("3 numbers > 0");
@@ -74,20 +91,7 @@ Collider read_collider(const JsonReader& r, const std::filesystem::path& directo
   c.pose = read_pose(r, Pose{});
   if (auto v = r.find("friction")) c.friction = v->non_negative();
   if (auto v = r.find("margin")) c.margin = v->positive();
-  if (auto track = r.find("track")) {
-    // Keyframes {"t": s, "position": [m, m, m], "rotation": {...}}; a key without one of them keeps
-    // the collider's own.
-    double last = -1.0;
-    for (const JsonReader& k : track->elements(1)) {
-      k.expect_object({"t", "position", "rotation"});
-      PoseKey key;
-      key.t = k.at("t").non_negative();
-      if (!(key.t > last)) k.at("t").fail_expected("a time greater than the previous keyframe's");
-      last = key.t;
-      key.pose = read_pose(k, c.pose);
-      c.track.push_back(key);
-    }
-  }
+  if (auto track = r.find("track")) c.track = read_pose_track(*track, c.pose);
   if (Status s = validate(c); !s.ok()) r.fail(s.message());
   return c;
 }
@@ -105,19 +109,7 @@ Instrument read_instrument(const JsonReader& r) {
   in.device = r.boolean_or("device", false);
   if (auto v = r.find("friction")) in.friction = v->non_negative();
   if (auto v = r.find("margin")) in.margin = v->positive();
-  if (auto track = r.find("track")) {
-    // Keyframes of the tip {"t": s, "position": [m, m, m], "rotation": {...}}, as a collider's.
-    double last = -1.0;
-    for (const JsonReader& k : track->elements(1)) {
-      k.expect_object({"t", "position", "rotation"});
-      PoseKey key;
-      key.t = k.at("t").non_negative();
-      if (!(key.t > last)) k.at("t").fail_expected("a time greater than the previous keyframe's");
-      last = key.t;
-      key.pose = read_pose(k, in.pose);
-      in.track.push_back(key);
-    }
-  }
+  if (auto track = r.find("track")) in.track = read_pose_track(*track, in.pose);  // of the tip
   if (Status s = validate(in); !s.ok()) r.fail(s.message());
   return in;
 }

@@ -1,17 +1,10 @@
 #include "pliant/scene/instrument.hpp"
 
+#include "pose_track_check.hpp"
+
 #include <cmath>
 
 namespace pliant::scene {
-
-namespace {
-Status check_pose(const Pose& p, const std::string& where) {
-  if (!p.position.allFinite()) return Error{where + "position must be finite"};
-  if (!p.rotation.coeffs().allFinite() || std::abs(p.rotation.norm() - 1.0) > 1e-9)
-    return Error{where + "rotation must be a unit quaternion"};
-  return {};
-}
-}  // namespace
 
 std::string_view instrument_type_name(InstrumentType type) {
   switch (type) {
@@ -25,13 +18,7 @@ Status validate(const Instrument& in) {
   const std::string who = "instrument \"" + in.name + "\": ";
   if (!std::isfinite(in.radius) || !(in.radius > 0.0)) return Error{who + "radius must be > 0 m"};
   if (!std::isfinite(in.length) || in.length < 0.0) return Error{who + "length must be ≥ 0 m"};
-  if (Status s = check_pose(in.pose, who); !s.ok()) return s;
-  for (std::size_t k = 0; k < in.track.size(); ++k) {
-    const std::string where = who + "track key " + std::to_string(k) + ": ";
-    if (!std::isfinite(in.track[k].t)) return Error{where + "time must be finite"};
-    if (k > 0 && !(in.track[k].t > in.track[k - 1].t)) return Error{where + "times must increase"};
-    if (Status s = check_pose(in.track[k].pose, where); !s.ok()) return s;
-  }
+  if (Status s = detail::check_pose_track(in.pose, in.track, who); !s.ok()) return s;
   if (!std::isfinite(in.friction) || in.friction < 0.0) return Error{who + "friction must be ≥ 0"};
   if (!std::isfinite(in.margin) || !(in.margin > 0.0)) return Error{who + "margin must be > 0 m"};
   return {};
