@@ -377,9 +377,9 @@ Result<std::optional<GreenAsset>> build_green_asset(const TetMesh& mesh, const m
       if (settings.progress)
         settings.progress(static_cast<double>(first + count) / static_cast<double>(leaves.size() + 1));
     }
-    if (rank != 0) return std::optional<GreenAsset>();
-    hblock.emplace(builder.finish());
+    if (rank == 0) hblock.emplace(builder.finish());
   }
+  // Only rank 0 holds every column: it alone solves the body forces and returns the asset.
   if (rank != 0) return std::optional<GreenAsset>();
 
   // Unit body-force densities along x, y, z: node loads V_n e_k (a quarter of each incident tet's volume).
