@@ -1,55 +1,36 @@
 #include "pliant/render/framing.hpp"
 
+#include "pliant/core/topology.hpp"
 #include "pliant/render/bitmap_font.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <vector>
 
 namespace pliant::render {
-namespace {
-
-// Union-find with path halving: the pieces of a surface in near-linear time.
-Index find(std::vector<Index>& parent, Index i) {
-  while (parent[static_cast<std::size_t>(i)] != i) {
-    parent[static_cast<std::size_t>(i)] =
-        parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(i)])];
-    i = parent[static_cast<std::size_t>(i)];
-  }
-  return i;
-}
-
-}  // namespace
-
 void extend_by_main_pieces(std::span<const Vec3> positions, std::span<const Tri> triangles, Aabb& box,
                            double min_fraction) {
   const std::size_t n = positions.size();
-  std::vector<Index> parent(n);
-  std::iota(parent.begin(), parent.end(), Index{0});
+  const auto in_range = [n](Index i) { return i >= 0 && static_cast<std::size_t>(i) < n; };
+  std::vector<Tri> kept;
+  kept.reserve(triangles.size());
   std::vector<char> used(n, 0);
   for (const Tri& t : triangles) {
-    if (t[0] < 0 || t[1] < 0 || t[2] < 0 || static_cast<std::size_t>(t[0]) >= n ||
-        static_cast<std::size_t>(t[1]) >= n || static_cast<std::size_t>(t[2]) >= n)
-      continue;
-    for (int k = 0; k < 3; ++k) used[static_cast<std::size_t>(t[k])] = 1;
-    const Index a = find(parent, t[0]);
-    for (int k = 1; k < 3; ++k) {
-      const Index b = find(parent, t[k]);
-      if (a != b) parent[static_cast<std::size_t>(b)] = a;
-    }
+    if (!in_range(t[0]) || !in_range(t[1]) || !in_range(t[2])) continue;
+    kept.push_back(t);
+    for (Index a : t) used[static_cast<std::size_t>(a)] = 1;
   }
-  std::vector<std::size_t> size(n, 0);
+  const Components pieces = connected_components(static_cast<Index>(n), unique_edges(kept));
+  std::vector<std::size_t> size(static_cast<std::size_t>(pieces.count), 0);
   std::size_t total = 0;
   for (std::size_t i = 0; i < n; ++i)
     if (used[i]) {
-      ++size[static_cast<std::size_t>(find(parent, static_cast<Index>(i)))];
+      ++size[static_cast<std::size_t>(pieces.label[i])];
       ++total;
     }
   const double least = min_fraction * static_cast<double>(total);
   for (std::size_t i = 0; i < n; ++i)
-    if (used[i] &&
-        static_cast<double>(size[static_cast<std::size_t>(find(parent, static_cast<Index>(i)))]) >= least &&
+    if (used[i] && static_cast<double>(size[static_cast<std::size_t>(pieces.label[i])]) >= least &&
         positions[i].allFinite())
       box.extend(positions[i]);
 }
