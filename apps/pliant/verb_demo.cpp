@@ -11,9 +11,10 @@
 
 #if PLIANT_HAS_SCENE
 #include "pliant/core/timing.hpp"
+#include "pliant/headless/headless_run.hpp"
 #include "pliant/io/atomic_file.hpp"
 #include "pliant/scene/demo_scenes.hpp"
-#include "scene_runner.hpp"
+#include "run_table.hpp"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -40,7 +41,8 @@ void run_demo(const DemoArgs& args) {
   const bool terminal = isatty(fileno(stderr)) != 0;
   nlohmann::json summary = {{"demo", "pliant"}, {"scenes", nlohmann::json::array()}};
   // A wrong -o fails before the pipe precomputes.
-  for (const scene::DemoScene& demo : scene::demo_scenes()) ensure_output_directory(root / demo.name);
+  for (const scene::DemoScene& demo : scene::demo_scenes())
+    unwrap(headless::prepare_output_directory(root / demo.name));
   for (const scene::DemoScene& demo : scene::demo_scenes()) {
     const std::filesystem::path dir = root / demo.name;
     Stopwatch load_clock;
@@ -53,10 +55,11 @@ void run_demo(const DemoArgs& args) {
     fmt::print(stderr, "running {}: {} steps...\n", demo.name, scene.steps);
     std::fflush(stderr);
     if (args.no_render) scene.output.png = false;
-    RunOptions options;
+    headless::RunOptions options;
     options.out_dir = dir;
     options.load_s = load_s;
-    nlohmann::json s = run_scene(scene, options);
+    nlohmann::json s = nlohmann::json::parse(unwrap(headless::run_scene(scene, options)).summary_json);
+    print_run_table(s, dir);
     s["directory"] = demo.name;
     summary["scenes"].push_back(std::move(s));
   }

@@ -6,7 +6,8 @@
 #if PLIANT_HAS_SCENE
 #include "pliant/core/threads.hpp"
 #include "pliant/core/timing.hpp"
-#include "scene_runner.hpp"
+#include "pliant/headless/headless_run.hpp"
+#include "run_table.hpp"
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -116,7 +117,7 @@ void run_checked(const RunArgs& args, Created& created) {
   const std::filesystem::path first_out =
       args.out.empty() ? std::filesystem::path("out") : std::filesystem::path(args.out);
   will_create(first_out, created);
-  ensure_output_directory(first_out);
+  unwrap(headless::prepare_output_directory(first_out));
   Stopwatch load_clock;
   // A Green body precomputes for a while: on a terminal, say so (scripts see an empty stderr).
   std::optional<ProgressTicker> ticker;
@@ -130,20 +131,21 @@ void run_checked(const RunArgs& args, Created& created) {
   // What looks unintended (a mesh in the wrong unit, kPa written as Pa, flat tets): said, never blocking.
   for (const scene::PlausibilityWarning& w : scene.warnings)
     fmt::print(stderr, "pliant: warning: {}\n", w.message);
-  RunOptions options;
+  headless::RunOptions options;
   options.load_s = load_clock.seconds();
   options.out_dir =
       args.out.empty() ? std::filesystem::path("out") / scene.name : std::filesystem::path(args.out);
   options.steps = args.steps;
   options.render = args.render;
-  options.print_table = !args.json;
   will_create(options.out_dir, created);
   options.stop_requested = [] { return g_interrupted != 0; };
   // Ctrl-C from here on stops after the current step and still reports (before, it ends the build).
   g_interrupted = 0;
   std::signal(SIGINT, on_interrupt);
-  const nlohmann::json summary = run_scene(scene, options);
+  const headless::RunReport report = unwrap(headless::run_scene(scene, options));
   std::signal(SIGINT, SIG_DFL);
+  const nlohmann::json summary = nlohmann::json::parse(report.summary_json);
+  if (!args.json) print_run_table(summary, options.out_dir);
   for (const auto& w : summary["warnings"])
     if (w["kind"] == "realtime") fmt::print(stderr, "pliant: warning: {}\n", w["message"].get<std::string>());
   if (args.json) fmt::print("{}\n", summary.dump(2));

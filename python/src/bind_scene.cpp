@@ -2,16 +2,15 @@
 // triangles) are read-only numpy views of the body's own memory: no copy, valid until the next step
 // (a tearing body may reallocate them then); .copy() keeps one.
 #include "bindings.hpp"
+#include "pliant/headless/headless_run.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/checked_grab.hpp"
 #include "pliant/scene/reactions.hpp"
 
-#include "cli.hpp"
 #include "pliant/scene/families.hpp"
 #include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/scene_file.hpp"
 #include "pliant/scene/world.hpp"
-#include "scene_runner.hpp"
 
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -693,22 +692,19 @@ void bind_scene(py::module_& m) {
       .def(
           "run",
           [](scene::Scene& s, const std::filesystem::path& out_dir, py::object steps, bool render) {
-            cli::RunOptions options;
+            headless::RunOptions options;
             options.out_dir = out_dir;
             options.steps = steps.is_none() ? -1 : steps.cast<int>();
             options.render = render;
-            options.print_table = false;
-            nlohmann::json summary;
+            Result<headless::RunReport> report = Error{};
             {
               py::gil_scoped_release release;
               InterruptCheck check;
               options.after_step = [&check] { check(); };
-              try {
-                summary = cli::run_scene(s, options);
-              } catch (const cli::UserError& e) {
-                throw PliantError{e.what()};
-              }
+              report = headless::run_scene(s, options);
             }
+            if (!report) throw PliantError{report.message()};
+            const nlohmann::json summary = nlohmann::json::parse(report->summary_json);
             return json_to_python(summary);
           },
           py::arg("out_dir"), py::arg("steps") = py::none(), py::arg("render") = false,

@@ -2,6 +2,7 @@
 // schemes follow their textbook definitions; the implicit ones linearise the forces about the current
 // state once per step and solve with block-Jacobi (or Jacobi) preconditioned CG.
 #include "pliant/dynamics/integrator.hpp"
+#include "pliant/dynamics/implicit_scheme.hpp"
 
 #include <Eigen/Cholesky>
 
@@ -82,32 +83,33 @@ void Integrator::step(const ForceModel& model, std::span<Vec3> x, std::span<Vec3
       }
       model.add_stiffness_product(x, v, -h * h, rhs_);
       solve(model, x, 1.0, h * h, h, rhs_, y_);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (w[i] == 0.0) continue;
-        v[i] += y_[i];
-        x[i] += h * v[i];
-      }
+      for (std::size_t i = 0; i < n; ++i)
+        if (w[i] != 0.0) backward_euler_advance(h, y_[i], x[i], v[i]);
       return;
     }
     case Scheme::newmark: {
-      const double beta = def_.newmark_beta, gamma = def_.newmark_gamma;
+      const NewmarkParameters newmark{.beta = def_.newmark_beta, .gamma = def_.newmark_gamma};
       if (history_ == 0) {  // start-up: the acceleration of the current state
         model.forces(x, v, f_);
         start_acceleration(model, x, acc_);
         history_ = 1;
       }
       for (std::size_t i = 0; i < n; ++i) {
-        x1_[i] = w[i] == 0.0 ? x[i] : Vec3(x[i] + h * v[i] + h * h * (0.5 - beta) * acc_[i]);
-        v1_[i] = w[i] == 0.0 ? v[i] : Vec3(v[i] + h * (1.0 - gamma) * acc_[i]);
+        x1_[i] = x[i];
+        v1_[i] = v[i];
+        if (w[i] != 0.0) newmark_predict(newmark, h, acc_[i], x1_[i], v1_[i]);
         y_[i] = acc_[i];
       }
       model.forces(x1_, v1_, f_);
-      solve(model, x1_, 1.0, beta * h * h, gamma * h, f_, y_);
+      // The mass-plus-stiffness system of Newmark's form; damping enters through the model's own term.
+      const ImplicitForm form = newmark_form(newmark, h, 0.0, 0.0);
+      solve(model, x1_, form.mass_coefficient, form.stiffness_coefficient, form.velocity_scale, f_, y_);
       for (std::size_t i = 0; i < n; ++i) {
         if (w[i] == 0.0) continue;
         acc_[i] = y_[i];
-        x[i] = x1_[i] + beta * h * h * y_[i];
-        v[i] = v1_[i] + gamma * h * y_[i];
+        x[i] = x1_[i];
+        v[i] = v1_[i];
+        newmark_correct(newmark, h, y_[i], x[i], v[i]);
       }
       return;
     }

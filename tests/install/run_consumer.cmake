@@ -16,6 +16,11 @@ run(${WORK_DIR}/build/drag_beam ${WORK_DIR}/beam.obj)
 if(NOT EXISTS ${WORK_DIR}/beam.obj)
   message(FATAL_ERROR "drag_beam wrote no beam.obj")
 endif()
+# A scene file run headless through pliant::headless, as `pliant run` does.
+run(${WORK_DIR}/build/run_scene ${EXAMPLES_DIR}/../scenes/sheet_tear.json ${WORK_DIR}/sheet 20)
+if(NOT EXISTS ${WORK_DIR}/sheet/summary.json)
+  message(FATAL_ERROR "run_scene wrote no summary.json")
+endif()
 # The Python package lands in the interpreter's directory under the prefix and imports from there.
 if(PYTHON)
   run(${CMAKE_COMMAND} -E env PYTHONPATH=${WORK_DIR}/prefix/${PYTHON_SITE} ${PYTHON} -c

@@ -216,13 +216,10 @@ Result<HybridSolver> HybridSolver::build(const TetMesh& rest, std::span<const ma
   s.def_.tet_elements.clear();
   s.solver_ = solver;
   const double h = solver.dt, alpha = def.rayleigh_alpha, beta = def.rayleigh_beta;
-  if (solver.scheme == ImplicitScheme::newmark) {
-    s.cm_ = 1.0 + 0.5 * h * alpha;
-    s.ck_ = 0.25 * h * h + 0.5 * h * beta;
-  } else {
-    s.cm_ = 1.0 + h * alpha;
-    s.ck_ = h * h + h * beta;
-  }
+  s.form_ = solver.scheme == ImplicitScheme::newmark ? dynamics::newmark_form({}, h, alpha, beta)
+                                                     : dynamics::backward_euler_form(h, alpha, beta);
+  s.cm_ = s.form_.mass_coefficient;
+  s.ck_ = s.form_.stiffness_coefficient;
   s.rest_ = rest.positions;
   s.fixed_.assign(n, 0);
   s.held_.assign(n, 0);
@@ -958,27 +955,20 @@ ImplicitReport HybridSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
   }
   const double h = solver_.dt;
   if (solver_.scheme == ImplicitScheme::newmark) {
-    constexpr double nb = 0.25, ng = 0.5;
+    constexpr dynamics::NewmarkParameters newmark;  // average acceleration, as form_
     if (!has_acceleration_) {
       total_forces(x, v, f_);
       for (std::size_t i = 0; i < n; ++i) acc_[i] = active_[i] != 0.0 ? Vec3(f_[i] / mass_[i]) : Vec3::Zero();
       has_acceleration_ = true;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (active_[i] == 0.0) continue;
-      x[i] += h * v[i] + h * h * (0.5 - nb) * acc_[i];
-      v[i] += h * (1.0 - ng) * acc_[i];
-    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (active_[i] != 0.0) dynamics::newmark_predict(newmark, h, acc_[i], x[i], v[i]);
     for (Vec3& d : dv_) d.setZero();
-    newton(
-        x, v,
-        {.velocity_share = 0.0, .position_scale = nb * h * h, .velocity_scale = ng * h, .force_scale = 1.0},
-        0, 0.0, report);
+    newton(x, v, form_, 0, 0.0, report);
     for (std::size_t i = 0; i < n; ++i) {
       if (active_[i] == 0.0) continue;
       acc_[i] = dv_[i];
-      x[i] += nb * h * h * dv_[i];
-      v[i] += ng * h * dv_[i];
+      dynamics::newmark_correct(newmark, h, dv_[i], x[i], v[i]);
     }
     return report;
   }
@@ -993,14 +983,9 @@ ImplicitReport HybridSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
   for (Vec3& d : dv_) d.setZero();
   if (!solve_increment(x, report)) report.converged = false;
   report.newton_iterations = 1;
-  if (report.converged)
-    newton(x, v, {.velocity_share = 1.0, .position_scale = h, .velocity_scale = 1.0, .force_scale = h}, 1,
-           rhs_norm > 0.0 ? rhs_norm : 1.0, report);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (active_[i] == 0.0) continue;
-    v[i] += dv_[i];
-    x[i] += h * v[i];
-  }
+  if (report.converged) newton(x, v, form_, 1, rhs_norm > 0.0 ? rhs_norm : 1.0, report);
+  for (std::size_t i = 0; i < n; ++i)
+    if (active_[i] != 0.0) dynamics::backward_euler_advance(h, dv_[i], x[i], v[i]);
   return report;
 }
 

@@ -469,7 +469,7 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
 
   const double h = def_.dt, alpha = model.def().rayleigh_alpha, beta = model.def().rayleigh_beta;
   if (def_.scheme == ImplicitScheme::newmark) {
-    constexpr double nb = 0.25, ng = 0.5;
+    constexpr dynamics::NewmarkParameters newmark;  // average acceleration
     if (!has_acceleration_) {
       model.forces(x, v, f_);
       mass_acceleration();
@@ -479,30 +479,20 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
     for (Index node : free_nodes_) {
       const auto i = static_cast<std::size_t>(node);
       dv_[i].setZero();
-      if (!stepped(i)) continue;
-      x[i] += h * v[i] + h * h * (0.5 - nb) * acc_[i];
-      v[i] += h * (1.0 - ng) * acc_[i];
-      dv_[i].setZero();
+      if (stepped(i)) dynamics::newmark_predict(newmark, h, acc_[i], x[i], v[i]);
     }
-    const NewtonForm form{.velocity_share = 0.0,
-                          .position_scale = nb * h * h,
-                          .velocity_scale = ng * h,
-                          .force_scale = 1.0,
-                          .mass_coefficient = 1.0 + ng * h * alpha,
-                          .stiffness_coefficient = nb * h * h + ng * h * beta};
-    newton(x, v, form, 0, 0.0, report);
+    newton(x, v, dynamics::newmark_form(newmark, h, alpha, beta), 0, 0.0, report);
     for (Index node : free_nodes_) {
       const auto i = static_cast<std::size_t>(node);
       if (!stepped(i)) continue;
       acc_[i] = dv_[i];
-      x[i] += nb * h * h * dv_[i];
-      v[i] += ng * h * dv_[i];
+      dynamics::newmark_correct(newmark, h, dv_[i], x[i], v[i]);
     }
     return report;
   }
 
   if (def_.scheme == ImplicitScheme::bdf2) {
-    const double h = def_.dt, hb = 2.0 * h / 3.0;
+    const double hb = 2.0 * h / 3.0;
     // The stepped nodes as the last step left them? (Kinematic ones may be moved between steps: a
     // prescribed motion or a grab is not an outside change of the state.)
     bool same = has_previous_;
@@ -512,9 +502,10 @@ ImplicitReport ImplicitSolver::step(std::span<Vec3> x, std::span<Vec3> v) {
       // (Re)start with one backward Euler step: a start from x_{n-1} = x_n - h v_n, v_{n-1} = v_n would
       // leave an O(h) velocity error that BDF2 carries on (first order overall, measured). The rest
       // factor is built for BDF2's system, which all later steps solve.
-      if (def_.solver == LinearSolverKind::rest_factor_pcg && !rest_factored_)
-        assemble(model.rest_positions(), 1.0 + hb * model.def().rayleigh_alpha,
-                 hb * hb + hb * model.def().rayleigh_beta);
+      if (def_.solver == LinearSolverKind::rest_factor_pcg && !rest_factored_) {
+        const dynamics::ImplicitForm restart = dynamics::backward_euler_form(hb, alpha, beta);
+        assemble(model.rest_positions(), restart.mass_coefficient, restart.stiffness_coefficient);
+      }
       std::copy(x.begin(), x.end(), previous_x_.begin());
       std::copy(v.begin(), v.end(), previous_v_.begin());
       backward_euler(x, v, h, report);
@@ -546,8 +537,8 @@ void ImplicitSolver::backward_euler(std::span<Vec3> x, std::span<Vec3> v, double
   const std::size_t n = x.size();
   const auto nf = static_cast<Index>(free_nodes_.size());
   // Backward Euler. Iteration 0: linearised at (x, v).
-  const double alpha = model.def().rayleigh_alpha, beta = model.def().rayleigh_beta;
-  const double cm = 1.0 + h * alpha, ck = h * h + h * beta;
+  const NewtonForm form =
+      dynamics::backward_euler_form(h, model.def().rayleigh_alpha, model.def().rayleigh_beta);
   // A held node is already where the step ends, and one that moves this step carries that move's
   // velocity (so damping sees it move with the body). The linearised force f(x) − hK·v would move it
   // by h·v once more: linearise from where it started, x − h·v, so that f − hK·v puts it at its end.
@@ -566,25 +557,17 @@ void ImplicitSolver::backward_euler(std::span<Vec3> x, std::span<Vec3> v, double
   model.forces(at, v, f_, h);  // f - h K v
   for (std::size_t i = 0; i < n; ++i) rhs_[i] = h * f_[i];
   const double rhs_norm = free_norm(rhs_);
-  assemble(at, cm, ck);
+  assemble(at, form.mass_coefficient, form.stiffness_coefficient);
   gather_free(rhs_);
   // Warm start: the previous step's Δv (y_ still holds it).
   if (!solve(report)) report.converged = false;
   report.newton_iterations = 1;
   for (std::size_t i = 0; i < n; ++i) dv_[i].setZero();
   for (Index a = 0; a < nf; ++a) dv_[static_cast<std::size_t>(free_nodes_[a])] = y_.segment<3>(3 * a);
-  const NewtonForm form{.velocity_share = 1.0,
-                        .position_scale = h,
-                        .velocity_scale = 1.0,
-                        .force_scale = h,
-                        .mass_coefficient = cm,
-                        .stiffness_coefficient = ck};
   if (report.converged) newton(x, v, form, 1, rhs_norm > 0.0 ? rhs_norm : 1.0, report);
   for (Index node : free_nodes_) {
     const auto i = static_cast<std::size_t>(node);
-    if (!stepped(i)) continue;
-    v[i] += dv_[i];
-    x[i] += h * v[i];
+    if (stepped(i)) dynamics::backward_euler_advance(h, dv_[i], x[i], v[i]);
   }
   // Keep the last full Δv as the next warm start.
   for (Index a = 0; a < nf; ++a) y_.segment<3>(3 * a) = dv_[static_cast<std::size_t>(free_nodes_[a])];

@@ -34,6 +34,8 @@
 // condensed non-operational part is kept as long as the interface nodes stay where they were.
 #pragma once
 
+#include "pliant/dynamics/implicit_scheme.hpp"
+
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/types.hpp"
@@ -169,15 +171,15 @@ class HybridSolver {
   void assemble_operational_at(std::span<const Vec3> local_x);
   // Assembles A at x and solves A y = rhs_ on the free nodes; dv_ += y. False when CHOLMOD fails.
   bool solve_increment(std::span<const Vec3> x, ImplicitReport& report);
-  struct NewtonForm {
-    double velocity_share, position_scale, velocity_scale, force_scale;
-  };
+  // The scheme's Newton form (dynamics/implicit_scheme.hpp), as for the whole-body solver.
+  using NewtonForm = dynamics::ImplicitForm;
   void newton(std::span<const Vec3> x, std::span<const Vec3> v, const NewtonForm& form, int first_iteration,
               double reference, ImplicitReport& report);
 
   FemBodyDef def_;
   ImplicitSolverDef solver_;
-  double cm_ = 1.0, ck_ = 0.0;  // A = cm M + ck K
+  NewtonForm form_{};           // the scheme's, for the step dt
+  double cm_ = 1.0, ck_ = 0.0;  // A = cm M + ck K (form_'s coefficients)
   std::vector<Vec3> rest_;
   std::vector<std::uint8_t> fixed_;  // per node
   std::vector<std::uint8_t> held_;   // per node: held by set_held_nodes (never a fixed one)

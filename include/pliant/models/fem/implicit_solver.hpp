@@ -27,6 +27,8 @@
 // single precision (single_precision_factor.hpp) and allocates nothing after its first step either.
 #pragma once
 
+#include "pliant/dynamics/implicit_scheme.hpp"
+
 #include "pliant/core/result.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/models/fem/assembly.hpp"
@@ -134,16 +136,10 @@ class ImplicitSolver {
   void assemble(std::span<const Vec3> x, double mass_coefficient, double stiffness_coefficient);
   // Solves A y = b on the free DOFs (y warm-started for PCG); fills report's residual and iterations.
   bool solve(ImplicitReport& report);
-  // One Newton form for Newmark and backward Euler: the free nodes' increment z (dv_) solves
-  // r(z) = s f(x + a (z + c v), v + b z) - M z = 0 with the system (cm M + ck K) y = r per iteration.
-  struct NewtonForm {
-    double velocity_share;         // c
-    double position_scale;         // a (unit: s² for Newmark's acceleration, s for Δv)
-    double velocity_scale;         // b
-    double force_scale;            // s
-    double mass_coefficient;       // cm
-    double stiffness_coefficient;  // ck
-  };
+  // One Newton form for Newmark and backward Euler (dynamics/implicit_scheme.hpp): the free nodes'
+  // increment z (dv_) solves r(z) = s f(x + a (z + c v), v + b z) - M z = 0 with the system
+  // (cm M + ck K) y = r per iteration.
+  using NewtonForm = dynamics::ImplicitForm;
   // Iterates from first_iteration with dv_ as the start; reference 0 takes the first residual's norm.
   void newton(std::span<const Vec3> x, std::span<const Vec3> v, const NewtonForm& form, int first_iteration,
               double reference, ImplicitReport& report);

@@ -1,6 +1,4 @@
-#include "scene_runner.hpp"
-
-#include "cli.hpp"
+#include "pliant/headless/headless_run.hpp"
 
 #include "pliant/core/threads.hpp"
 #include "pliant/io/atomic_file.hpp"
@@ -21,6 +19,7 @@
 #endif
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
@@ -29,11 +28,26 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
-namespace pliant::cli {
+namespace pliant::headless {
 namespace {
+
+// The run's writers stop at the first failure a user can fix; run_scene turns it into its Result.
+struct RunFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+[[noreturn]] void fail(const std::string& message) { throw RunFailure(message); }
+template <class T>
+T unwrap(Result<T> result) {
+  if (!result) fail(result.message());
+  return std::move(result).value();
+}
+void unwrap(const Result<void>& status) {
+  if (!status) fail(status.message());
+}
 
 struct StageStats {
   double total = 0.0;
@@ -408,12 +422,13 @@ void write_force_plot(const scene::ReactionSeries& series, const std::string& sc
 
 }  // namespace
 
-void ensure_output_directory(const std::filesystem::path& dir) {
+Result<void> prepare_output_directory(const std::filesystem::path& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) fail(fmt::format("{}: cannot create output directory: {}", dir.string(), ec.message()));
+  if (ec) return Error{fmt::format("{}: cannot create output directory: {}", dir.string(), ec.message())};
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    fail(fmt::format("{}: output directory is not writable: {}", dir.string(), std::strerror(errno)));
+    return Error{fmt::format("{}: output directory is not writable: {}", dir.string(), std::strerror(errno))};
+  return {};
 }
 
 std::string physical_range_problem(std::span<const Vec3> x, std::span<const Vec3> rest) {
@@ -438,11 +453,13 @@ std::string physical_range_problem(std::span<const Vec3> x, std::span<const Vec3
   return {};
 }
 
-nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
+namespace {
+
+RunReport run_checked(scene::Scene& scene, const RunOptions& options) {
   scene::World& world = *scene.world;
   for (std::size_t b = 0; b < world.body_count(); ++b)
     check_file_name(world.body(static_cast<Index>(b)).name());
-  ensure_output_directory(options.out_dir);
+  unwrap(prepare_output_directory(options.out_dir));
   const int steps = options.steps >= 0 ? options.steps : scene.steps;
   const int every = scene.output.every;
 
@@ -693,22 +710,28 @@ nlohmann::json run_scene(scene::Scene& scene, const RunOptions& options) {
 #else
   summary["png_files"] = 0;
 #endif
-  unwrap(io::write_file_atomically(options.out_dir / "summary.json", summary.dump(2) + "\n"));
+  RunReport report;
+  report.summary_json = summary.dump(2) + "\n";
+  unwrap(io::write_file_atomically(options.out_dir / "summary.json", report.summary_json));
   if (!failure.empty()) fail(failure);  // after the summary, which records it and the last good step
-
-  if (options.print_table) {
-    fmt::print("scene {}: {} steps, {:.3f} s simulated, {:.2f} s wall{}\n", scene.name, done, good_time,
-               wall_s, options.load_s >= 0.0 ? fmt::format(" (+ {:.2f} s to build)", options.load_s) : "");
-    fmt::print("  {:<34} {:>10} {:>10}\n", "stage", "mean ms", "max ms");
-    for (const auto& st : stage_json) {
-      fmt::print("  {:<34} {:>10.3f} {:>10.3f}\n", st["stage"].get<std::string>(),
-                 st["mean_ms"].get<double>(), st["max_ms"].get<double>());
-    }
-    for (const auto& [kind, count] : events) fmt::print("  events {}: {}\n", kind, count);
-    fmt::print("  wrote {} VTU frames, {} PNG frames, summary.json, forces.csv in {}\n", vtu.files(),
-               summary["png_files"].get<int>(), options.out_dir.string());
-  }
-  return summary;
+  report.steps = done;
+  report.time_s = good_time;
+  report.wall_s = wall_s;
+  report.interrupted = interrupted;
+  report.state_hash = summary["state_hash"].get<std::string>();
+  report.vtu_files = vtu.files();
+  report.png_files = summary["png_files"].get<int>();
+  return report;
 }
 
-}  // namespace pliant::cli
+}  // namespace
+
+Result<RunReport> run_scene(scene::Scene& scene, const RunOptions& options) {
+  try {
+    return run_checked(scene, options);
+  } catch (const RunFailure& e) {
+    return Error{e.what()};
+  }
+}
+
+}  // namespace pliant::headless
