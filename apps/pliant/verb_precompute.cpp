@@ -21,7 +21,7 @@
 #if PLIANT_HAS_LINALG_MPI
 #include "pliant/linalg_mpi/mpi_session.hpp"
 #endif
-#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
 #include "pliant/models/green/green_asset.hpp"
 #include "pliant/models/green/green_file.hpp"
 #if PLIANT_HAS_MESHING

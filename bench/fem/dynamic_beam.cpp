@@ -15,10 +15,10 @@
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/meshing/ball.hpp"
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/fem_force_model.hpp"
-#include "pliant/models/fem/hybrid_solver.hpp"
-#include "pliant/models/fem/implicit_solver.hpp"
-#include "pliant/models/fem/tet_cut.hpp"
+#include "pliant/models/fem/cut/tet_cut.hpp"
+#include "pliant/models/fem/hybrid/hybrid_solver.hpp"
+#include "pliant/models/fem/implicit/fem_force_model.hpp"
+#include "pliant/models/fem/implicit/implicit_solver.hpp"
 
 #include <fmt/format.h>
 

@@ -10,8 +10,8 @@
 #include "pliant/core/timing.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/meshing/tube.hpp"
-#include "pliant/models/fem/modal_analysis.hpp"
-#include "pliant/models/fem/modal_body.hpp"
+#include "pliant/models/fem/modal/modal_analysis.hpp"
+#include "pliant/models/fem/modal/modal_body.hpp"
 
 #include <fmt/format.h>
 

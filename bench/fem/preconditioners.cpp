@@ -8,8 +8,8 @@
 #include "pliant/linalg/pcg.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 
 #include <fmt/format.h>
 #include <omp.h>

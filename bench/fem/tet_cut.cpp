@@ -4,7 +4,7 @@
 // time of cut_tets (split and remove modes; a partial split whose blade edge ends at y = 0.8 m) and of
 // apply_tet_cut, median over repetitions, with the counts of what changed. `--quick`: 40 × 10 × 5 cells
 // still, 3 repetitions.
-#include "pliant/models/fem/tet_cut.hpp"
+#include "pliant/models/fem/cut/tet_cut.hpp"
 #include "bench.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/meshing/box.hpp"

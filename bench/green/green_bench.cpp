@@ -17,9 +17,9 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/tube.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/pcg_deformer.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
+#include "pliant/models/fem/implicit/pcg_deformer.hpp"
 #include "pliant/models/green/green_body.hpp"
 
 #include <fmt/format.h>

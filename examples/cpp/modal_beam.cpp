@@ -3,8 +3,8 @@
 // ParaView when given a path: `example_modal_beam modes.vtu`.
 #include "pliant/core/topology.hpp"
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/modal_analysis.hpp"
-#include "pliant/models/fem/modal_body.hpp"
+#include "pliant/models/fem/modal/modal_analysis.hpp"
+#include "pliant/models/fem/modal/modal_body.hpp"
 #include "pliant/scene/modal_output.hpp"
 
 #include <cstdio>

@@ -4,7 +4,7 @@
 #include "family_registry.hpp"
 
 #include "pliant/materials/material.hpp"
-#include "pliant/models/fem/fem_force_model.hpp"
+#include "pliant/models/fem/implicit/fem_force_model.hpp"
 
 #include <memory>
 #include <vector>

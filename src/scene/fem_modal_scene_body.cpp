@@ -4,7 +4,7 @@
 #include "soft_grab_patch.hpp"
 
 #include "pliant/io/vtu.hpp"
-#include "pliant/models/fem/modal_fem_body.hpp"
+#include "pliant/models/fem/modal/modal_fem_body.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/fem_modal_scene_body.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "models/fem/fem_test_util.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include "pliant/linalg/condensation.hpp"
 #include "pliant/linalg/pcg.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Dense>

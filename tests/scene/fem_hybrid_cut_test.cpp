@@ -3,7 +3,7 @@
 // free one falls; the condensed part is kept; tets outside the region and old rest positions stay as
 // they were; rest volume is conserved; the surface stays closed and outward.
 #include "pliant/core/topology.hpp"
-#include "pliant/models/fem/hybrid_solver.hpp"
+#include "pliant/models/fem/hybrid/hybrid_solver.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/fem_scene_body.hpp"
 #include "pliant/scene/scene_file.hpp"

@@ -6,8 +6,8 @@
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/io/mesh_file.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/scene_file.hpp"
 

@@ -3,7 +3,7 @@
 #include "pliant/scene/modal_output.hpp"
 
 #include "models/fem/fem_test_util.hpp"
-#include "pliant/models/fem/modal_analysis.hpp"
+#include "pliant/models/fem/modal/modal_analysis.hpp"
 
 #include <gtest/gtest.h>
 

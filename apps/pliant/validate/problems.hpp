@@ -5,8 +5,8 @@
 
 #include "validation.hpp"
 
-#include "pliant/models/fem/fem_force_model.hpp"
-#include "pliant/models/fem/implicit_solver.hpp"
+#include "pliant/models/fem/implicit/fem_force_model.hpp"
+#include "pliant/models/fem/implicit/implicit_solver.hpp"
 #include "pliant/models/springs/methods.hpp"
 
 #include <array>

@@ -6,8 +6,8 @@
 
 #include "pliant/materials/material.hpp"
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/implicit_solver.hpp"
-#include "pliant/models/fem/modal_analysis.hpp"
+#include "pliant/models/fem/implicit/implicit_solver.hpp"
+#include "pliant/models/fem/modal/modal_analysis.hpp"
 
 #include <fmt/format.h>
 

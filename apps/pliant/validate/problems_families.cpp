@@ -13,7 +13,7 @@
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/materials/material.hpp"
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/implicit_solver.hpp"
+#include "pliant/models/fem/implicit/implicit_solver.hpp"
 #include "pliant/models/green/green_asset.hpp"
 #include "pliant/models/green/green_body.hpp"
 #include "pliant/models/meshless/driven_surface.hpp"

@@ -8,10 +8,10 @@
 #include "pliant/materials/material.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/meshing/tube.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
-#include "pliant/models/fem/modal_analysis.hpp"
-#include "pliant/models/fem/stable_neo_hookean.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
+#include "pliant/models/fem/elements/stable_neo_hookean.hpp"
+#include "pliant/models/fem/modal/modal_analysis.hpp"
 
 #include <fmt/format.h>
 

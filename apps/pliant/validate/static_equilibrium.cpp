@@ -1,7 +1,7 @@
 #include "static_equilibrium.hpp"
 
 #include "pliant/linalg/sparse_cholesky.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 
 #include <fmt/format.h>
 

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "pliant/core/result.hpp"
-#include "pliant/models/fem/fem_force_model.hpp"
+#include "pliant/models/fem/implicit/fem_force_model.hpp"
 
 #include <vector>
 

@@ -3,10 +3,10 @@
 // Linear elasticity about the rest shape, reduced to its lowest r vibration modes (Pentland &
 // Williams 1989; Hauser, Shen & O'Brien 2003; reviewed by Huang & Wang 2007), optionally
 // reconstructed with modal warping (Choi & Ko 2005) so that rotations do not inflate the body. Its run
-// time is fem::ModalFemBody (models/fem/modal_fem_body.hpp).
+// time is fem::ModalFemBody (models/fem/modal/modal_fem_body.hpp).
 #pragma once
 
-#include "pliant/models/fem/modal_fem_body.hpp"
+#include "pliant/models/fem/modal/modal_fem_body.hpp"
 #include "pliant/scene/body.hpp"
 
 #include <memory>

@@ -5,7 +5,7 @@
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/types.hpp"
-#include "pliant/models/fem/modal_analysis.hpp"
+#include "pliant/models/fem/modal/modal_analysis.hpp"
 
 #include <filesystem>
 

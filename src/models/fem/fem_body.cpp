@@ -4,9 +4,9 @@
 #include "pliant/models/fem/fem_body.hpp"
 
 #include "pliant/core/hash.hpp"
-#include "pliant/models/fem/deformation_gradient.hpp"
-#include "pliant/models/fem/hyperelastic_tet.hpp"
-#include "pliant/models/fem/polar_decomposition.hpp"
+#include "pliant/models/fem/elements/deformation_gradient.hpp"
+#include "pliant/models/fem/elements/hyperelastic_tet.hpp"
+#include "pliant/models/fem/elements/polar_decomposition.hpp"
 
 #include <algorithm>
 #include <cmath>

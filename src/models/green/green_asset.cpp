@@ -10,8 +10,8 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/linalg/hmatrix_build.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 
 #include <omp.h>
 

@@ -2,7 +2,7 @@
 // pliant::dynamics.
 #include "pliant/models/springs/tensor_mass.hpp"
 
-#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "pliant/models/fem/assembly.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
 
 #include "models/fem/fem_test_util.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/linalg/edge_stiffness.hpp"
-#include "pliant/models/fem/linear_tet.hpp"
+#include "pliant/models/fem/elements/linear_tet.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -4,10 +4,10 @@
 // agreeing.
 #include "fem_test_util.hpp"
 #include "pliant/dynamics/integrator.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/hybrid_solver.hpp"
-#include "pliant/models/fem/implicit_solver.hpp"
-#include "pliant/models/fem/mass.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/mass.hpp"
+#include "pliant/models/fem/hybrid/hybrid_solver.hpp"
+#include "pliant/models/fem/implicit/implicit_solver.hpp"
 #include "vector_fields.hpp"
 
 #include <gtest/gtest.h>

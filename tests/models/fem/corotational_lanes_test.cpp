@@ -1,12 +1,12 @@
 // The corotational loops in SIMD lanes (SSE2, AVX2 and AVX-512 versions) against the one-tet element kernels
 // (corotational_tet.hpp): rotated gradients, forces with β damping, stiffness products; lanes whose F
 // suits no Newton iteration (inverted, nearly flat, strongly stretched) take the SVD; a last partial group.
-#include "models/fem/corotational_lanes.hpp"
+#include "models/fem/elements/corotational_lanes.hpp"
 
 #include "core/cpu_dispatch.hpp"
-#include "pliant/models/fem/corotational_tet.hpp"
-#include "pliant/models/fem/deformation_gradient.hpp"
-#include "pliant/models/fem/polar_decomposition.hpp"
+#include "pliant/models/fem/elements/corotational_tet.hpp"
+#include "pliant/models/fem/elements/deformation_gradient.hpp"
+#include "pliant/models/fem/elements/polar_decomposition.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Geometry>

@@ -1,7 +1,7 @@
-#include "pliant/models/fem/corotational_tet.hpp"
+#include "pliant/models/fem/elements/corotational_tet.hpp"
 
 #include "pliant/core/geometry.hpp"
-#include "pliant/models/fem/deformation_gradient.hpp"
+#include "pliant/models/fem/elements/deformation_gradient.hpp"
 
 #include "element_test_util.hpp"
 

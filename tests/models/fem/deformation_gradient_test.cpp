@@ -1,4 +1,4 @@
-#include "pliant/models/fem/deformation_gradient.hpp"
+#include "pliant/models/fem/elements/deformation_gradient.hpp"
 
 #include "element_test_util.hpp"
 #include "fem_test_util.hpp"

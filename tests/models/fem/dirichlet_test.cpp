@@ -1,4 +1,4 @@
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 
 #include "models/fem/fem_test_util.hpp"
 #include "pliant/core/region.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "pliant/core/types.hpp"
-#include "pliant/models/fem/linear_tet.hpp"
+#include "pliant/models/fem/elements/linear_tet.hpp"
 
 #include <Eigen/Geometry>
 #include <Eigen/LU>

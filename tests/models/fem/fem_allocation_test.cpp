@@ -4,8 +4,8 @@
 // counter sees every allocation: operator new (standard containers) and malloc (Eigen, OpenMP, CHOLMOD).
 #include "fem_test_util.hpp"
 #include "pliant/dynamics/integrator.hpp"
-#include "pliant/models/fem/fem_force_model.hpp"
-#include "pliant/models/fem/implicit_solver.hpp"
+#include "pliant/models/fem/implicit/fem_force_model.hpp"
+#include "pliant/models/fem/implicit/implicit_solver.hpp"
 #include "scene/conformance/alloc_counter.hpp"
 
 #include <gtest/gtest.h>

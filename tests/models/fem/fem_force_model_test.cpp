@@ -1,17 +1,17 @@
 // The dynamic FEM body over dynamics::ForceModel: forces and stiffness products against the element
 // kernels assembled independently, zero force under rigid motion, thread-count determinism, a single
 // analytic mode under four integrators (period and Rayleigh decay), and energy behaviour.
-#include "pliant/models/fem/fem_force_model.hpp"
+#include "pliant/models/fem/implicit/fem_force_model.hpp"
 
 #include "element_test_util.hpp"
 #include "fem_test_util.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/corotational_tet.hpp"
-#include "pliant/models/fem/hyperelastic_tet.hpp"
-#include "pliant/models/fem/mass.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/mass.hpp"
+#include "pliant/models/fem/elements/corotational_tet.hpp"
+#include "pliant/models/fem/elements/hyperelastic_tet.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>

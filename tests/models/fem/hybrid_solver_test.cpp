@@ -2,12 +2,12 @@
 // with linear elements in the non-operational tets and the operational element elsewhere, stepped by
 // ImplicitSolver. Without a topology change the two are the same equations solved two ways, so they agree
 // to round-off; after a change of the operational tets they agree with the full body changed alike.
-#include "pliant/models/fem/hybrid_solver.hpp"
+#include "pliant/models/fem/hybrid/hybrid_solver.hpp"
 
 #include "fem_test_util.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/linalg/condensation.hpp"
-#include "pliant/models/fem/tet_cut.hpp"
+#include "pliant/models/fem/cut/tet_cut.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-#include "pliant/models/fem/hyperelastic_tet.hpp"
+#include "pliant/models/fem/elements/hyperelastic_tet.hpp"
 
 #include "pliant/core/geometry.hpp"
-#include "pliant/models/fem/psd_projection.hpp"
-#include "pliant/models/fem/stable_neo_hookean.hpp"
-#include "pliant/models/fem/stvk.hpp"
+#include "pliant/models/fem/elements/psd_projection.hpp"
+#include "pliant/models/fem/elements/stable_neo_hookean.hpp"
+#include "pliant/models/fem/elements/stvk.hpp"
 
 #include "element_test_util.hpp"
 

@@ -1,13 +1,13 @@
 // The assembled implicit solver: agreement with the matrix-free dynamics::Integrator, Newton
 // convergence of the nonlinear backward Euler equations, and quasi-static equilibrium against the linear
 // static solution.
-#include "pliant/models/fem/implicit_solver.hpp"
+#include "pliant/models/fem/implicit/implicit_solver.hpp"
 
 #include "fem_test_util.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Geometry>

@@ -1,4 +1,4 @@
-#include "pliant/models/fem/linear_tet.hpp"
+#include "pliant/models/fem/elements/linear_tet.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Dense>

@@ -1,7 +1,7 @@
-#include "pliant/models/fem/mass.hpp"
+#include "pliant/models/fem/assembly/mass.hpp"
 
 #include "pliant/core/geometry.hpp"
-#include "pliant/models/fem/rayleigh_damping.hpp"
+#include "pliant/models/fem/assembly/rayleigh_damping.hpp"
 
 #include "fem_test_util.hpp"
 

@@ -2,12 +2,12 @@
 // equations themselves, Euler-Bernoulli beam frequencies, a dense matrix-exponential solution of the
 // full linear dynamics, the analytic damped oscillator, and rigid-motion invariants.
 #include "fem_test_util.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/mass.hpp"
-#include "pliant/models/fem/modal_analysis.hpp"
-#include "pliant/models/fem/modal_body.hpp"
-#include "pliant/models/fem/modal_oscillator.hpp"
-#include "pliant/models/fem/modal_warping.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/mass.hpp"
+#include "pliant/models/fem/modal/modal_analysis.hpp"
+#include "pliant/models/fem/modal/modal_body.hpp"
+#include "pliant/models/fem/modal/modal_oscillator.hpp"
+#include "pliant/models/fem/modal/modal_warping.hpp"
 #include "scene/conformance/alloc_counter.hpp"
 
 #include <gtest/gtest.h>

@@ -1,9 +1,9 @@
 // Patch tests (Irons & Razzaque 1972): a mesh of irregular elements under an affine deformation has a
 // constant stress, so the element forces cancel at every interior node. Run for each element type of
 // the family (linear, corotational, StVK, stable Neo-Hookean), in the small and the large regime.
-#include "pliant/models/fem/corotational_tet.hpp"
-#include "pliant/models/fem/deformation_gradient.hpp"
-#include "pliant/models/fem/hyperelastic_tet.hpp"
+#include "pliant/models/fem/elements/corotational_tet.hpp"
+#include "pliant/models/fem/elements/deformation_gradient.hpp"
+#include "pliant/models/fem/elements/hyperelastic_tet.hpp"
 
 #include "element_test_util.hpp"
 #include "fem_test_util.hpp"

@@ -1,4 +1,4 @@
-#include "pliant/models/fem/polar_decomposition.hpp"
+#include "pliant/models/fem/elements/polar_decomposition.hpp"
 
 #include "element_test_util.hpp"
 

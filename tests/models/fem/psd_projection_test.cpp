@@ -1,4 +1,4 @@
-#include "pliant/models/fem/psd_projection.hpp"
+#include "pliant/models/fem/elements/psd_projection.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>

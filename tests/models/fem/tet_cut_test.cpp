@@ -1,4 +1,4 @@
-#include "pliant/models/fem/tet_cut.hpp"
+#include "pliant/models/fem/cut/tet_cut.hpp"
 
 #include "pliant/core/topology.hpp"
 

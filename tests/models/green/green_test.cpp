@@ -2,8 +2,8 @@
 #include "pliant/linalg/condensation.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/assembly.hpp"
-#include "pliant/models/fem/dirichlet.hpp"
+#include "pliant/models/fem/assembly/assembly.hpp"
+#include "pliant/models/fem/assembly/dirichlet.hpp"
 #include "pliant/models/green/green_asset.hpp"
 #include "pliant/models/green/green_body.hpp"
 

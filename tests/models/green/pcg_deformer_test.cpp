@@ -1,5 +1,5 @@
 // The per-frame PCG baseline (fem::PcgDeformer) reaches the precomputed Green answer to its tolerance.
-#include "pliant/models/fem/pcg_deformer.hpp"
+#include "pliant/models/fem/implicit/pcg_deformer.hpp"
 #include "pliant/meshing/box.hpp"
 #include "pliant/models/green/green_body.hpp"
 

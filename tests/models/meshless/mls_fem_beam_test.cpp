@@ -9,8 +9,8 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/fem_force_model.hpp"
-#include "pliant/models/fem/implicit_solver.hpp"
+#include "pliant/models/fem/implicit/fem_force_model.hpp"
+#include "pliant/models/fem/implicit/implicit_solver.hpp"
 #include "pliant/models/meshless/driven_surface.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
 

@@ -4,7 +4,7 @@
 #include "pliant/models/springs/tensor_mass.hpp"
 
 #include "pliant/meshing/box.hpp"
-#include "pliant/models/fem/linear_tet.hpp"
+#include "pliant/models/fem/elements/linear_tet.hpp"
 
 #include <gtest/gtest.h>
 #include <Eigen/Dense>

@@ -1,0 +1,288 @@
+// ModalFemBody: building the reduced body, spring grabs and the step (the exact modal step, or backward
+// Euler on the modal equations while springs couple the modes).
+#include "pliant/models/fem/modal/modal_fem_body.hpp"
+
+#include "pliant/core/hash.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pliant::fem {
+
+Result<ModalFemBody> ModalFemBody::build(const TetMesh& rest, std::vector<materials::Material> materials,
+                                         FemBodyDef def, const ModalFemDef& modal, double dt) {
+  if (!(dt > 0.0) || !std::isfinite(dt)) return Error{"fem modal: the step must be a finite number > 0 s"};
+  def.element = ElementKind::linear;
+  std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
+  def.fixed_nodes.erase(std::unique(def.fixed_nodes.begin(), def.fixed_nodes.end()), def.fixed_nodes.end());
+  // The force model checks the mesh, materials, damping and gravity, and gives the lumped masses.
+  Result<FemForceModel> model = FemForceModel::build(rest, materials, def);
+  if (!model.ok()) return Error{model.message()};
+  ModalAnalysisDef ad;
+  ad.modes = modal.modes;
+  ad.shift = modal.shift;
+  Result<ModalBasis> basis =
+      modal_analysis(rest, materials, def.fixed_nodes, ad,
+                     def.mass == MassKind::consistent ? ModalMass::consistent : ModalMass::lumped);
+  if (!basis.ok()) return Error{"fem modal: " + basis.message()};
+  ModalFemBody b;
+  b.rest_ = rest;
+  b.basis_ = std::move(basis).value();
+  BoundarySurface boundary = extract_boundary(rest);
+  b.surface_ = std::move(boundary.mesh);
+  b.surface_node_ = std::move(boundary.volume_node);
+  b.xs_ = b.surface_.positions;
+  b.us_.assign(b.xs_.size(), Vec3::Zero());
+  b.body_def_ = {.modes = 0,
+                 .dt = dt,
+                 .rayleigh_alpha = def.rayleigh_alpha,
+                 .rayleigh_beta = def.rayleigh_beta,
+                 .warping = modal.warping,
+                 .output_nodes = b.surface_node_};
+  Result<ModalBody> mb = ModalBody::build(rest, b.basis_, b.body_def_);
+  if (!mb.ok()) return Error{"fem modal: " + mb.message()};
+  b.body_.emplace(std::move(mb).value());
+  const auto n = static_cast<Eigen::Index>(rest.node_count());
+  const Eigen::Index r = b.basis_.mode_count();
+  // Gravity's modal force Φᵀ (M g), projected once at rest (M g = m_i g per node for either mass).
+  Eigen::VectorXd weight = Eigen::VectorXd::Zero(3 * n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    weight.segment<3>(3 * i) = model->mass()[static_cast<std::size_t>(i)] * def.gravity;
+  b.gravity_ = b.basis_.shapes.transpose() * weight;
+  b.out_shapes_.resize(3 * static_cast<Eigen::Index>(b.surface_node_.size()), r);
+  for (std::size_t k = 0; k < b.surface_node_.size(); ++k)
+    b.out_shapes_.middleRows(3 * static_cast<Eigen::Index>(k), 3) =
+        b.basis_.shapes.middleRows(3 * b.surface_node_[k], 3);
+  b.out_rates_.resize(b.out_shapes_.rows());
+  b.omega_ = b.basis_.angular_frequencies();
+  b.damping_ = (def.rayleigh_alpha + def.rayleigh_beta * b.omega_.array().square()).matrix();
+  b.system_.resize(r, r);
+  // Factored once (of the identity) so that the LLT is fully initialised: moving an LLT that never
+  // computed reads its uninitialised status (UBSan: an invalid ComputationInfo), and build() moves it.
+  b.llt_.emplace(Eigen::MatrixXd::Identity(r, r));
+  b.rhs_.resize(r);
+  b.q_next_.resize(r);
+  b.scratch_.resize(r);
+  b.fixed_.assign(rest.node_count(), 0);
+  for (Index i : def.fixed_nodes) b.fixed_[static_cast<std::size_t>(i)] = 1;
+  b.pending_.assign(rest.node_count(), Vec3::Zero());
+  b.loads_ = def.surface_loads;
+  std::vector<char> loaded(rest.node_count(), 0);
+  for (const SurfaceLoad& load : b.loads_)
+    for (const Tri& tri : load.triangles)
+      for (Index i : tri) loaded[static_cast<std::size_t>(i)] = 1;
+  for (std::size_t i = 0; i < loaded.size(); ++i)
+    if (loaded[i]) b.load_nodes_.push_back(static_cast<Index>(i));
+  b.load_x_.assign(rest.node_count(), Vec3::Zero());
+  b.load_f_.assign(rest.node_count(), Vec3::Zero());
+  b.touched_.reserve(rest.node_count());
+  b.all_x_.assign(rest.node_count(), Vec3::Zero());
+  b.adjacency_ = vertex_adjacency(static_cast<Index>(b.xs_.size()), unique_edges(b.surface_.triangles));
+  b.dt_ = dt;
+  return b;
+}
+
+// ---- grabs and forces ----
+
+bool ModalFemBody::live(FemGrabId id) const {
+  return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
+         slots_[static_cast<std::size_t>(id.slot)].active &&
+         slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
+}
+
+bool ModalFemBody::surface_node_free(Index sn) const {
+  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node_.size()) return false;
+  return !fixed_[static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)])];
+}
+
+FemGrabId ModalFemBody::grab(std::span<const Index> nodes, const Vec3& point) {
+  if (nodes.empty()) return {};
+  for (Index sn : nodes)
+    if (!surface_node_free(sn)) return {};
+  const Eigen::Index r = basis_.mode_count();
+  Slot s;
+  s.active = true;
+  s.point = point;
+  s.target = point;
+  s.sum_shapes = Eigen::MatrixXd::Zero(r, 3);
+  s.gram = Eigen::MatrixXd::Zero(r, r);
+  s.grab_force = Eigen::VectorXd::Zero(r);
+  s.force = Eigen::VectorXd::Zero(r);
+  const Eigen::VectorXd& q = body_->amplitudes();
+  for (Index sn : nodes) {
+    const Index vn = surface_node_[static_cast<std::size_t>(sn)];
+    const auto rows = basis_.shapes.middleRows(3 * vn, 3);
+    const Vec3 u = rows * q;
+    s.nodes.push_back(sn);
+    s.volume_nodes.push_back(vn);
+    s.held.push_back(rest_.positions[static_cast<std::size_t>(vn)] + u);
+    s.sum_shapes += rows.transpose();
+    s.gram += rows.transpose() * rows;
+    s.grab_force += rows.transpose() * u;
+  }
+  const double trace = s.gram.trace();
+  if (!(trace > 0.0)) return {};
+  const double omega = std::max(omega_.size() > 0 ? omega_[omega_.size() - 1] : 0.0, 1.0 / dt_);
+  s.stiffness = kModalGrabStiffnessFactor * omega * omega * 3.0 * static_cast<double>(nodes.size()) / trace;
+  std::size_t slot = 0;
+  while (slot < slots_.size() && slots_[slot].active) ++slot;
+  if (slot == slots_.size()) slots_.push_back({});
+  s.generation = slots_[slot].generation + 1;
+  slots_[slot] = std::move(s);
+  return {static_cast<std::int32_t>(slot), slots_[slot].generation};
+}
+
+std::span<const Index> ModalFemBody::grab_nodes(FemGrabId id) const {
+  return live(id) ? std::span<const Index>(slots_[static_cast<std::size_t>(id.slot)].nodes)
+                  : std::span<const Index>();
+}
+
+void ModalFemBody::move_grab(FemGrabId id, const Vec3& target) {
+  if (live(id) && target.allFinite()) slots_[static_cast<std::size_t>(id.slot)].target = target;
+}
+
+void ModalFemBody::release(FemGrabId id) {
+  if (!live(id)) return;
+  Slot& s = slots_[static_cast<std::size_t>(id.slot)];
+  s.active = false;
+  s.reaction.setZero();
+  pending_released_.push_back({id, s.nodes.front(), s.target});
+}
+
+Vec3 ModalFemBody::grab_reaction(FemGrabId id) const {
+  return live(id) ? slots_[static_cast<std::size_t>(id.slot)].reaction : Vec3::Zero();
+}
+
+void ModalFemBody::add_surface_force(Index sn, const Vec3& f) {
+  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node_.size() || !f.allFinite()) return;
+  const auto vn = static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)]);
+  if (pending_[vn].isZero(0.0)) touched_.push_back(static_cast<Index>(vn));
+  pending_[vn] += f;
+}
+
+// ---- the step ----
+
+// The step's modal forces: gravity, the pending point forces, and the pressure on the current
+// (reconstructed, warped when the body warps) triangles and traction per rest area, as node forces held
+// over the step, projected onto the modes like point forces. Another step length first rebuilds the
+// step coefficients (allocates once), the state kept.
+void ModalFemBody::project_forces(double dt) {
+  if (dt != dt_) {
+    ModalBodyDef def = body_def_;
+    def.dt = dt;
+    Result<ModalBody> next = ModalBody::build(rest_, basis_, def);
+    if (!next.ok()) return;
+    const Eigen::VectorXd q = body_->amplitudes(), v = body_->rates();
+    body_.emplace(std::move(next).value());
+    body_->set_state(q, v);
+    dt_ = dt;
+  }
+  ModalBody& b = *body_;
+  b.set_modal_forces(gravity_);
+  for (Index i : touched_) {
+    b.add_point_force(i, pending_[static_cast<std::size_t>(i)]);
+    pending_[static_cast<std::size_t>(i)].setZero();
+  }
+  touched_.clear();
+  if (loads_.empty()) return;
+  for (Index i : load_nodes_) {
+    const auto is = static_cast<std::size_t>(i);
+    load_x_[is] = rest_.positions[is] + b.node_displacement(i);
+    load_f_[is].setZero();
+  }
+  add_surface_load_forces(loads_, rest_.positions, load_x_, load_f_);
+  for (Index i : load_nodes_) b.add_point_force(i, load_f_[static_cast<std::size_t>(i)]);
+}
+
+// Springs couple the modes: backward Euler on q̈ + D q̇ + Ω² q = g + Σ k (Φ_Pᵀ (d + u_P,0) - G q),
+// (I + h D + h² (Ω² + Σ k G)) q̇' = q̇ + h (g + Σ k (Φ_Pᵀ d + Φ_Pᵀ u_P,0 - G q) - Ω² q), q' = q + h q̇'.
+void ModalFemBody::step_with_springs(double h) {
+  ModalBody& b = *body_;
+  const Eigen::VectorXd& q = b.amplitudes();
+  const Eigen::VectorXd& v = b.rates();
+  system_.setZero();
+  system_.diagonal() = (1.0 + h * damping_.array() + h * h * omega_.array().square()).matrix();
+  rhs_ = v + h * (b.modal_forces() - (omega_.array().square() * q.array()).matrix());
+  for (Slot& s : slots_) {
+    if (!s.active) continue;
+    system_ += (h * h * s.stiffness) * s.gram;
+    const Vec3 d = s.target - s.point;
+    s.force.noalias() = s.sum_shapes * d;
+    s.force += s.grab_force;
+    s.force.noalias() -= s.gram * q;
+    rhs_ += (h * s.stiffness) * s.force;
+  }
+  llt_->compute(system_);
+  llt_->solveInPlace(rhs_);
+  q_next_ = q + h * rhs_;
+  scratch_ = rhs_;
+  b.set_state(q_next_, scratch_);
+}
+
+void ModalFemBody::advance(double dt) {
+  project_forces(dt);
+  if (std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.active; })) {
+    body_->step();
+    return;
+  }
+  step_with_springs(dt);
+}
+
+// The spring's pull on the tool: k Σ (xᵢ - tᵢ), xᵢ the linear position of a patch node.
+void ModalFemBody::update_reactions() {
+  const Eigen::VectorXd& q = body_->amplitudes();
+  for (Slot& s : slots_) {
+    if (!s.active) continue;
+    s.reaction.setZero();
+    for (std::size_t j = 0; j < s.volume_nodes.size(); ++j) {
+      const Index vn = s.volume_nodes[j];
+      const Vec3 x = rest_.positions[static_cast<std::size_t>(vn)] + basis_.shapes.middleRows(3 * vn, 3) * q;
+      s.reaction += x - (s.held[j] + s.target - s.point);
+    }
+    s.reaction *= s.stiffness;
+  }
+}
+
+void ModalFemBody::step(double dt, Profile& profile) {
+  released_.swap(pending_released_);
+  pending_released_.clear();
+  warning_.reset();
+  Stopwatch watch;
+  if (dt > 0.0 && std::isfinite(dt)) advance(dt);
+  profile.record("fem.modal_step", watch.ms());
+  watch.reset();
+  const ModalBody& m = *body_;
+  m.reconstruct(us_);
+  for (std::size_t k = 0; k < xs_.size(); ++k) xs_[k] = surface_.positions[k] + us_[k];
+  update_reactions();
+  profile.record("fem.reconstruct", watch.ms());
+  if (!(m.amplitudes().allFinite() && m.rates().allFinite()))
+    warning_ = FemSolverWarning{0, -1.0, 0.0, false};
+}
+
+// ---- output ----
+
+void ModalFemBody::surface_speeds(std::span<double> out) const {
+  if (out.size() != xs_.size()) return;
+  out_rates_.noalias() = out_shapes_ * body_->rates();
+  for (std::size_t k = 0; k < xs_.size(); ++k)
+    out[k] = out_rates_.segment<3>(3 * static_cast<Eigen::Index>(k)).norm();
+}
+
+std::span<const Vec3> ModalFemBody::node_positions() const {
+  for (std::size_t i = 0; i < all_x_.size(); ++i)
+    all_x_[i] = rest_.positions[i] + body_->node_displacement(static_cast<Index>(i));
+  return all_x_;
+}
+
+std::uint64_t ModalFemBody::state_hash() const {
+  const Eigen::VectorXd& q = body_->amplitudes();
+  const Eigen::VectorXd& v = body_->rates();
+  return Hasher()
+      .add(std::span<const double>(q.data(), static_cast<std::size_t>(q.size())))
+      .add(std::span<const double>(v.data(), static_cast<std::size_t>(v.size())))
+      .add(xs_)
+      .value();
+}
+
+}  // namespace pliant::fem
