@@ -1,10 +1,9 @@
 // The fem family's "modal" setting read from a scene file (fem_scene_body.cpp dispatches here).
 #pragma once
 
-#include "family_registry.hpp"
-
 #include "pliant/materials/material.hpp"
 #include "pliant/models/fem/implicit/fem_force_model.hpp"
+#include "pliant/scene/family_registry.hpp"
 
 #include <memory>
 #include <vector>

@@ -22,7 +22,6 @@
 // "cholmod" or the "interface_pcg" solver (its interface system by CG to "tolerance"; hybrid_solver.hpp).
 // A grab holds its patch nodes kinematic without rebuilding the model or the solver (apply_held), except on
 // a hybrid body when it holds nodes of the condensed interior.
-#include "family_registry.hpp"
 #include "fem_modal_reader.hpp"
 #include "material_json.hpp"
 #include "soft_grab_patch.hpp"
@@ -32,6 +31,7 @@
 #include "pliant/io/vtu.hpp"
 #include "pliant/models/fem/fem_body.hpp"
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/family_registry.hpp"
 #include "pliant/scene/fem_scene_body.hpp"
 
 #include <fmt/format.h>
@@ -211,7 +211,7 @@ fem::LinearSolverKind read_solver_kind(const JsonReader& v, bool& fast) {
 // mini-syntax of core/region.hpp or {"box": {"min", "max"}} or {"sphere": {"centre", "radius"}}.
 std::vector<std::uint8_t> read_operational(const JsonReader& v, const TetMesh& mesh) {
   Region region;
-  if (v.json().is_string()) {
+  if (v.is_string()) {
     region = take(parse_region(v.string()), v);
   } else {
     v.expect_object({"box", "sphere"});

@@ -5,11 +5,11 @@
 // "gravity": [m/s²], "pressure": [{"region": REGION, "value": Pa}]}. With "cache", a matching asset file is
 // loaded (memory-mapped) instead of precomputing; a stale or damaged one is rebuilt and rewritten
 // atomically. A pressure acts on the surface triangles whose three corners the region selects.
-#include "family_registry.hpp"
 #include "material_json.hpp"
 #include "surface_region.hpp"
 
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/family_registry.hpp"
 #include "pliant/scene/green_scene_body.hpp"
 
 #include "pliant/core/hash.hpp"

@@ -12,12 +12,11 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-#include "family_registry.hpp"
-
+#include "pliant/scene/impact_scene_body.hpp"
 #include "pliant/core/bvh.hpp"
 #include "pliant/models/impact/falloff.hpp"
 #include "pliant/scene/capabilities.hpp"
-#include "pliant/scene/impact_scene_body.hpp"
+#include "pliant/scene/family_registry.hpp"
 
 #include <algorithm>
 

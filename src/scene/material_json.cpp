@@ -33,12 +33,14 @@ materials::Material read_material(const JsonReader& m) {
 
 namespace pliant::scene {
 
+materials::Material read_material(const JsonReader& material) { return detail::read_material(material); }
+
 Result<materials::Material> material_from_json(std::string_view json_text, std::string_view where,
                                                std::string_view pointer) {
   const nlohmann::json doc = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return Error{std::string(where) + ": " + std::string(pointer) + ": invalid JSON"};
   try {
-    return detail::read_material(detail::JsonReader(doc, std::string(where), std::string(pointer)));
+    return detail::read_material(detail::reader_of(doc, std::string(where), std::string(pointer)));
   } catch (const detail::JsonReadError& e) {
     return Error{e.what()};
   }

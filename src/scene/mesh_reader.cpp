@@ -52,16 +52,16 @@ void check_elements(const JsonReader& m, long double elements, std::size_t limit
 
 long double integer_param(const JsonReader& m, const char* key, long long fallback) {
   const auto v = m.find(key);
-  return v && v->json().is_number_integer() ? static_cast<long double>(v->json().get<long long>())
-                                            : static_cast<long double>(fallback);
+  return v && json_of(*v).is_number_integer() ? static_cast<long double>(json_of(*v).get<long long>())
+                                              : static_cast<long double>(fallback);
 }
 
 long double shape_element_estimate(const JsonReader& m, const std::string& shape) {
   auto cells = [&](const char* key, int n, long double fallback) {
     const auto v = m.find(key);
-    if (!v || !v->json().is_array() || v->json().size() != static_cast<std::size_t>(n)) return fallback;
+    if (!v || !json_of(*v).is_array() || json_of(*v).size() != static_cast<std::size_t>(n)) return fallback;
     long double p = 1;
-    for (const auto& e : v->json())
+    for (const auto& e : json_of(*v))
       p *= e.is_number_integer() ? static_cast<long double>(e.get<long long>()) : 1;
     return p;
   };
@@ -108,7 +108,7 @@ MeshTransform read_transform(const JsonReader& m) {
   MeshTransform t;
   if (auto v = m.find("units")) t.metres_per_unit = *metres_per_unit(v->one_of({"m", "cm", "mm"}));
   if (auto v = m.find("scale")) {
-    if (v->json().is_array()) {
+    if (json_of(*v).is_array()) {
       const auto e = v->elements();
       if (e.size() != 3) v->fail_expected("a number > 0 or an array of 3 numbers > 0");
       t.scale = {e[0].positive(), e[1].positive(), e[2].positive()};
@@ -227,7 +227,7 @@ void read_mesh_unchecked(const JsonReader& m, const std::filesystem::path& dir, 
 
 void read_mesh(const JsonReader& m, const std::filesystem::path& dir, BodyInputs& in,
                std::size_t max_elements) {
-  if (m.has("shape") && m.at("shape").json().is_string())
+  if (m.has("shape") && m.at("shape").is_string())
     check_elements(m, shape_element_estimate(m, m.at("shape").string()), max_elements,
                    m.at("shape").string() + ": the parameters ask for about");
   read_mesh_unchecked(m, dir, in);
@@ -243,12 +243,12 @@ Eigen::Quaterniond read_rotation(const JsonReader& r) {
       "a unit quaternion [w, x, y, z], {\"quaternion\": [w, x, y, z]} or {\"axis\": [x, y, z], \"degrees\": "
       "a}";
   const auto quaternion = [](const JsonReader& q) {
-    if (!q.json().is_array() || q.json().size() != 4) q.fail_expected("a unit quaternion [w, x, y, z]");
+    if (!q.is_array() || q.size() != 4) q.fail_expected("a unit quaternion [w, x, y, z]");
     const auto e = q.elements();
     return take(quaternion_rotation(e[0].number(), e[1].number(), e[2].number(), e[3].number()), q);
   };
-  if (r.json().is_array()) return quaternion(r);
-  if (!r.json().is_object()) r.fail_expected(kForms);
+  if (r.is_array()) return quaternion(r);
+  if (!r.is_object()) r.fail_expected(kForms);
   if (r.has("quaternion")) {
     r.expect_object({"quaternion"});
     return quaternion(r.at("quaternion"));

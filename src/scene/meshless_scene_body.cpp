@@ -13,7 +13,6 @@
 // "mass_damping": 1/s, "floor": z in m (a frictionless inelastic floor), "plasticity": {"yield": 1, "creep":
 // 1/s, "max": 1} (Müller et al. 2004)}. The body's "mesh" is the surface sampled and driven (a volume mesh
 // gives its boundary); "fixed" regions select phyxels at rest.
-#include "family_registry.hpp"
 #include "material_json.hpp"
 #include "mesh_reader.hpp"
 
@@ -22,6 +21,7 @@
 #include "pliant/models/meshless/meshless_body.hpp"
 #include "pliant/models/meshless/step_warning.hpp"
 #include "pliant/scene/capabilities.hpp"
+#include "pliant/scene/family_registry.hpp"
 #include "pliant/scene/meshless_scene_body.hpp"
 #include "pliant/scene/phyxel_output.hpp"
 

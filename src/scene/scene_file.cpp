@@ -79,8 +79,7 @@ std::unique_ptr<Body> read_body(const JsonReader& b, const std::filesystem::path
                                 std::optional<TriMesh>* render = nullptr,
                                 std::vector<PlausibilityWarning>* warnings = nullptr) {
   const JsonReader fam = b.at("family");
-  const detail::FamilyEntry* entry =
-      fam.json().is_string() ? detail::find_family(fam.json().get<std::string>()) : nullptr;
+  const detail::FamilyEntry* entry = fam.is_string() ? detail::find_family(fam.string()) : nullptr;
   if (!entry) {
     std::string names;
     for (const detail::FamilyEntry* f : detail::family_entries())
@@ -161,7 +160,7 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
     return Error{detail::invalid_json_message(name, e, json_text)};
   }
   try {
-    const JsonReader root(doc, name);
+    const JsonReader root = detail::reader_of(doc, name);
     root.expect_object({"pliant", "name", "time_step", "steps", "bodies", "colliders", "instruments",
                         "contact_solver", "interactions", "output"});
     const JsonReader version = root.at("pliant");
@@ -179,7 +178,8 @@ Result<Scene> parse_scene(std::string_view json_text, const std::filesystem::pat
     for (std::size_t bi = 0; bi < bodies.size(); ++bi) {
       const JsonReader& b = bodies[bi];
       for (std::size_t i = 0; i < bi; ++i) {
-        if (b.has("name") && bodies[i].has("name") && b.at("name").json() == bodies[i].at("name").json())
+        if (b.has("name") && bodies[i].has("name") &&
+            detail::json_of(b.at("name")) == detail::json_of(bodies[i].at("name")))
           b.at("name").fail("duplicate body name \"" + read_file_name(b.at("name")) + "\" (also " +
                             bodies[i].pointer() + "/name)");
       }
@@ -273,7 +273,7 @@ Result<std::unique_ptr<Body>> make_body(std::string_view body_json, const std::f
     return Error{detail::invalid_json_message(name, e, body_json)};
   }
   try {
-    return read_body(JsonReader(doc, name), file, time_step, limits, mesh);
+    return read_body(detail::reader_of(doc, name), file, time_step, limits, mesh);
   } catch (const detail::JsonReadError& e) {
     return Error{e.what()};
   } catch (const nlohmann::json::exception& e) {
@@ -295,7 +295,7 @@ Result<T> read_json_text(std::string_view text, const std::filesystem::path& fil
     return Error{detail::invalid_json_message(name, e, text)};
   }
   try {
-    return read(JsonReader(doc, name));
+    return read(detail::reader_of(doc, name));
   } catch (const detail::JsonReadError& e) {
     return Error{e.what()};
   } catch (const nlohmann::json::exception& e) {

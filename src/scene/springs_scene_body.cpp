@@ -9,13 +9,12 @@
 // "edge_threshold": N, "inner_threshold": N}}.
 // A grab fixes its node (the interaction node of Grimm's (2005) methods) and moves it to the target over
 // the step's substeps; its reaction is the sum of the spring forces on that node and its own weight.
-#include "family_registry.hpp"
-
+#include "pliant/scene/springs_scene_body.hpp"
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
 #include "pliant/models/springs/springs_body.hpp"
 #include "pliant/models/springs/tearing.hpp"
-#include "pliant/scene/springs_scene_body.hpp"
+#include "pliant/scene/family_registry.hpp"
 
 #include <fmt/format.h>
 

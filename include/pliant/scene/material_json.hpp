@@ -4,6 +4,7 @@
 
 #include "pliant/core/result.hpp"
 #include "pliant/materials/material.hpp"
+#include "pliant/scene/json_reader.hpp"
 
 #include <string_view>
 
@@ -15,5 +16,9 @@ namespace pliant::scene {
 Result<materials::Material> material_from_json(std::string_view json_text,
                                                std::string_view where = "material",
                                                std::string_view pointer = "/material");
+
+/// Reads a scene file's "material" object inside a family's factory (pliant/scene/family_registry.hpp):
+/// the same keys, defaults and errors as the built-in families. Throws JsonReadError on bad input.
+materials::Material read_material(const JsonReader& material);
 
 }  // namespace pliant::scene

@@ -5,9 +5,12 @@
 // registered: the suite builds each family's own example body (FamilyEntry::example_body).
 //
 // The dummy family below is registered by this file alone (one register_family call), which is
-// all a new family needs besides its own files.
-#include "scene/conformance/alloc_counter.hpp"
-#include "scene/family_registry.hpp"
+// all a new family needs besides its own files. The file uses only Pliant's public headers: the
+// package installs it (share/pliant/conformance) so that a family built out of tree runs the same
+// suite, from a main that registers the family before InitGoogleTest (examples/plugin_family).
+#include "alloc_counter.hpp"
+
+#include "pliant/scene/family_registry.hpp"
 
 #include "pliant/core/hash.hpp"
 #include "pliant/scene/capabilities.hpp"
@@ -96,20 +99,19 @@ class DummyBody final : public Body, public Cuttable {
   EventLog events_, incoming_;
 };
 
-std::unique_ptr<Body> make_dummy(const detail::JsonReader& body, detail::BodyInputs in) {
+std::unique_ptr<Body> make_dummy(const JsonReader& body, BodyInputs in) {
   if (!in.surface) body.at("mesh").fail("the dummy family needs a surface mesh");
   return std::make_unique<DummyBody>(in.name, std::move(*in.surface));
 }
 
 // Every family name, the dummy registered first (the one registration line of a new family).
 std::vector<std::string> family_names() {
-  detail::register_family(
-      {.name = "dummy",
-       .summary = "a test family: nodes on springs to rest",
-       .keys = {},
-       .why_fixed = {},
-       .example_body = R"({"mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [4, 4]}})",
-       .make = &make_dummy});
+  register_family({.name = "dummy",
+                   .summary = "a test family: nodes on springs to rest",
+                   .keys = {},
+                   .why_fixed = {},
+                   .example_body = R"({"mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [4, 4]}})",
+                   .make = &make_dummy});
   std::vector<std::string> names;
   for (const FamilyInfo& f : registered_families()) names.push_back(f.name);
   return names;
@@ -518,7 +520,7 @@ TEST(Conformance, RegistryListsFamiliesInErrors) {
   ASSERT_FALSE(bad.ok());
   for (const FamilyInfo& f : registered_families())
     EXPECT_NE(bad.message().find('"' + f.name + '"'), std::string::npos) << bad.message();
-  EXPECT_FALSE(detail::register_family(
+  EXPECT_FALSE(register_family(
       {.name = "green", .summary = {}, .keys = {}, .why_fixed = {}, .example_body = {}, .make = &make_dummy}))
       << "a taken name is refused";
 }
