@@ -15,6 +15,7 @@
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/scene/body.hpp"
+#include "pliant/scene/setting_spec.hpp"
 
 #include <cstddef>
 #include <filesystem>
@@ -54,6 +55,8 @@ struct FamilyEntry {
   /// conformance suite, the docs and the Python smoke tests build. Seconds at most to build.
   std::string_view example_body;
   BodyFactory make = nullptr;
+  /// Its body keys' declarations (pliant/scene/setting_spec.hpp), read by `make` through them.
+  std::vector<SettingSpec> settings = {};
 };
 
 /// Every registered family, built-in ones first in PLIANT_FAMILIES order. Stable references.

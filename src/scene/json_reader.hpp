@@ -53,7 +53,10 @@ class JsonReader {
   long long integer(long long lo, long long hi) const;
   bool boolean() const;
   std::string string() const;
-  std::string one_of(std::initializer_list<std::string_view> choices) const;
+  std::string one_of(std::initializer_list<std::string_view> choices) const {
+    return one_of(std::vector<std::string_view>(choices));
+  }
+  std::string one_of(const std::vector<std::string_view>& choices) const;
   Vec3 vec3() const;
 
   // Optional members with defaults.
