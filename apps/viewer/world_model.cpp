@@ -369,10 +369,10 @@ void WorldViewerModel::body_panel(std::size_t index) {
       body = &doc_["bodies"][index];
     if (body == nullptr) {
       ImGui::TextDisabled("parameters are editable for scenes opened from JSON");
-    } else if (const FamilyPanel panel = family_panel(family)) {
-      panel({*body, "/bodies/" + std::to_string(index),
-             [this](const json::json_pointer& p, json v) { edit(p, std::move(v)); },
-             [this](const json::json_pointer& p) { erase(p); }});
+    } else {
+      draw_body_panel(family, {*body, "/bodies/" + std::to_string(index),
+                               [this](const json::json_pointer& p, json v) { edit(p, std::move(v)); },
+                               [this](const json::json_pointer& p) { erase(p); }});
     }
     ImGui::TreePop();
   }

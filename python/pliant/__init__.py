@@ -24,6 +24,7 @@ from ._pliant import (  # noqa: F401
     box,
     disc_membrane,
     families,
+    family_settings,
     hex_disc,
     icosphere,
     load_scene,

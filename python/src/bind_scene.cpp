@@ -10,6 +10,7 @@
 #include "pliant/scene/families.hpp"
 #include "pliant/scene/plausibility.hpp"
 #include "pliant/scene/scene_file.hpp"
+#include "pliant/scene/setting_spec.hpp"
 #include "pliant/scene/world.hpp"
 
 #include <pybind11/stl.h>
@@ -728,6 +729,51 @@ void bind_scene(py::module_& m) {
       },
       "The model families of this build: dicts with name, summary, keys (body keys besides the shared "
       "ones) and example_body (a small body object without name and family, for World.add_body)");
+  m.def(
+      "family_settings",
+      [](const std::string& family) {
+        const std::vector<scene::SettingSpec> specs = scene::family_settings(family);
+        if (specs.empty()) {
+          std::string known;
+          for (const scene::FamilyInfo& f : scene::registered_families())
+            known += (known.empty() ? "" : ", ") + f.name;
+          throw PliantError{"family_settings: unknown family \"" + family + "\" (known: " + known + ")"};
+        }
+        py::list out;
+        for (const scene::SettingSpec& spec : specs) {
+          py::dict d;
+          d["name"] = std::string(spec.path);
+          d["key"] = std::string(scene::setting_key(spec));
+          d["type"] = std::string(scene::to_string(spec.type));
+          d["unit"] = std::string(spec.unit);
+          d["default"] = spec.fallback.empty() ? py::object(py::none())
+                                               : json_to_python(nlohmann::json::parse(spec.fallback));
+          d["otherwise"] = std::string(spec.otherwise);
+          const bool numeric =
+              spec.type == scene::SettingType::number || spec.type == scene::SettingType::integer;
+          d["min"] = numeric && spec.min > -scene::kSettingUnbounded ? py::object(py::float_(spec.min))
+                                                                     : py::object(py::none());
+          d["max"] = numeric && spec.max < scene::kSettingUnbounded ? py::object(py::float_(spec.max))
+                                                                    : py::object(py::none());
+          d["min_open"] = spec.min_open;
+          d["max_open"] = spec.max_open;
+          d["max_time_step"] = spec.max_time_step;
+          d["range"] = scene::setting_range_text(spec);
+          py::list choices;
+          for (std::string_view c : spec.choices) choices.append(std::string(c));
+          d["choices"] = choices;
+          d["required"] = spec.required;
+          d["help"] = std::string(spec.help);
+          out.append(std::move(d));
+        }
+        return out;
+      },
+      py::arg("family"),
+      "The settings a family declares (docs/scene-format.md): dicts with name (the JSON path below the body, "
+      "e.g. \"fem/solver/kind\"), key, type (number, integer, boolean, choice, string, vec3, object, array), "
+      "unit, default (None when computed: see otherwise), otherwise, min, max (None: unbounded), min_open, "
+      "max_open, max_time_step, range (as text), choices, required and help. The body's top-level names "
+      "are the keyword arguments World.add_body takes besides the shared ones");
   m.def(
       "load_scene", [](const std::filesystem::path& path) { return unwrap(scene::load_scene(path)); },
       py::arg("path"), "Reads and builds a scene file; pliant.Error names the file and JSON path at fault");

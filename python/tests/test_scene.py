@@ -494,3 +494,39 @@ def test_a_compressed_green_asset_reports_its_tolerance_and_is_smaller():
     for bad in (-1.0, 1.5, float("nan")):
         with pytest.raises(ValueError, match="compress"):
             pliant.GreenAsset.build(mesh, pliant.Material.preset("rubber"), fixed=["zmin"], compress=bad)
+
+
+@pytest.mark.parametrize("family", [f["name"] for f in pliant.families()])
+def test_family_settings_are_the_keyword_arguments_the_reader_takes(family):
+    settings = pliant.family_settings(family)
+    info = next(f for f in pliant.families() if f["name"] == family)
+    # The body keys families() lists are the table's top-level names.
+    assert sorted(s["name"] for s in settings if "/" not in s["name"]) == sorted(info["keys"])
+    for s in settings:
+        assert s["help"] and s["type"] in ("number", "integer", "boolean", "choice", "string", "vec3", "object",
+                                           "array")
+        if s["type"] == "choice":
+            assert s["choices"] and (s["default"] is None or s["default"] in s["choices"])
+        if s["type"] in ("number", "integer") and s["default"] is not None:
+            lo, hi = s["min"], s["max"]
+            assert lo is None or (s["default"] > lo if s["min_open"] else s["default"] >= lo)
+            assert hi is None or (s["default"] < hi if s["max_open"] else s["default"] <= hi)
+    # A keyword argument of World.add_body that the table does not declare is refused, naming the
+    # declared keys of that object.
+    obj = next((s for s in settings if s["type"] == "object" and "/" not in s["name"]
+                and any(o["name"].startswith(s["name"] + "/") for o in settings)))
+    body = dict(info["example_body"])
+    body[obj["name"]] = dict(body.get(obj["name"], {}), not_a_setting=1)
+    world = pliant.World(time_step=0.01)
+    with pytest.raises(pliant.Error, match=f"/{obj['name']}/not_a_setting: unknown key") as e:
+        world.add_body(body, name="b", family=family)
+    children = [o["key"] for o in settings if o["name"].rsplit("/", 1)[0] == obj["name"] and "/" in o["name"]]
+    assert "allowed here: " + ", ".join(children) in str(e.value)
+
+
+def test_fem_settings_offer_every_element_type():
+    element = next(s for s in pliant.family_settings("fem") if s["name"] == "fem/element")
+    assert element["choices"] == ["linear", "corotational", "stvk", "neo_hookean", "stable_neo_hookean"]
+    assert element["default"] == "corotational" and element["unit"] == ""
+    with pytest.raises(pliant.Error, match="unknown family"):
+        pliant.family_settings("jelly")

@@ -13,6 +13,9 @@ namespace pliant::scene::detail {
 /// Builds the modal body of a fem body entry whose "fem" object (`settings`) has a "modal" key;
 /// refuses, naming the JSON path, the keys that make no sense with a modal body (a nonlinear element,
 /// an integrator, "dt", a solver) and a bad modal object.
+/// The fem family's settings table (fem_scene_body.cpp); the modal body reads its "modal" keys through it.
+const std::vector<SettingSpec>& fem_settings();
+
 std::unique_ptr<Body> make_fem_modal_body(const JsonReader& settings, const TetMesh& mesh,
                                           std::vector<materials::Material> materials, fem::FemBodyDef def,
                                           const BodyInputs& in);

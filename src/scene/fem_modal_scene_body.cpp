@@ -1,6 +1,7 @@
 // The fem family's modal bodies: a fem::ModalFemBody behind the surface contract, and the "modal" key
 // of a fem body read into one.
 #include "fem_modal_reader.hpp"
+#include "setting_reader.hpp"
 #include "soft_grab_patch.hpp"
 
 #include "pliant/io/vtu.hpp"
@@ -127,8 +128,8 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
 std::unique_ptr<Body> make_fem_modal_body(const JsonReader& settings, const TetMesh& mesh,
                                           std::vector<materials::Material> materials, fem::FemBodyDef def,
                                           const BodyInputs& in) {
-  const JsonReader j = settings.at("modal");
-  j.expect_object({"modes", "warping", "shift"});
+  const SettingsReader reader(fem_settings(), in.time_step);
+  const JsonReader j = *reader.find(settings, "fem/modal");
   if (auto v = settings.find("element")) {
     if (def.element != fem::ElementKind::linear && def.element != fem::ElementKind::corotational)
       v->fail(
@@ -140,9 +141,9 @@ std::unique_ptr<Body> make_fem_modal_body(const JsonReader& settings, const TetM
       v->fail(fmt::format("a modal body steps by the exact modal step: remove \"{}\"", key));
   }
   fem::ModalFemDef modal;
-  modal.modes = static_cast<Index>(j.at("modes").integer(1, 100000));
-  if (auto v = j.find("warping")) modal.warping = v->boolean();
-  if (auto v = j.find("shift")) modal.shift = v->number();
+  modal.modes = static_cast<Index>(reader.integer(j, "fem/modal/modes"));
+  modal.warping = reader.boolean(j, "fem/modal/warping");
+  if (auto v = reader.number_if(j, "fem/modal/shift")) modal.shift = *v;
   Result<fem::ModalFemBody> built =
       fem::ModalFemBody::build(mesh, std::move(materials), std::move(def), modal, in.time_step);
   if (!built.ok()) j.fail(built.message());

@@ -24,6 +24,7 @@
 // a hybrid body when it holds nodes of the condensed interior.
 #include "fem_modal_reader.hpp"
 #include "material_json.hpp"
+#include "setting_reader.hpp"
 #include "soft_grab_patch.hpp"
 #include "surface_region.hpp"
 
@@ -198,13 +199,11 @@ std::unique_ptr<Body> make_scene_body(std::string name, fem::FemBody body) {
   return std::make_unique<FemSceneBody>(std::move(name), std::move(body));
 }
 
-fem::LinearSolverKind read_solver_kind(const JsonReader& v, bool& fast) {
-  const std::string kind = v.one_of({"cholmod", "pcg", "rest_factor_pcg", "fast", "interface_pcg"});
-  fast = kind == "fast";
+fem::LinearSolverKind solver_kind(std::string_view kind) {
   if (kind == "cholmod") return fem::LinearSolverKind::cholmod;
   if (kind == "pcg") return fem::LinearSolverKind::pcg;
   if (kind == "interface_pcg") return fem::LinearSolverKind::interface_pcg;
-  return fem::LinearSolverKind::rest_factor_pcg;
+  return fem::LinearSolverKind::rest_factor_pcg;  // "rest_factor_pcg" and "fast"
 }
 
 // The operational flags of a hybrid body: the tets whose centroid the region holds. The region is the
@@ -291,57 +290,54 @@ std::vector<materials::Material> read_material_regions(const JsonReader& regions
   return per_tet;
 }
 
-fem::FemIntegrator read_integrator(const JsonReader& v) {
-  const std::string name = v.one_of({"backward_euler", "newmark", "bdf2", "quasi_static", "symplectic_euler",
-                                     "central_difference", "houbolt"});
-  using fem::FemIntegrator;
-  for (FemIntegrator i : {FemIntegrator::backward_euler, FemIntegrator::newmark, FemIntegrator::bdf2,
-                          FemIntegrator::quasi_static, FemIntegrator::symplectic_euler,
-                          FemIntegrator::central_difference, FemIntegrator::houbolt}) {
+constexpr fem::FemIntegrator kIntegrators[] = {fem::FemIntegrator::backward_euler,
+                                               fem::FemIntegrator::newmark,
+                                               fem::FemIntegrator::bdf2,
+                                               fem::FemIntegrator::quasi_static,
+                                               fem::FemIntegrator::symplectic_euler,
+                                               fem::FemIntegrator::central_difference,
+                                               fem::FemIntegrator::houbolt};
+
+fem::FemIntegrator integrator_named(std::string_view name) {
+  for (fem::FemIntegrator i : kIntegrators) {
     if (name == fem::integrator_name(i)) return i;
   }
-  return FemIntegrator::backward_euler;
+  return fem::FemIntegrator::backward_euler;  // unreachable: the name was checked against the table
 }
 
 // "solver": {"kind", "tolerance", "max_iterations", "newton_iterations", "newton_tolerance"} into
 // scene.solver (after the integrator is read: "fast" depends on it).
-void read_solver(const JsonReader& s, bool hybrid, fem::FemStepDef& scene) {
-  s.expect_object({"kind", "tolerance", "max_iterations", "newton_iterations", "newton_tolerance"});
-  bool fast = false;
-  if (auto v = s.find("kind")) {
-    scene.solver.solver = read_solver_kind(*v, fast);
-    if (fast) {
-      // A capped solve puts its error into the next state. Newmark has no numerical damping to take it
-      // out: on the liver_cut example it diverged with caps of 2, 3 and 4. A hybrid body takes 3: a cut
-      // can set a small piece loose, which a cap of 2 flung away there (3 kept it within 1 % of the
-      // converged motion on the benchmark organ, docs/fem.md).
-      if (scene.integrator == fem::FemIntegrator::newmark)
-        v->fail(
-            "\"fast\" (a capped, inexact solve) needs backward_euler or bdf2: Newmark damps nothing, and "
-            "the error a capped solve leaves grows from step to step");
-      scene.solver.pcg_max_iterations = hybrid ? 3 : 2;
-      scene.inexact_solves = true;
-    }
+void read_solver(const SettingsReader& settings, const JsonReader& s, bool hybrid, fem::FemStepDef& scene) {
+  const std::string kind = settings.text(s, "fem/solver/kind");
+  scene.solver.solver = solver_kind(kind);
+  if (kind == "fast") {
+    // A capped solve puts its error into the next state. Newmark has no numerical damping to take it
+    // out: on the liver_cut example it diverged with caps of 2, 3 and 4. A hybrid body takes 3: a cut
+    // can set a small piece loose, which a cap of 2 flung away there (3 kept it within 1 % of the
+    // converged motion on the benchmark organ, docs/fem.md).
+    if (scene.integrator == fem::FemIntegrator::newmark)
+      s.at("kind").fail(
+          "\"fast\" (a capped, inexact solve) needs backward_euler or bdf2: Newmark damps nothing, and "
+          "the error a capped solve leaves grows from step to step");
+    scene.solver.pcg_max_iterations = hybrid ? 3 : 2;
+    scene.inexact_solves = true;
   }
-  if (auto v = s.find("tolerance")) scene.solver.pcg_tolerance = v->number_in(0.0, 1.0, true);
-  if (auto v = s.find("max_iterations"))
-    scene.solver.pcg_max_iterations = static_cast<int>(v->integer(1, 1000000));
-  if (auto v = s.find("newton_iterations"))
-    scene.solver.max_newton_iterations = static_cast<int>(v->integer(1, 1000));
-  if (auto v = s.find("newton_tolerance")) scene.solver.newton_tolerance = v->number_in(0.0, 1.0, true);
+  scene.solver.pcg_tolerance = settings.number(s, "fem/solver/tolerance");
+  if (settings.find(s, "fem/solver/max_iterations"))
+    scene.solver.pcg_max_iterations = static_cast<int>(settings.integer(s, "fem/solver/max_iterations"));
+  scene.solver.max_newton_iterations = static_cast<int>(settings.integer(s, "fem/solver/newton_iterations"));
+  scene.solver.newton_tolerance = settings.number(s, "fem/solver/newton_tolerance");
 }
 
 // "hybrid": {"operational": REGION, "cut": "split" | "remove"}, checked against the integrator and solver
 // read before it.
-void read_hybrid(const JsonReader& hybrid, const JsonReader& settings, const TetMesh& mesh,
-                 fem::FemStepDef& scene) {
-  hybrid.expect_object({"operational", "cut"});
-  scene.operational = read_operational(hybrid.at("operational"), mesh);
-  if (auto c = hybrid.find("cut"))
-    scene.cut.mode =
-        c->one_of({"split", "remove"}) == "split" ? fem::TetCutMode::split : fem::TetCutMode::remove;
-  if (!fem::hybrid_integrator(scene.integrator)) settings.at("integrator").fail(kHybridIntegrators);
-  if (!fem::hybrid_linear_solver(scene.solver.solver)) settings.at("solver").at("kind").fail(kHybridSolvers);
+void read_hybrid(const SettingsReader& settings, const JsonReader& hybrid, const JsonReader& j,
+                 const TetMesh& mesh, fem::FemStepDef& scene) {
+  scene.operational = read_operational(*settings.find(hybrid, "fem/hybrid/operational"), mesh);
+  scene.cut.mode =
+      settings.text(hybrid, "fem/hybrid/cut") == "split" ? fem::TetCutMode::split : fem::TetCutMode::remove;
+  if (!fem::hybrid_integrator(scene.integrator)) j.at("integrator").fail(kHybridIntegrators);
+  if (!fem::hybrid_linear_solver(scene.solver.solver)) j.at("solver").at("kind").fail(kHybridSolvers);
 }
 
 // Builds the FemBody of a body entry; a failure names the "fem" object (or "dt" for a substep above the
@@ -372,37 +368,195 @@ std::unique_ptr<Body> build_fem_body(const JsonReader& body, const std::optional
 
 }  // namespace
 
+const std::vector<SettingSpec>& fem_settings() {
+  using T = SettingType;
+  static const std::vector<SettingSpec> table = [] {
+    std::vector<std::string_view> integrators;
+    for (fem::FemIntegrator i : kIntegrators) integrators.push_back(fem::integrator_name(i));
+    return std::vector<SettingSpec>{
+        {.path = "material",
+         .type = T::object,
+         .required = true,
+         .help = "elastic constants and density, as for green (the density sets the masses)",
+         .in_viewer = false},
+        {.path = "fem", .type = T::object, .otherwise = "all defaults", .help = "the keys below"},
+        {.path = "fem/element",
+         .type = T::choice,
+         .fallback = "\"corotational\"",
+         .choices = {"linear", "corotational", "stvk", "neo_hookean", "stable_neo_hookean"},
+         .help = "element formulation: linear inflates under large rotations, corotational does not; stvk, "
+                 "neo_hookean and stable_neo_hookean for large strain (give the solver several Newton "
+                 "iterations)"},
+        {.path = "fem/mass",
+         .type = T::choice,
+         .fallback = "\"lumped\"",
+         .choices = {"lumped", "consistent"},
+         .help = "the mass matrix: lumped ρV/4 per tet node, or consistent (implicit integrators only; not "
+                 "hybrid)"},
+        {.path = "fem/material_regions",
+         .type = T::array,
+         .help =
+             "[{\"region\": REGION, \"material\": {...}}]: the tets whose centroid the region selects take "
+             "that material (later entries win)"},
+        {.path = "fem/damping",
+         .type = T::object,
+         .otherwise = "no damping",
+         .help = "Rayleigh damping C = αM + βK"},
+        {.path = "fem/damping/alpha",
+         .unit = "1/s",
+         .fallback = "0",
+         .min = 0,
+         .help = "α, mass-proportional",
+         .view_min = 0,
+         .view_max = 100,
+         .view_log = true},
+        {.path = "fem/damping/beta",
+         .unit = "s",
+         .fallback = "0",
+         .min = 0,
+         .help = "β, stiffness-proportional",
+         .view_min = 0,
+         .view_max = 0.1,
+         .view_log = true},
+        {.path = "fem/gravity",
+         .type = T::vec3,
+         .unit = "m/s²",
+         .fallback = "[0, 0, 0]",
+         .help = "body acceleration"},
+        {.path = "fem/pressure",
+         .type = T::array,
+         .help =
+             "[{\"region\": REGION, \"value\": Pa}]: a pressure on the surface triangles the region selects, "
+             "following the deformed surface (positive pushes in)"},
+        {.path = "fem/traction",
+         .type = T::array,
+         .help = "[{\"region\": REGION, \"value\": [x, y, z] Pa}]: a force per unit rest area on those "
+                 "triangles, "
+                 "fixed in direction (a dead load)"},
+        {.path = "fem/integrator",
+         .type = T::choice,
+         .fallback = "\"backward_euler\"",
+         .choices = integrators,
+         .help = "time stepping; the explicit schemes take substeps below the estimated stable step; "
+                 "quasi_static needs fixed nodes"},
+        {.path = "fem/dt",
+         .unit = "s",
+         .otherwise = "see below",
+         .min = 0,
+         .min_open = true,
+         .max_time_step = true,
+         .help = "the substep: each step takes ceil(time_step / dt) equal substeps",
+         .in_viewer = false},
+        {.path = "fem/solver",
+         .type = T::object,
+         .otherwise = "all defaults",
+         .help = "the implicit integrators' linear solves, the keys below"},
+        {.path = "fem/solver/kind",
+         .type = T::choice,
+         .fallback = "\"cholmod\"",
+         .choices = {"cholmod", "pcg", "rest_factor_pcg", "fast", "interface_pcg"},
+         .help = "sparse Cholesky, Jacobi-PCG, CG preconditioned by the rest factor, fast (rest_factor_pcg "
+                 "capped: inexact), or interface_pcg (hybrid bodies only)"},
+        {.path = "fem/solver/tolerance",
+         .fallback = "1e-06",
+         .min = 0,
+         .max = 1,
+         .min_open = true,
+         .help = "CG's relative residual",
+         .in_viewer = false},
+        {.path = "fem/solver/max_iterations",
+         .type = T::integer,
+         .otherwise = "2000 (fast: 2, 3 on a hybrid body)",
+         .min = 1,
+         .max = 1000000,
+         .help = "CG's iteration cap",
+         .in_viewer = false},
+        {.path = "fem/solver/newton_iterations",
+         .type = T::integer,
+         .fallback = "1",
+         .min = 1,
+         .max = 1000,
+         .help = "Newton iterations per step (1: the linearised step; give several to hyperelastic elements)",
+         .view_min = 1,
+         .view_max = 20},
+        {.path = "fem/solver/newton_tolerance",
+         .fallback = "1e-06",
+         .min = 0,
+         .max = 1,
+         .min_open = true,
+         .help = "Newton's relative stopping residual",
+         .in_viewer = false},
+        {.path = "fem/modal",
+         .type = T::object,
+         .otherwise = "none",
+         .help = "a modally reduced body instead (linear elasticity about the rest shape), the keys below",
+         .in_viewer = false},
+        {.path = "fem/modal/modes",
+         .type = T::integer,
+         .min = 1,
+         .max = 100000,
+         .required = true,
+         .help = "the lowest vibration modes kept, below the free DOFs",
+         .in_viewer = false},
+        {.path = "fem/modal/warping",
+         .type = T::boolean,
+         .fallback = "false",
+         .help = "reconstruct with modal warping (Choi & Ko 2005)",
+         .in_viewer = false},
+        {.path = "fem/modal/shift",
+         .unit = "rad²/s²",
+         .otherwise = "a small negative σ",
+         .help = "the shift of the eigen-solve",
+         .in_viewer = false},
+        {.path = "fem/hybrid",
+         .type = T::object,
+         .otherwise = "none",
+         .help = "a hybrid body (Wu & Heng 2005): operational tets take element, the others are linear and "
+                 "condensed once; the keys below",
+         .in_viewer = false},
+        {.path = "fem/hybrid/operational",
+         .type = T::object,
+         .required = true,
+         .help = "a region string, {\"box\": {\"min\": [m], \"max\": [m]}} or {\"sphere\": {\"centre\": [m], "
+                 "\"radius\": m}}: the tets whose centroid it holds are operational",
+         .in_viewer = false},
+        {.path = "fem/hybrid/cut",
+         .type = T::choice,
+         .fallback = "\"split\"",
+         .choices = {"split", "remove"},
+         .help = "how a blade cuts the operational tets: split along its swept surface, or removed",
+         .in_viewer = false},
+    };
+  }();
+  return table;
+}
+
 std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
+  const SettingsReader reader(fem_settings(), in.time_step);
   if (!in.volume) body.at("mesh").fail("the fem family needs a volume (tetrahedral) mesh");
   const TetMesh& mesh = *in.volume;
-  std::vector<materials::Material> materials = {read_material(body.at("material"))};
+  std::vector<materials::Material> materials = {read_material(*reader.find(body, "material"))};
   fem::FemBodyDef def;
   fem::FemStepDef scene;
-  std::optional<JsonReader> settings = body.find("fem");
+  std::optional<JsonReader> settings = reader.find(body, "fem");
   if (settings) {
     const JsonReader& j = *settings;
-    j.expect_object({"element", "mass", "material_regions", "damping", "gravity", "pressure", "traction",
-                     "integrator", "dt", "solver", "modal", "hybrid"});
-    if (auto v = j.find("element")) {
-      def.element = take(fem::parse_element_kind(v->one_of(
-                             {"linear", "corotational", "stvk", "neo_hookean", "stable_neo_hookean"})),
-                         *v);
-    }
-    if (auto v = j.find("mass"))
-      def.mass = v->one_of({"lumped", "consistent"}) == "consistent" ? fem::MassKind::consistent
-                                                                     : fem::MassKind::lumped;
-    if (auto regions = j.find("material_regions"))
+    if (auto v = reader.text_if(j, "fem/element"))
+      def.element = take(fem::parse_element_kind(*v), j.at("element"));
+    def.mass = reader.text(j, "fem/mass") == "consistent" ? fem::MassKind::consistent : fem::MassKind::lumped;
+    if (auto regions = reader.find(j, "fem/material_regions"))
       materials = read_material_regions(*regions, mesh, materials.front());
-    if (auto d = j.find("damping")) {
-      d->expect_object({"alpha", "beta"});
-      if (auto v = d->find("alpha")) def.rayleigh_alpha = v->non_negative();
-      if (auto v = d->find("beta")) def.rayleigh_beta = v->non_negative();
-    }
-    if (auto v = j.find("gravity")) def.gravity = v->vec3();
+    const JsonReader d = reader.object(j, "fem/damping");
+    def.rayleigh_alpha = reader.number(d, "fem/damping/alpha");
+    def.rayleigh_beta = reader.number(d, "fem/damping/beta");
+    def.gravity = reader.vec3(j, "fem/gravity");
+    reader.find(j, "fem/pressure");
+    reader.find(j, "fem/traction");
     def.surface_loads = read_surface_loads(j, mesh);
-    if (auto v = j.find("integrator")) scene.integrator = read_integrator(*v);
-    if (auto v = j.find("dt")) scene.substep = v->number_in(0.0, in.time_step, true);
-    if (auto s = j.find("solver")) read_solver(*s, j.has("hybrid"), scene);
+    scene.integrator = integrator_named(reader.text(j, "fem/integrator"));
+    if (auto v = reader.number_if(j, "fem/dt")) scene.substep = *v;
+    if (auto s = reader.find(j, "fem/solver")) read_solver(reader, *s, j.has("hybrid"), scene);
+    reader.find(j, "fem/modal");  // checks its keys; read by make_fem_modal_body
   }
   for (const Region& r : in.fixed) {
     const auto nodes = select_nodes(mesh.positions, r);
@@ -422,8 +576,8 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     if (settings->has("hybrid")) settings->at("hybrid").fail("a modal body cannot be hybrid too");
     return make_fem_modal_body(*settings, mesh, std::move(materials), std::move(def), in);
   }
-  if (auto hybrid = settings ? settings->find("hybrid") : std::nullopt) {
-    read_hybrid(*hybrid, *settings, mesh, scene);
+  if (auto hybrid = settings ? reader.find(*settings, "fem/hybrid") : std::nullopt) {
+    read_hybrid(reader, *hybrid, *settings, mesh, scene);
   } else if (scene.solver.solver == fem::LinearSolverKind::interface_pcg) {
     settings->at("solver").at("kind").fail("interface_pcg needs a hybrid body");
   }
@@ -439,13 +593,14 @@ FamilyEntry fem_family() {
           .summary =
               "dynamic FEM: linear, corotational (Müller & Gross 2004) and hyperelastic tetrahedra with "
               "implicit or explicit time stepping",
-          .keys = {"material", "fem"},
+          .keys = body_keys(fem_settings()),
           .why_fixed = {},
           .example_body = R"({"mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [5, 1, 1]},
                               "fixed": ["xmin"], "material": {"E": 50000, "nu": 0.3, "density": 1000},
                               "fem": {"element": "corotational", "damping": {"alpha": 1.0, "beta": 0.001},
                               "integrator": "backward_euler", "solver": {"kind": "pcg", "tolerance": 1e-10}}})",
-          .make = &make_fem_body};
+          .make = &make_fem_body,
+          .settings = fem_settings()};
 }
 
 }  // namespace detail

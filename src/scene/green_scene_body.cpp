@@ -6,6 +6,7 @@
 // loaded (memory-mapped) instead of precomputing; a stale or damaged one is rebuilt and rewritten
 // atomically. A pressure acts on the surface triangles whose three corners the region selects.
 #include "material_json.hpp"
+#include "setting_reader.hpp"
 #include "surface_region.hpp"
 
 #include "pliant/scene/capabilities.hpp"
@@ -259,40 +260,93 @@ std::unique_ptr<Body> make_loaded(std::string name, std::shared_ptr<const green:
 
 }  // namespace
 
+// The family's settings, declared once (pliant/scene/setting_spec.hpp).
+const std::vector<SettingSpec>& green_settings() {
+  using T = SettingType;
+  static const std::vector<SettingSpec> table = {
+      {.path = "material",
+       .type = T::object,
+       .required = true,
+       .help = "elastic constants: a preset, E and nu, or the Lamé constants (below)",
+       .in_viewer = false},
+      {.path = "green",
+       .type = T::object,
+       .otherwise = "all defaults",
+       .help = "runtime and precomputation settings, the keys below"},
+      {.path = "green/rotation_correction",
+       .type = T::boolean,
+       .fallback = "false",
+       .help =
+           "fit the average rotation of the grabbed nodes and solve in the rotated frame (Nikitina et al. "
+           "2003, appendix); it rotates the fixed nodes too, so use it for bodies held by grabs"},
+      {.path = "green/cache",
+       .type = T::string,
+       .otherwise = "none",
+       .help = "a .green file, relative to the scene's directory: loaded when it matches the mesh, material "
+               "and fixed nodes; otherwise the asset is precomputed and written there atomically",
+       .in_viewer = false},
+      {.path = "green/threads",
+       .type = T::integer,
+       .fallback = "0",
+       .min = 0,
+       .max = 1024,
+       .help = "precomputation threads (0: the library's policy: OMP_NUM_THREADS, else the cores available)",
+       .in_viewer = false},
+      {.path = "green/max_memory_gb",
+       .unit = "GiB",
+       .fallback = "8",
+       .min = 0,
+       .min_open = true,
+       .help = "refuse a precomputation whose estimated peak memory is larger (as `pliant precompute "
+               "--max-memory`)",
+       .in_viewer = false},
+      {.path = "green/gravity",
+       .type = T::vec3,
+       .unit = "m/s²",
+       .otherwise = "none",
+       .help = "gravity on the body (density × g as a uniform body force) from the asset's stored body-force "
+               "responses: the start shape already sags"},
+      {.path = "green/pressure",
+       .type = T::array,
+       .help =
+           "[{\"region\": REGION, \"value\": Pa}]: a constant pressure on the surface triangles whose three "
+           "corners the region selects (positive pushes in)"},
+  };
+  return table;
+}
+
 std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
+  const SettingsReader reader(green_settings(), in.time_step);
   if (!in.volume) body.at("mesh").fail("the green family needs a volume (tetrahedral) mesh");
   const TetMesh& mesh = *in.volume;
-  const materials::Material material = read_material(body.at("material"));
+  const materials::Material material = read_material(*reader.find(body, "material"));
   green::GreenDef def;
-  std::string cache;
   green::GreenBuildSettings settings;
-  double max_memory_gb = 8.0;  // the same default as `pliant precompute --max-memory`
   GreenLoads loads;
   const BoundarySurface boundary = extract_boundary(mesh);
-  if (auto g = body.find("green")) {
-    g->expect_object({"rotation_correction", "cache", "threads", "max_memory_gb", "gravity", "pressure"});
-    if (auto v = g->find("gravity")) loads.body_force = material.density * v->vec3();
-    if (auto pressures = g->find("pressure")) {
-      for (const JsonReader& p : pressures->elements(1)) {
-        p.expect_object({"region", "value"});
-        const JsonReader where = p.at("region");
-        const Region region = take(parse_region(where.string()), where);
-        GreenLoads::Pressure pressure;
-        pressure.triangles = boundary_triangles_in(mesh, boundary, region);
-        if (pressure.triangles.empty())
-          where.fail("the region selects no surface triangle (all three corners must be in it)");
-        pressure.value = p.at("value").number();
-        loads.pressures.push_back(std::move(pressure));
-      }
+  const JsonReader g = reader.object(body, "green");
+  if (auto v = reader.vec3_if(g, "green/gravity")) loads.body_force = material.density * *v;
+  if (auto pressures = reader.find(g, "green/pressure")) {
+    for (const JsonReader& p : pressures->elements(1)) {
+      p.expect_object({"region", "value"});
+      const JsonReader where = p.at("region");
+      const Region region = take(parse_region(where.string()), where);
+      GreenLoads::Pressure pressure;
+      pressure.triangles = boundary_triangles_in(mesh, boundary, region);
+      if (pressure.triangles.empty())
+        where.fail("the region selects no surface triangle (all three corners must be in it)");
+      pressure.value = p.at("value").number();
+      loads.pressures.push_back(std::move(pressure));
     }
-    def.rotation_correction = g->boolean_or("rotation_correction", def.rotation_correction);
-    cache = g->string_or("cache", "");
-    if (auto c = g->find("cache"); c && cache.empty()) c->fail_expected("a file name");
-    settings.threads = static_cast<int>(g->integer_or("threads", 0, 0, 1024));
-    if (in.max_threads > 0)
-      settings.threads = std::min(settings.threads > 0 ? settings.threads : solver_threads(), in.max_threads);
-    max_memory_gb = g->positive_or("max_memory_gb", max_memory_gb);
   }
+  def.rotation_correction = reader.boolean(g, "green/rotation_correction");
+  const std::string cache = reader.text_if(g, "green/cache").value_or("");
+  if (g.has("cache") && cache.empty()) g.at("cache").fail_expected("a file name");
+  settings.threads = static_cast<int>(reader.integer(g, "green/threads"));
+  if (in.max_threads > 0)
+    settings.threads = std::min(settings.threads > 0 ? settings.threads : solver_threads(), in.max_threads);
+  // The same default as `pliant precompute --max-memory`.
+  const double max_memory_gb = reader.number(g, "green/max_memory_gb");
   std::vector<Index> fixed;
   for (const Region& r : in.fixed) {
     const auto nodes = select_nodes(mesh.positions, r);
@@ -357,11 +411,12 @@ FamilyEntry green_family() {
       .name = "green",
       .summary =
           "linear FEM with precomputed Green's functions and exact haptic compliance (Nikitina et al. 2003)",
-      .keys = {"material", "green"},
+      .keys = body_keys(green_settings()),
       .why_fixed = "a Green body must be held somewhere",
       .example_body = R"({"mesh": {"shape": "box", "size": [0.1, 0.02, 0.02], "cells": [10, 2, 2]},
                               "fixed": ["xmin"], "material": {"preset": "rubber"}})",
-      .make = &make_green_body};
+      .make = &make_green_body,
+      .settings = green_settings()};
 }
 
 }  // namespace pliant::scene::detail

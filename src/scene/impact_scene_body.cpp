@@ -12,6 +12,9 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
+#include "family_registry.hpp"
+#include "setting_reader.hpp"
+
 #include "pliant/scene/impact_scene_body.hpp"
 #include "pliant/core/bvh.hpp"
 #include "pliant/models/impact/falloff.hpp"
@@ -172,42 +175,117 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
   EventLog events_, pending_;
 };
 
-impact::ImpactMaterial read_material(const JsonReader& j, impact::ImpactMaterial m) {
-  if (auto v = j.find("resistance")) m.resistance = v->number_in(0.0, 1.0);
-  m.falloff_radius = j.positive_or("falloff_radius", m.falloff_radius);
-  m.hardness = j.positive_or("hardness", m.hardness);
-  if (auto v = j.find("min_force")) m.min_force = v->non_negative();
+// The family's settings, declared once (pliant/scene/setting_spec.hpp): Milanović's parameters of the
+// target material, the query structure, and the scene body's grab and projectile constants.
+const std::vector<SettingSpec>& impact_settings() {
+  using T = SettingType;
+  static const std::vector<SettingSpec> table = {
+      {.path = "impact", .type = T::object, .otherwise = "all defaults", .help = "the settings below"},
+      {.path = "impact/resistance",
+       .fallback = "0",
+       .min = 0,
+       .max = 1,
+       .help = "R: a node moves (1 - R) f of the projectile's travel",
+       .view_min = 0,
+       .view_max = 1},
+      {.path = "impact/falloff_radius",
+       .unit = "m",
+       .fallback = "0.05",
+       .min = 0,
+       .min_open = true,
+       .help = "φ: nodes farther than this from every hit do not move",
+       .view_min = 1e-4,
+       .view_max = 1,
+       .view_log = true},
+      {.path = "impact/hardness",
+       .fallback = "2",
+       .min = 0,
+       .min_open = true,
+       .help = "r in f(x) = (1 - (x/φ)²)^r",
+       .view_min = 0.1,
+       .view_max = 20,
+       .view_log = true},
+      {.path = "impact/min_force",
+       .unit = "N",
+       .fallback = "0",
+       .min = 0,
+       .help = "a contact force (mass × deceleration) below this dents nothing",
+       .view_min = 0,
+       .view_max = 1e4},
+      {.path = "impact/method",
+       .type = T::choice,
+       .fallback = "\"bvh_grid\"",
+       .choices = {"bvh_grid", "octree", "brute_force"},
+       .help = "query structure; all give the same dents, at different speeds"},
+      {.path = "impact/grab_stiffness",
+       .unit = "N/m",
+       .fallback = "1000",
+       .min = 0,
+       .min_open = true,
+       .help = "a grab's reaction per metre from rest",
+       .view_min = 1,
+       .view_max = 1e6,
+       .view_log = true},
+      {.path = "impact/projectile_deceleration",
+       .unit = "m/s²",
+       .fallback = "50",
+       .min = 0,
+       .min_open = true,
+       .help = "how fast an absorbed projectile stops while denting",
+       .view_min = 0.1,
+       .view_max = 1e4,
+       .view_log = true},
+      {.path = "impact/regions",
+       .type = T::array,
+       .help = "per-region material: {\"region\": REGION, \"resistance\", \"falloff_radius\", \"hardness\", "
+               "\"min_force\"}, the body's values where absent (later regions win)"},
+  };
+  return table;
+}
+
+// The material keys, read from the "impact" object (defaults: the table's) or from a region entry
+// (defaults: the body's material, `m`).
+constexpr const char* kMaterialKeys[] = {"impact/resistance", "impact/falloff_radius", "impact/hardness",
+                                         "impact/min_force"};
+
+impact::ImpactMaterial read_material(const SettingsReader& settings, const JsonReader& j,
+                                     impact::ImpactMaterial m) {
+  double* fields[] = {&m.resistance, &m.falloff_radius, &m.hardness, &m.min_force};
+  for (std::size_t i = 0; i < std::size(kMaterialKeys); ++i) {
+    if (auto v = settings.number_if(j, kMaterialKeys[i])) *fields[i] = *v;
+  }
   return m;
 }
 
 std::unique_ptr<Body> make_impact_body(const JsonReader& body, BodyInputs in) {
   if (!in.surface) body.at("mesh").fail("the impact family needs a surface mesh (triangles), not a volume");
-  impact::ImpactMaterial material;
+  const SettingsReader settings(impact_settings(), in.time_step);
   impact::DentOptions options;
   ImpactBodyDef def;
   std::vector<impact::ImpactRegion> regions;
   const std::vector<Vec3>& nodes = in.surface->positions;
-  if (auto j = body.find("impact")) {
-    j->expect_object({"resistance", "falloff_radius", "hardness", "min_force", "method", "grab_stiffness",
-                      "projectile_deceleration", "regions"});
-    material = read_material(*j, material);
-    if (auto m = j->find("method")) {
-      const std::string name = m->one_of({"bvh_grid", "octree", "brute_force"});
-      options.method = name == "octree"        ? impact::ImpactMethod::octree
-                       : name == "brute_force" ? impact::ImpactMethod::brute_force
-                                               : impact::ImpactMethod::bvh_grid;
-    }
-    def.grab_stiffness = j->positive_or("grab_stiffness", def.grab_stiffness);
-    def.projectile_deceleration = j->positive_or("projectile_deceleration", def.projectile_deceleration);
-    if (auto rs = j->find("regions")) {
-      for (const JsonReader& r : rs->elements()) {
-        r.expect_object({"region", "resistance", "falloff_radius", "hardness", "min_force"});
-        const JsonReader text = r.at("region");
-        Result<Region> region = parse_region(text.string());
-        if (!region.ok()) text.fail(region.message());
-        if (Status s = check_region(*region, nodes.size()); !s.ok()) text.fail(s.message());
-        regions.push_back({*region, read_material(r, material)});
-      }
+  const JsonReader j = settings.object(body, "impact");
+  impact::ImpactMaterial material;
+  material.resistance = settings.number(j, "impact/resistance");
+  material.falloff_radius = settings.number(j, "impact/falloff_radius");
+  material.hardness = settings.number(j, "impact/hardness");
+  material.min_force = settings.number(j, "impact/min_force");
+  const std::string name = settings.text(j, "impact/method");
+  options.method = name == "octree"        ? impact::ImpactMethod::octree
+                   : name == "brute_force" ? impact::ImpactMethod::brute_force
+                                           : impact::ImpactMethod::bvh_grid;
+  def.grab_stiffness = settings.number(j, "impact/grab_stiffness");
+  def.projectile_deceleration = settings.number(j, "impact/projectile_deceleration");
+  if (auto rs = settings.find(j, "impact/regions")) {
+    std::vector<std::string_view> keys = {"region"};
+    for (const char* k : kMaterialKeys) keys.push_back(setting_key(settings.spec(k)));
+    for (const JsonReader& r : rs->elements()) {
+      r.expect_object(keys);
+      const JsonReader text = r.at("region");
+      Result<Region> region = parse_region(text.string());
+      if (!region.ok()) text.fail(region.message());
+      if (Status s = check_region(*region, nodes.size()); !s.ok()) text.fail(s.message());
+      regions.push_back({*region, read_material(settings, r, material)});
     }
   }
   // Supports never move: resistance 1.
@@ -228,12 +306,13 @@ FamilyEntry impact_family() {
   return {
       .name = "impact",
       .summary = "rigid surfaces that projectiles dent permanently in real time (Milanovic's falloff method)",
-      .keys = {"impact"},
+      .keys = body_keys(impact_settings()),
       .why_fixed = {},
       .example_body = R"({"mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [6, 6]},
                               "fixed": ["xmin"], "impact": {"resistance": 0.2, "falloff_radius": 0.03,
                               "hardness": 2.0}})",
-      .make = &make_impact_body};
+      .make = &make_impact_body,
+      .settings = impact_settings()};
 }
 
 }  // namespace pliant::scene::detail

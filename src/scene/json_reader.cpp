@@ -168,7 +168,7 @@ std::string JsonReader::string() const {
   return J(value_).get<std::string>();
 }
 
-std::string JsonReader::one_of(std::initializer_list<std::string_view> choices) const {
+std::string JsonReader::one_of(const std::vector<std::string_view>& choices) const {
   std::string list;
   for (std::string_view c : choices) list += (list.empty() ? "" : ", ") + ("\"" + std::string(c) + "\"");
   if (!J(value_).is_string()) fail_expected("one of " + list);

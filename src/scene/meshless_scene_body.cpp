@@ -15,6 +15,7 @@
 // gives its boundary); "fixed" regions select phyxels at rest.
 #include "material_json.hpp"
 #include "mesh_reader.hpp"
+#include "setting_reader.hpp"
 
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
@@ -140,24 +141,23 @@ class MeshlessSceneBody final : public Body,
   EventLog events_;
 };
 
-dynamics::Scheme read_scheme(const JsonReader& v) {
-  const std::string name = v.string();
-  constexpr dynamics::Scheme all[] = {dynamics::Scheme::explicit_euler,
-                                      dynamics::Scheme::symplectic_euler,
-                                      dynamics::Scheme::midpoint,
-                                      dynamics::Scheme::rk2,
-                                      dynamics::Scheme::rk4,
-                                      dynamics::Scheme::central_difference,
-                                      dynamics::Scheme::quasi_static_euler,
-                                      dynamics::Scheme::backward_euler,
-                                      dynamics::Scheme::newmark,
-                                      dynamics::Scheme::houbolt};
-  std::string names;
-  for (dynamics::Scheme s : all) {
+// The integrators a meshless body takes: every pliant::dynamics scheme.
+constexpr dynamics::Scheme kSchemes[] = {dynamics::Scheme::explicit_euler,
+                                         dynamics::Scheme::symplectic_euler,
+                                         dynamics::Scheme::midpoint,
+                                         dynamics::Scheme::rk2,
+                                         dynamics::Scheme::rk4,
+                                         dynamics::Scheme::central_difference,
+                                         dynamics::Scheme::quasi_static_euler,
+                                         dynamics::Scheme::backward_euler,
+                                         dynamics::Scheme::newmark,
+                                         dynamics::Scheme::houbolt};
+
+dynamics::Scheme scheme_named(std::string_view name) {
+  for (dynamics::Scheme s : kSchemes) {
     if (name == dynamics::scheme_name(s)) return s;
-    names += (names.empty() ? "\"" : ", \"") + std::string(dynamics::scheme_name(s)) + "\"";
   }
-  v.fail_expected("one of " + names);
+  return dynamics::Scheme::symplectic_euler;  // unreachable: the name was checked against the table
 }
 
 // A material region's "mesh": read as a body's mesh (relative to the scene file), a volume giving its
@@ -180,54 +180,190 @@ constexpr double kMaxSubsteps = 100000;
 
 }  // namespace
 
+// The family's settings, declared once (pliant/scene/setting_spec.hpp).
+const std::vector<SettingSpec>& meshless_settings() {
+  using T = SettingType;
+  static const std::vector<SettingSpec> table = [] {
+    std::vector<std::string_view> schemes;
+    for (dynamics::Scheme s : kSchemes) schemes.push_back(dynamics::scheme_name(s));
+    return std::vector<SettingSpec>{
+        {.path = "material",
+         .type = T::object,
+         .required = true,
+         .help = "elastic constants and density, as for green",
+         .in_viewer = false},
+        {.path = "meshless", .type = T::object, .otherwise = "all defaults", .help = "the settings below"},
+        {.path = "meshless/spacing",
+         .unit = "m",
+         .otherwise = "a tenth of the smallest extent",
+         .min = 0,
+         .min_open = true,
+         .help = "phyxel lattice spacing (finer is slower); each phyxel weighs ρ spacing³; at most 4,000,000 "
+                 "lattice points over the surface's bounding box",
+         .view_min = 1e-3,
+         .view_max = 0.1,
+         .view_log = true},
+        {.path = "meshless/support",
+         .fallback = "2.2",
+         .min = 1,
+         .max = 10,
+         .min_open = true,
+         .help = "MLS support radius h as a multiple of the spacing",
+         .view_min = 1.5,
+         .view_max = 4},
+        {.path = "meshless/sampling",
+         .type = T::choice,
+         .fallback = "\"lattice\"",
+         .choices = {"lattice", "poisson"},
+         .help = "lattice: cell centres at the spacing; poisson: Poisson-disk points (Bridson 2007) at least "
+                 "0.84 spacing apart, about as many"},
+        {.path = "meshless/jitter",
+         .fallback = "0",
+         .min = 0,
+         .max = 1,
+         .help = "lattice points moved by up to ±jitter spacing/2 per axis (lattice only)",
+         .shown_if = "sampling=lattice"},
+        {.path = "meshless/margin",
+         .unit = "m",
+         .fallback = "0",
+         .min = 0,
+         .help = "Poisson-disk points keep at least this distance inside the surface (poisson only)",
+         .view_min = 0,
+         .view_max = 0.01,
+         .shown_if = "sampling=poisson"},
+        {.path = "meshless/seed",
+         .type = T::integer,
+         .fallback = "1",
+         .min = 0,
+         .max = 9007199254740992.0,
+         .help = "the jitter's and the Poisson-disk sampling's stream",
+         .in_viewer = false},
+        {.path = "meshless/material_regions",
+         .type = T::array,
+         .help = "{\"mesh\": MESH, \"material\": {...}} or {\"region\": REGION, \"material\": {...}}: the "
+                 "phyxels "
+                 "inside a closed surface, or selected by a region at rest, take that material (later "
+                 "entries win)"},
+        {.path = "meshless/volume_stiffness",
+         .unit = "Pa",
+         .fallback = "0",
+         .min = 0,
+         .help = "k_v of the volume-preserving energy ½ k_v (det J - 1)²",
+         .view_min = 0,
+         .view_max = 1e7,
+         .view_log = true},
+        {.path = "meshless/strain",
+         .type = T::choice,
+         .fallback = "\"green\"",
+         .choices = {"green", "linear"},
+         .help = "Green strain is rotation invariant; linear strain is for small deformation"},
+        {.path = "meshless/integrator",
+         .type = T::choice,
+         .fallback = "\"symplectic_euler\"",
+         .choices = schemes,
+         .help =
+             "a pliant::dynamics scheme; the implicit ones solve with `tangent` by Jacobi-preconditioned CG"},
+        {.path = "meshless/tangent",
+         .type = T::choice,
+         .fallback = "\"current\"",
+         .choices = {"current", "rest"},
+         .help =
+             "the implicit schemes' stiffness: the tangent at the current shape (rotates with the body) or "
+             "the constant rest tangent (small deformation only)"},
+        {.path = "meshless/dt",
+         .unit = "s",
+         .otherwise = "dt_safety of the stable step, shortened under stretch",
+         .min = 0,
+         .min_open = true,
+         .max_time_step = true,
+         .help = "the longest substep; each world step is split into equal substeps",
+         .view_min = 1e-6,
+         .view_max = 1e-1,
+         .view_log = true},
+        {.path = "meshless/dt_safety",
+         .fallback = "1",
+         .min = 0,
+         .max = 1,
+         .min_open = true,
+         .help = "the fraction of the rest stable symplectic-Euler step taken when dt is absent"},
+        {.path = "meshless/gravity",
+         .type = T::vec3,
+         .unit = "m/s²",
+         .fallback = "[0, 0, 0]",
+         .help = "body acceleration"},
+        {.path = "meshless/mass_damping",
+         .unit = "1/s",
+         .fallback = "0",
+         .min = 0,
+         .help = "Rayleigh mass damping",
+         .view_min = 0,
+         .view_max = 1e3,
+         .view_log = true},
+        {.path = "meshless/floor",
+         .unit = "m",
+         .otherwise = "none",
+         .help = "a frictionless, inelastic floor at this z",
+         .in_viewer = false},
+        {.path = "meshless/plasticity",
+         .type = T::object,
+         .otherwise = "off",
+         .help = "Müller et al. (2004) plasticity, acting when creep > 0 and yield is given"},
+        {.path = "meshless/plasticity/yield",
+         .otherwise = "∞ (elastic)",
+         .min = 0,
+         .help = "elastic limit on the Frobenius norm of the elastic strain",
+         .in_viewer = false},
+        {.path = "meshless/plasticity/creep",
+         .unit = "1/s",
+         .fallback = "0",
+         .min = 0,
+         .help = "the rate at which the plastic strain follows the excess",
+         .in_viewer = false},
+        {.path = "meshless/plasticity/max",
+         .otherwise = "∞",
+         .min = 0,
+         .help = "the largest plastic strain",
+         .in_viewer = false},
+    };
+  }();
+  return table;
+}
+
 std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) {
+  const SettingsReader settings(meshless_settings(), in.time_step);
   meshless::MeshlessBodyDef def;
-  def.mls.materials = {read_material(body.at("material"))};
+  def.mls.materials = {read_material(*settings.find(body, "material"))};
   std::optional<JsonReader> regions_json;
-  def.sampling.spacing = 0.0;
-  if (auto j = body.find("meshless")) {
-    j->expect_object({"spacing", "sampling", "jitter", "margin", "seed", "support", "material_regions",
-                      "volume_stiffness", "strain", "integrator", "tangent", "dt", "dt_safety", "gravity",
-                      "mass_damping", "floor", "plasticity"});
-    if (auto v = j->find("spacing")) def.sampling.spacing = v->positive();
-    if (auto v = j->find("sampling")) {
-      def.sampling.kind = v->one_of({"lattice", "poisson"}) == "poisson" ? meshless::SamplingKind::poisson
+  const JsonReader j = settings.object(body, "meshless");
+  def.sampling.spacing = settings.number_if(j, "meshless/spacing").value_or(0.0);
+  def.sampling.kind = settings.text(j, "meshless/sampling") == "poisson" ? meshless::SamplingKind::poisson
                                                                          : meshless::SamplingKind::lattice;
-    }
-    if (auto v = j->find("support")) def.mls.support_factor = v->number_in(1.0, 10.0, true);
-    if (auto v = j->find("jitter")) {
-      def.sampling.jitter = v->number_in(0.0, 1.0);
-      if (def.sampling.kind == meshless::SamplingKind::poisson && def.sampling.jitter != 0.0)
-        v->fail("jitter applies to \"sampling\": \"lattice\" only");
-    }
-    if (auto v = j->find("margin")) {
-      def.sampling.margin = v->non_negative();
-      if (def.sampling.kind != meshless::SamplingKind::poisson)
-        v->fail("margin applies to \"sampling\": \"poisson\" only");
-    }
-    if (auto regions = j->find("material_regions")) regions_json = regions;
-    if (auto v = j->find("seed")) def.sampling.seed = static_cast<std::uint64_t>(v->integer(0, 1LL << 53));
-    if (auto v = j->find("volume_stiffness")) def.mls.volume_stiffness = v->non_negative();
-    if (auto v = j->find("strain")) {
-      def.mls.strain = v->one_of({"green", "linear"}) == "green" ? meshless::StrainMeasure::green
-                                                                 : meshless::StrainMeasure::linear;
-    }
-    if (auto v = j->find("integrator")) def.scheme = read_scheme(*v);
-    if (auto v = j->find("tangent")) {
-      def.tangent = v->one_of({"current", "rest"}) == "current" ? meshless::MlsTangent::current
-                                                                : meshless::MlsTangent::rest;
-    }
-    if (auto v = j->find("dt")) def.dt = v->number_in(0.0, in.time_step, true);
-    if (auto v = j->find("dt_safety")) def.dt_safety = v->number_in(0.0, 1.0, true);
-    if (auto v = j->find("gravity")) def.gravity = v->vec3();
-    if (auto v = j->find("mass_damping")) def.mass_damping = v->non_negative();
-    if (auto v = j->find("floor")) def.floor = v->number();
-    if (auto p = j->find("plasticity")) {
-      p->expect_object({"yield", "creep", "max"});
-      if (auto v = p->find("yield")) def.mls.plasticity.yield = v->non_negative();
-      if (auto v = p->find("creep")) def.mls.plasticity.creep = v->non_negative();
-      if (auto v = p->find("max")) def.mls.plasticity.max = v->non_negative();
-    }
+  def.mls.support_factor = settings.number(j, "meshless/support");
+  def.sampling.jitter = settings.number(j, "meshless/jitter");
+  if (def.sampling.kind == meshless::SamplingKind::poisson && def.sampling.jitter != 0.0)
+    j.at("jitter").fail("jitter applies to \"sampling\": \"lattice\" only");
+  if (auto v = settings.number_if(j, "meshless/margin")) {
+    def.sampling.margin = *v;
+    if (def.sampling.kind != meshless::SamplingKind::poisson)
+      j.at("margin").fail("margin applies to \"sampling\": \"poisson\" only");
+  }
+  regions_json = settings.find(j, "meshless/material_regions");
+  def.sampling.seed = static_cast<std::uint64_t>(settings.integer(j, "meshless/seed"));
+  def.mls.volume_stiffness = settings.number(j, "meshless/volume_stiffness");
+  def.mls.strain = settings.text(j, "meshless/strain") == "green" ? meshless::StrainMeasure::green
+                                                                  : meshless::StrainMeasure::linear;
+  def.scheme = scheme_named(settings.text(j, "meshless/integrator"));
+  def.tangent = settings.text(j, "meshless/tangent") == "current" ? meshless::MlsTangent::current
+                                                                  : meshless::MlsTangent::rest;
+  def.dt = settings.number_if(j, "meshless/dt").value_or(def.dt);
+  def.dt_safety = settings.number(j, "meshless/dt_safety");
+  def.gravity = settings.vec3(j, "meshless/gravity");
+  def.mass_damping = settings.number(j, "meshless/mass_damping");
+  if (auto v = settings.number_if(j, "meshless/floor")) def.floor = *v;
+  if (auto p = settings.find(j, "meshless/plasticity")) {
+    if (auto v = settings.number_if(*p, "meshless/plasticity/yield")) def.mls.plasticity.yield = *v;
+    def.mls.plasticity.creep = settings.number(*p, "meshless/plasticity/creep");
+    if (auto v = settings.number_if(*p, "meshless/plasticity/max")) def.mls.plasticity.max = *v;
   }
   const TriMesh surface = in.volume ? extract_boundary(*in.volume).mesh : *in.surface;
   Aabb box;
@@ -301,12 +437,13 @@ FamilyEntry meshless_family() {
       .name = "meshless",
       .summary =
           "meshless MLS elasticity on phyxels sampled from a closed surface, driving it (Müller et al. 2004)",
-      .keys = {"material", "meshless"},
+      .keys = body_keys(meshless_settings()),
       .why_fixed = {},
       .example_body = R"({"mesh": {"shape": "box", "size": [0.08, 0.04, 0.04], "cells": [2, 1, 1]},
                               "fixed": ["xmin"], "material": {"E": 20000, "nu": 0.3, "density": 1000},
                               "meshless": {"spacing": 0.01, "mass_damping": 5.0}})",
-      .make = &make_meshless_body};
+      .make = &make_meshless_body,
+      .settings = meshless_settings()};
 }
 
 }  // namespace pliant::scene::detail

@@ -9,6 +9,9 @@
 // "edge_threshold": N, "inner_threshold": N}}.
 // A grab fixes its node (the interaction node of Grimm's (2005) methods) and moves it to the target over
 // the step's substeps; its reaction is the sum of the spring forces on that node and its own weight.
+#include "family_registry.hpp"
+#include "setting_reader.hpp"
+
 #include "pliant/scene/springs_scene_body.hpp"
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
@@ -219,49 +222,171 @@ const springs::SpringMesh* springs_mesh(const Body& body) {
 
 namespace pliant::scene::detail {
 
+// The family's settings, declared once (pliant/scene/setting_spec.hpp). The method names come from
+// the model (springs::all_methods).
+const std::vector<SettingSpec>& springs_settings() {
+  using T = SettingType;
+  constexpr std::string_view kDynamic =
+      "method=mass_spring|interaction_ordered|lr_mass_spring|length_correction_mass_spring|dragnet_mass_"
+      "spring";
+  static const std::vector<SettingSpec> table = [&] {
+    std::vector<std::string_view> methods;
+    for (springs::Method m : springs::all_methods) methods.push_back(springs::method_name(m));
+    return std::vector<SettingSpec>{
+        {.path = "springs", .type = T::object, .otherwise = "all defaults", .help = "the settings below"},
+        {.path = "springs/method",
+         .type = T::choice,
+         .fallback = "\"dragnet_mass_spring\"",
+         .choices = methods,
+         .help = "Grimm's (2005) Table 2.1 method (pliant/models/springs/methods.hpp)"},
+        {.path = "springs/dt",
+         .unit = "s",
+         .otherwise = "from the stability limit",
+         .min = 0,
+         .max = 1,
+         .min_open = true,
+         .help =
+             "the dynamic methods' explicit-Euler step, at most time_step and the mesh's stability limit; "
+             "rounded down to time_step / n so that a world step runs exactly n of them",
+         .view_min = 1e-6,
+         .view_max = 1e-1,
+         .view_log = true,
+         .shown_if = kDynamic},
+        {.path = "springs/stiffness",
+         .unit = "N/m",
+         .fallback = "100",
+         .min = 0,
+         .min_open = true,
+         .help = "spring constant of every spring",
+         .view_min = 0.1,
+         .view_max = 1e6,
+         .view_log = true,
+         .shown_if = kDynamic},
+        {.path = "springs/damping",
+         .unit = "N s/m",
+         .fallback = "0.05",
+         .min = 0,
+         .help = "damping along each spring",
+         .view_min = 0,
+         .view_max = 100,
+         .view_log = true,
+         .shown_if = kDynamic},
+        {.path = "springs/mass_damping",
+         .unit = "1/s",
+         .fallback = "0",
+         .min = 0,
+         .help = "mass-proportional damping (drag on every node)",
+         .view_min = 0,
+         .view_max = 1e4,
+         .view_log = true,
+         .shown_if = kDynamic},
+        {.path = "springs/mass_density",
+         .unit = "kg/m² or kg/m³",
+         .fallback = "1",
+         .min = 0,
+         .min_open = true,
+         .help = "per area on a membrane (kg/m²), per volume on a volume mesh (kg/m³); lumped to the nodes",
+         .view_min = 1e-4,
+         .view_max = 1e4,
+         .view_log = true,
+         .shown_if = kDynamic},
+        {.path = "springs/max_stretch",
+         .fallback = "1.1",
+         .min = 1,
+         .help = "springs are never longer than max_stretch × rest length",
+         .view_min = 1,
+         .view_max = 3},
+        {.path = "springs/dragnet_factor",
+         .fallback = "1",
+         .min = 0,
+         .max = 1,
+         .min_open = true,
+         .help = "Dragnet's damping factor",
+         .shown_if = "method=dragnet|dragnet_mass_spring"},
+        {.path = "springs/provot_factor",
+         .fallback = "1",
+         .min = 0,
+         .max = 2,
+         .min_open = true,
+         .help = "Provot's correction factor (unstable near 2.1)",
+         .shown_if = "method=provot|lr_mass_spring|length_correction_mass_spring"},
+        {.path = "springs/gravity",
+         .type = T::vec3,
+         .unit = "m/s²",
+         .fallback = "[0, 0, 0]",
+         .help = "body force on every node"},
+        {.path = "springs/tearing", .type = T::object, .otherwise = "no tearing", .help = "the keys below"},
+        {.path = "springs/tearing/mode",
+         .type = T::choice,
+         .choices = {"off", "area_preserving", "deletion"},
+         .required = true,
+         .help = "area_preserving: nodes split along cracks and the triangle count stays; deletion: "
+                 "over-stressed springs are removed"},
+        {.path = "springs/tearing/seed_threshold",
+         .unit = "N",
+         .fallback = "0.5",
+         .min = 0,
+         .min_open = true,
+         .help = "node stress at which a crack tip propagates",
+         .view_min = 1e-4,
+         .view_max = 1e4,
+         .view_log = true,
+         .shown_if = "mode=area_preserving|deletion"},
+        {.path = "springs/tearing/edge_threshold",
+         .unit = "N",
+         .fallback = "1",
+         .min = 0,
+         .min_open = true,
+         .help = "the threshold of other boundary nodes (branching, border cracks)",
+         .view_min = 1e-4,
+         .view_max = 1e4,
+         .view_log = true,
+         .shown_if = "mode=area_preserving|deletion"},
+        {.path = "springs/tearing/inner_threshold",
+         .unit = "N",
+         .fallback = "2",
+         .min = 0,
+         .min_open = true,
+         .help = "the threshold of inner nodes (new holes)",
+         .view_min = 1e-4,
+         .view_max = 1e4,
+         .view_log = true,
+         .shown_if = "mode=area_preserving|deletion"},
+    };
+  }();
+  return table;
+}
+
 std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
+  const SettingsReader settings(springs_settings(), in.time_step);
   springs::SpringMeshDef mesh_def;
   springs::SpringsBodyDef s;
-  s.method.method = springs::Method::dragnet_mass_spring;
-  if (auto j = body.find("springs")) {
-    j->expect_object({"method", "dt", "stiffness", "damping", "mass_damping", "mass_density", "max_stretch",
-                      "dragnet_factor", "provot_factor", "gravity", "tearing"});
-    if (auto m = j->find("method")) {
-      const auto method = springs::method_from_name(m->string());
-      if (!method) {
-        m->fail_expected(
-            "one of \"mass_spring\", \"interaction_ordered\", \"provot\", \"wagner\", "
-            "\"enhanced_chainmail\", \"dragnet\", \"lr_mass_spring\", "
-            "\"length_correction_mass_spring\", \"dragnet_mass_spring\"");
-      }
-      s.method.method = *method;
+  const JsonReader j = settings.object(body, "springs");
+  s.method.method = *springs::method_from_name(settings.text(j, "springs/method"));
+  if (auto v = settings.number_if(j, "springs/dt")) {
+    s.method.dt = *v;
+    // Keep dt within the world step so simulated time advances as the scene says (the substep
+    // count and the stability limit are checked once the mesh exists: check_time_step).
+    char what[160];
+    if (s.method.dt > in.time_step) {
+      std::snprintf(what, sizeof what, "a number <= %g (the scene's time_step)", in.time_step);
+      j.at("dt").fail_expected(what);
     }
-    if (auto v = j->find("dt")) {
-      s.method.dt = v->number_in(0.0, 1.0, true);
-      // Keep dt within the world step so simulated time advances as the scene says (the substep
-      // count and the stability limit are checked once the mesh exists: check_time_step).
-      char what[160];
-      if (s.method.dt > in.time_step) {
-        std::snprintf(what, sizeof what, "a number <= %g (the scene's time_step)", in.time_step);
-        v->fail_expected(what);
-      }
-    }
-    if (auto v = j->find("mass_damping")) s.method.mass_damping = v->non_negative();
-    mesh_def.stiffness = j->positive_or("stiffness", mesh_def.stiffness);
-    if (auto v = j->find("damping")) mesh_def.damping = v->non_negative();
-    mesh_def.mass_density = j->positive_or("mass_density", mesh_def.mass_density);
-    if (auto v = j->find("max_stretch")) mesh_def.max_stretch = v->number_in(1.0, JsonReader::kInf);
-    if (auto v = j->find("dragnet_factor")) s.method.dragnet_factor = v->number_in(0.0, 1.0, true);
-    if (auto v = j->find("provot_factor")) s.method.provot_factor = v->number_in(0.0, 2.0, true);
-    if (auto v = j->find("gravity")) s.gravity = v->vec3();
-    if (auto t = j->find("tearing")) {
-      t->expect_object({"mode", "seed_threshold", "edge_threshold", "inner_threshold"});
-      const std::string mode = t->at("mode").one_of({"off", "area_preserving", "deletion"});
-      s.tear_mode = springs::tear_mode_from_name(mode).value_or(springs::TearMode::off);
-      s.tearing.seed_threshold = t->positive_or("seed_threshold", s.tearing.seed_threshold);
-      s.tearing.edge_threshold = t->positive_or("edge_threshold", s.tearing.edge_threshold);
-      s.tearing.inner_threshold = t->positive_or("inner_threshold", s.tearing.inner_threshold);
-    }
+  }
+  s.method.mass_damping = settings.number(j, "springs/mass_damping");
+  mesh_def.stiffness = settings.number(j, "springs/stiffness");
+  mesh_def.damping = settings.number(j, "springs/damping");
+  mesh_def.mass_density = settings.number(j, "springs/mass_density");
+  mesh_def.max_stretch = settings.number(j, "springs/max_stretch");
+  s.method.dragnet_factor = settings.number(j, "springs/dragnet_factor");
+  s.method.provot_factor = settings.number(j, "springs/provot_factor");
+  s.gravity = settings.vec3(j, "springs/gravity");
+  if (auto t = settings.find(j, "springs/tearing")) {
+    s.tear_mode = springs::tear_mode_from_name(settings.text(*t, "springs/tearing/mode"))
+                      .value_or(springs::TearMode::off);
+    s.tearing.seed_threshold = settings.number(*t, "springs/tearing/seed_threshold");
+    s.tearing.edge_threshold = settings.number(*t, "springs/tearing/edge_threshold");
+    s.tearing.inner_threshold = settings.number(*t, "springs/tearing/inner_threshold");
   }
   Result<springs::SpringMesh> mesh = in.volume ? springs::build_spring_mesh(*in.volume, mesh_def)
                                                : springs::build_spring_mesh(*in.surface, mesh_def);
@@ -278,12 +403,13 @@ FamilyEntry springs_family() {
       .name = "springs",
       .summary =
           "mass-spring tissue with Dragnet, ChainMail, length correction and membrane tearing (Grimm 2005)",
-      .keys = {"springs"},
+      .keys = body_keys(springs_settings()),
       .why_fixed = {},
       .example_body = R"({"mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [6, 6]},
                               "fixed": ["xmin"], "springs": {"method": "dragnet_mass_spring",
                               "mass_damping": 5.0}})",
-      .make = &make_springs_body};
+      .make = &make_springs_body,
+      .settings = springs_settings()};
 }
 
 }  // namespace pliant::scene::detail

@@ -1,7 +1,9 @@
 // docs/scene-format.md stays true: every complete scene in a ```json block loads and steps, every
 // interaction in a ```jsonc block loads and steps inside the first of those scenes, and the error
 // messages quoted in the ```text block under "## Errors" are ones the bad-scene corpus really gives.
+#include "pliant/scene/families.hpp"
 #include "pliant/scene/scene_file.hpp"
+#include "pliant/scene/setting_spec.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -136,6 +138,28 @@ TEST(SceneFormatDoc, QuotedErrorsAreRealMessages) {
     }
   }
   EXPECT_GE(quoted, 5);
+}
+
+// Each family's section carries its settings table exactly as the declarations render it
+// (settings_markdown): a key, type, unit, default, range or help line changed in the code and not in
+// the docs, or the other way round, fails here with the table to paste.
+TEST(SceneFormatDoc, FamilySettingsTablesMatchTheDeclarations) {
+  std::ifstream in(std::string(PLIANT_DOCS_DIR) + "/scene-format.md");
+  std::stringstream s;
+  s << in.rdbuf();
+  const std::string doc = s.str();
+  for (const FamilyInfo& f : registered_families()) {
+    const std::string heading = "## Family `" + f.name + "`";
+    const std::size_t at = doc.find(heading);
+    ASSERT_NE(at, std::string::npos) << "docs/scene-format.md has no section " << heading;
+    const std::size_t end = doc.find("\n## ", at + 1);
+    const std::string section = doc.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    const std::string expected = settings_markdown(f.name);
+    EXPECT_NE(section.find("\n" + expected), std::string::npos)
+        << "docs/scene-format.md, " << heading
+        << ": the settings table differs from the family's declarations; it should read:\n"
+        << expected;
+  }
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace pliant::viewer {
@@ -66,6 +68,155 @@ std::string items_of(const std::vector<std::string>& names) {
   std::string items;
   for (const std::string& n : names) items += n + '\0';
   return items;
+}
+
+namespace {
+
+// The JSON object at a '/'-separated path below `body` (null when absent or not an object).
+const json* object_at(const json& body, std::string_view path) {
+  const json* at = &body;
+  std::size_t start = 0;
+  while (start < path.size()) {
+    const std::size_t slash = std::min(path.find('/', start), path.size());
+    if (!at->is_object()) return nullptr;
+    const auto it = at->find(std::string(path.substr(start, slash - start)));
+    if (it == at->end()) return nullptr;
+    at = &*it;
+    start = slash + 1;
+  }
+  return at->is_object() ? at : nullptr;
+}
+
+// Whether `shown_if` ("KEY=A|B") holds for the sibling values in `parent` (the sibling's default when
+// absent, from `settings`).
+bool shown(const scene::SettingSpec& s, const json& parent, const std::vector<scene::SettingSpec>& settings) {
+  if (s.shown_if.empty()) return true;
+  const std::size_t eq = s.shown_if.find('=');
+  const std::string key(s.shown_if.substr(0, eq));
+  std::string value;
+  if (parent.is_object() && parent.contains(key) && parent[key].is_string()) {
+    value = parent[key].get<std::string>();
+  } else {
+    const std::string sibling = std::string(scene::setting_parent(s)) + "/" + key;
+    for (const scene::SettingSpec& o : settings) {
+      if (o.path == sibling && !o.fallback.empty()) value = json::parse(o.fallback).get<std::string>();
+    }
+  }
+  std::string_view options = s.shown_if.substr(eq + 1);
+  while (!options.empty()) {
+    const std::size_t bar = std::min(options.find('|'), options.size());
+    if (options.substr(0, bar) == value) return true;
+    options.remove_prefix(std::min(bar + 1, options.size()));
+  }
+  return false;
+}
+
+// The widget's label: the key with its unit (the object it is in heads its group, below). A long unit
+// ("kg/m² or kg/m³") would push the label past the panel's edge: the tooltip gives it instead.
+constexpr std::size_t kMaxLabelUnit = 8;
+std::string label_of(const scene::SettingSpec& s) {
+  std::string label(scene::setting_key(s));
+  if (!s.unit.empty() && s.unit.size() <= kMaxLabelUnit) label += " (" + std::string(s.unit) + ")";
+  return label;
+}
+
+}  // namespace
+
+void settings_panel(const PanelContext& ctx, const std::vector<scene::SettingSpec>& settings) {
+  static const json empty = json::object();
+  std::string_view heading;
+  for (const scene::SettingSpec& s : settings) {
+    using T = scene::SettingType;
+    if (!s.in_viewer ||
+        !(s.type == T::number || s.type == T::integer || s.type == T::boolean || s.type == T::choice))
+      continue;
+    const std::string_view parent_path = scene::setting_parent(s);
+    const json* found = object_at(ctx.body, parent_path);
+    const json& parent = found ? *found : empty;
+    if (!shown(s, parent, settings)) continue;
+    // Settings of a nested object ("fem/solver/kind") under a heading naming it ("solver").
+    if (const std::size_t slash = parent_path.find('/');
+        slash != std::string_view::npos && parent_path != heading) {
+      ImGui::TextDisabled("%s", std::string(parent_path.substr(slash + 1)).c_str());
+      heading = parent_path;
+    }
+    const std::string key(scene::setting_key(s));
+    const std::string pointer = ctx.pointer + "/" + std::string(s.path);
+    const std::string label = label_of(s);
+    const json fallback = s.fallback.empty() ? json() : json::parse(s.fallback);
+    const auto it = parent.find(key);
+    const bool present = it != parent.end();
+    if (s.type == T::boolean) {
+      bool v = present && it->is_boolean() ? it->get<bool>() : fallback.is_boolean() && fallback.get<bool>();
+      if (ImGui::Checkbox(label.c_str(), &v)) ctx.edit(json::json_pointer(pointer), v);
+    } else if (s.type == T::choice) {
+      std::vector<std::string> names(s.choices.begin(), s.choices.end());
+      const std::string current = present && it->is_string() ? it->get<std::string>()
+                                  : fallback.is_string()     ? fallback.get<std::string>()
+                                                             : "";
+      int i = static_cast<int>(std::find(names.begin(), names.end(), current) - names.begin());
+      if (i >= static_cast<int>(names.size())) i = 0;
+      if (ImGui::Combo(label.c_str(), &i, items_of(names).c_str())) {
+        // The parent object with the new value, less the siblings the new value hides: the scene never
+        // holds a key its reader refuses for that choice.
+        json next = parent;
+        next[key] = names[static_cast<std::size_t>(i)];
+        for (const scene::SettingSpec& o : settings) {
+          if (scene::setting_parent(o) == parent_path && !shown(o, next, settings))
+            next.erase(std::string(scene::setting_key(o)));
+        }
+        ctx.edit(json::json_pointer(ctx.pointer + "/" + std::string(parent_path)), std::move(next));
+      }
+    } else {
+      double lo = s.view_min, hi = s.view_max;
+      if (lo == 0.0 && hi == 0.0) {
+        lo = s.min;
+        hi = s.max;
+      }
+      if (!(std::abs(lo) < scene::kSettingUnbounded && std::abs(hi) < scene::kSettingUnbounded)) continue;
+      bool automatic = false;
+      if (fallback.is_null()) {
+        // No constant default: "auto" leaves the key out and the reader computes it.
+        automatic = !present;
+        if (ImGui::Checkbox(("auto " + label).c_str(), &automatic)) {
+          if (automatic) {
+            ctx.erase(json::json_pointer(pointer));
+          } else {
+            ctx.edit(json::json_pointer(pointer),
+                     s.view_log && lo > 0.0 ? std::sqrt(lo * hi) : 0.5 * (lo + hi));
+          }
+        }
+        if (ImGui::IsItemHovered() && !s.otherwise.empty())
+          ImGui::SetTooltip("auto: %s", std::string(s.otherwise).c_str());
+      }
+      if (!automatic) {
+        const double current = present && it->is_number() ? it->get<double>()
+                               : fallback.is_number()     ? fallback.get<double>()
+                                                          : lo;
+        double v = 0.0;
+        const bool integer = s.type == T::integer;
+        if (slider(label.c_str(), pointer, current, lo, hi, integer ? "%.0f" : "%.4g", s.view_log, v)) {
+          if (integer) {
+            ctx.edit(json::json_pointer(pointer), static_cast<long long>(std::llround(v)));
+          } else {
+            ctx.edit(json::json_pointer(pointer), v);
+          }
+        }
+      }
+    }
+    if (ImGui::IsItemHovered() && !s.help.empty()) {
+      if (s.unit.size() > kMaxLabelUnit) {
+        ImGui::SetTooltip("%s (unit: %s)", std::string(s.help).c_str(), std::string(s.unit).c_str());
+      } else {
+        ImGui::SetTooltip("%s", std::string(s.help).c_str());
+      }
+    }
+  }
+}
+
+void draw_body_panel(std::string_view family, const PanelContext& ctx) {
+  if (const FamilyPanel panel = family_panel(family)) panel(ctx);
+  settings_panel(ctx, scene::family_settings(family));
 }
 
 bool material_editor(const nlohmann::json& material, const std::string& pointer,

@@ -1,7 +1,11 @@
-// Family panels of the viewer: each registered family draws its own parameter panel (one file per
-// family, panels/NAME_panel.cpp defining `void NAME_panel(const PanelContext&)`); the viewer finds it
-// through the family registry's generated list, never by switching on family names.
+// Family panels of the viewer: each registered family's settings are drawn from its settings table
+// (pliant/scene/setting_spec.hpp) by one widget per setting type (settings_panel); the family's own
+// panel (panels/NAME_panel.cpp defining `void NAME_panel(const PanelContext&)`) draws only what is not
+// a setting (the material editor, shortcuts such as springs' Dragnet switch). The viewer finds both
+// through the family registry, never by switching on family names.
 #pragma once
+
+#include "pliant/scene/setting_spec.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +30,13 @@ using FamilyPanel = void (*)(const PanelContext&);
 
 /// The panel of a registered family, or nullptr if it has none.
 FamilyPanel family_panel(std::string_view family);
+/// The whole panel of a body: its family's panel, then settings_panel over its settings table.
+void draw_body_panel(std::string_view family, const PanelContext& ctx);
+/// One widget per setting of `settings` offered in the viewer (SettingSpec::in_viewer): a slider for
+/// a number or integer (with an "auto" box for one without a constant default), a checkbox for a
+/// boolean, a combo for a choice; each shows the scene's value or the declared default, its help as
+/// the tooltip, and hides settings whose `shown_if` does not hold.
+void settings_panel(const PanelContext& ctx, const std::vector<scene::SettingSpec>& settings);
 
 // Widgets the panels share.
 

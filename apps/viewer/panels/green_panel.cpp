@@ -1,9 +1,6 @@
-// The green family's panel: material (preset or E, nu), density, rotation correction.
+// The green family's panel: what is not a setting, the material editor (preset or E, nu, density).
+// The settings (rotation correction) are drawn from the family's settings table (settings_panel).
 #include "family_panel.hpp"
-
-#include "pliant/models/green/green_body.hpp"
-
-#include <imgui.h>
 
 namespace pliant::viewer {
 
@@ -21,12 +18,6 @@ void green_panel(const PanelContext& ctx) {
     next["material"] = std::move(material);
     ctx.edit(json::json_pointer(base), std::move(next));
   }
-  const json green = body.value("green", json::object());
-  bool rotation = green.is_object()
-                      ? green.value("rotation_correction", green::GreenDef{}.rotation_correction)
-                      : green::GreenDef{}.rotation_correction;
-  if (ImGui::Checkbox("rotation correction", &rotation))
-    ctx.edit(json::json_pointer(base + "/green/rotation_correction"), rotation);
 }
 
 }  // namespace pliant::viewer

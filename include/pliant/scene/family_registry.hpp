@@ -17,6 +17,7 @@
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/scene/body.hpp"
+#include "pliant/scene/setting_spec.hpp"
 #include "pliant/scene/json_reader.hpp"
 
 #include <cstddef>
@@ -60,6 +61,9 @@ struct FamilyEntry {
   /// conformance suite, the docs and the Python smoke tests build. Seconds at most to build.
   std::string example_body;
   BodyFactory make;
+  /// Its body keys' declarations (pliant/scene/setting_spec.hpp: path, type, unit, default, range, help),
+  /// from which the reader's checks, the viewer's widgets, Python's keywords and the docs' tables come.
+  std::vector<SettingSpec> settings = {};
 };
 
 /// Every registered family, built-in ones first in PLIANT_FAMILIES order. The entries stay valid

@@ -74,7 +74,10 @@ class JsonReader {
   long long integer(long long lo, long long hi) const;
   bool boolean() const;
   std::string string() const;
-  std::string one_of(std::initializer_list<std::string_view> choices) const;
+  std::string one_of(std::initializer_list<std::string_view> choices) const {
+    return one_of(std::vector<std::string_view>(choices));
+  }
+  std::string one_of(const std::vector<std::string_view>& choices) const;
   /// An array of 3 numbers (in whatever unit the key documents).
   Vec3 vec3() const;
 
