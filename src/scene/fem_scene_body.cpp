@@ -51,9 +51,6 @@ constexpr const char* kHybridIntegrators = "a hybrid body needs the backward_eul
 constexpr const char* kHybridSolvers =
     "a hybrid body needs the cholmod, interface_pcg or rest_factor_pcg solver";
 
-GrabId to_scene(fem::FemGrabId id) { return {id.slot, id.generation}; }
-fem::FemGrabId to_fem(GrabId id) { return {id.slot, id.generation}; }
-
 // The materials of a FEM body's tets, each once (for BodyPhysics).
 std::vector<materials::Material> distinct_materials(const fem::FemBody& body) {
   std::vector<materials::Material> out;
@@ -85,23 +82,23 @@ class FemSceneBody : public Body, public InteriorOutput, public SimulationTets, 
   // A soft grab: the surface nodes within the radius of the picked point, connected to the handle
   // over the surface, become kinematic and translate with the target.
   GrabId grab_patch(const SurfacePoint& p, double radius) override {
-    if (!on_surface(p) || std::isnan(radius)) return {};
+    if (!on_surface(p, surface_triangles()) || std::isnan(radius)) return {};
     Vec3 point;
     const std::vector<Index> nodes = soft_grab_patch(
         body_.surface_positions(), surface_triangles(), body_.surface_adjacency(), p, radius,
         [&](Index sn) { return body_.surface_node_free(sn); }, [&](Index sn) { return default_radius(sn); },
         &point);
     if (nodes.empty()) return {};
-    return to_scene(body_.grab(nodes, point));
+    return body_.grab(nodes, point);
   }
   bool soft_grabs() const override { return true; }
-  std::span<const Index> grab_nodes(GrabId id) const override { return body_.grab_nodes(to_fem(id)); }
-  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(to_fem(id), target); }
-  void release(GrabId id) override { body_.release(to_fem(id)); }
-  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(to_fem(id)); }
+  std::span<const Index> grab_nodes(GrabId id) const override { return body_.grab_nodes(id); }
+  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(id, target); }
+  void release(GrabId id) override { body_.release(id); }
+  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(id); }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
-    if (!on_surface(p) || !force.allFinite()) return;
+    if (!on_surface(p, surface_triangles()) || !force.allFinite()) return;
     const Tri& t = surface_triangles()[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     for (int c = 0; c < 3; ++c) body_.add_surface_force(t[static_cast<std::size_t>(c)], w[c] * force);
@@ -110,8 +107,7 @@ class FemSceneBody : public Body, public InteriorOutput, public SimulationTets, 
   void step(double dt, Profile& profile) override {
     body_.step(dt, profile);
     events_.clear();
-    for (const fem::FemGrabRelease& r : body_.released_grabs())
-      events_.push(GrabReleased{to_scene(r.id), r.surface_node, r.position});
+    for (const GrabReleased& r : body_.released_grabs()) events_.push(r);
     for (const fem::FemCutEvent& e : body_.cut_events()) events_.push(e);
     if (body_.warning()) events_.push(*body_.warning());
   }
@@ -166,19 +162,8 @@ class FemSceneBody : public Body, public InteriorOutput, public SimulationTets, 
   bool cut_body(const BladeSweep& b) { return body_.cut({b.a0, b.b0, b.a1, b.b1}); }
 
  private:
-  bool on_surface(const SurfacePoint& p) const {
-    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < surface_triangles().size();
-  }
-  // Twice the mean length of the surface edges at the node (unit: m).
   double default_radius(Index sn) const {
-    const Adjacency& adjacency = body_.surface_adjacency();
-    const std::span<const Vec3> xs = body_.surface_positions();
-    const auto a = static_cast<std::size_t>(sn);
-    double sum = 0.0;
-    int count = 0;
-    for (Index e = adjacency.offsets[a]; e < adjacency.offsets[a + 1]; ++e, ++count)
-      sum += (xs[static_cast<std::size_t>(adjacency.neighbors[static_cast<std::size_t>(e)])] - xs[a]).norm();
-    return count > 0 ? 2.0 * sum / count : 0.0;
+    return default_grab_radius(body_.surface_positions(), body_.surface_adjacency(), sn);
   }
 
   std::string name_;

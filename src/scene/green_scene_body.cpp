@@ -13,6 +13,7 @@
 #include "pliant/scene/family_registry.hpp"
 #include "pliant/scene/green_scene_body.hpp"
 
+#include "pliant/core/grab_slots.hpp"
 #include "pliant/core/hash.hpp"
 #include "pliant/core/region.hpp"
 #include "pliant/core/threads.hpp"
@@ -67,7 +68,7 @@ class GreenSceneBody final : public Body, public DescribesPhysics {
   // A soft grab: the handle is the picked point; the patch (surface_patch) holds the free nodes
   // within the radius of it, each where it is now, and translates with the handle.
   GrabId grab_patch(const SurfacePoint& p, double radius) override {
-    if (!on_surface(p) || std::isnan(radius)) return {};
+    if (!on_surface(p, asset_->surface().triangles) || std::isnan(radius)) return {};
     // The patch grows from a node: the triangle corner with the largest barycentric weight that is
     // free to move.
     const Tri& t = asset_->surface().triangles[static_cast<std::size_t>(p.triangle)];
@@ -88,65 +89,61 @@ class GreenSceneBody final : public Body, public DescribesPhysics {
     std::vector<Index> nodes = green::surface_patch(*asset_, x, node, point, radius);
     nodes.erase(std::remove_if(nodes.begin() + 1, nodes.end(), [&](Index n) { return held(n); }),
                 nodes.end());
-    std::size_t slot = 0;
-    while (slot < slots_.size() && slots_[slot].active) ++slot;
-    if (slot == slots_.size()) slots_.push_back({});
-    Slot& s = slots_[slot];
-    s.active = true;
+    const GrabId id = slots_.acquire();
+    Slot& s = slots_[id];
     s.grab = green::hold_in_place(nodes, x);
     s.nodes = std::move(nodes);
     s.handle_offset = x[static_cast<std::size_t>(node)] - point;
     s.target = point;
-    ++s.generation;
     rebuild_grabs();
-    return {static_cast<std::int32_t>(slot), s.generation};
+    return id;
   }
 
   bool soft_grabs() const override { return true; }
 
   std::span<const Index> grab_nodes(GrabId id) const override {
-    if (!live(id)) return {};
-    return slots_[static_cast<std::size_t>(id.slot)].nodes;
+    const Slot* s = slots_.find(id);
+    return s ? std::span<const Index>(s->nodes) : std::span<const Index>();
   }
 
   void move_grab(GrabId id, const Vec3& target) override {
-    if (!live(id) || !target.allFinite()) return;
-    Slot& s = slots_[static_cast<std::size_t>(id.slot)];
-    s.target = target;
-    s.grab.target = target + s.handle_offset;
-    body_.move_grab(s.index, s.grab.target);
+    Slot* s = slots_.find(id);
+    if (!s || !target.allFinite()) return;
+    s->target = target;
+    s->grab.target = target + s->handle_offset;
+    body_.move_grab(s->index, s->grab.target);
   }
 
   void release(GrabId id) override {
-    if (!live(id)) return;
-    Slot& s = slots_[static_cast<std::size_t>(id.slot)];
-    s.active = false;
+    if (!slots_.release(id)) return;
+    const Slot& s = slots_[id];
     rebuild_grabs();
     incoming_.push(GrabReleased{id, s.grab.node, s.target});
   }
 
   Vec3 grab_reaction(GrabId id) const override {
-    if (!live(id)) return Vec3::Zero();
+    const Slot* s = slots_.find(id);
+    if (!s) return Vec3::Zero();
     // grab_forces is what the grab applies to the body (summed over its patch); the tool feels the
     // opposite.
-    return -body_.state().grab_forces[slots_[static_cast<std::size_t>(id.slot)].index];
+    return -body_.state().grab_forces[s->index];
   }
 
   Mat3 grab_compliance(GrabId id) const override {
-    if (!live(id)) return Mat3::Zero();
-    return body_.grab_compliance(slots_[static_cast<std::size_t>(id.slot)].index);
+    const Slot* s = slots_.find(id);
+    return s ? body_.grab_compliance(s->index) : Mat3::Zero();
   }
   Mat3 grab_set_stiffness(std::span<const GrabId> ids) const override {
     std::vector<std::size_t> grabs;
     grabs.reserve(ids.size());
     for (GrabId id : ids)
-      if (live(id)) grabs.push_back(slots_[static_cast<std::size_t>(id.slot)].index);
+      if (const Slot* s = slots_.find(id)) grabs.push_back(s->index);
     // The reaction is minus the body's grab force: it pushes back against the common move.
     return -body_.grab_set_stiffness(grabs);
   }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
-    if (!on_surface(p)) return;
+    if (!on_surface(p, asset_->surface().triangles)) return;
     const Tri& t = asset_->surface().triangles[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     for (int c = 0; c < 3; ++c) {
@@ -203,40 +200,30 @@ class GreenSceneBody final : public Body, public DescribesPhysics {
  private:
   Vec3 body_force_ = Vec3::Zero();  // the loads' body-force density (unit: N/m³)
 
-  bool on_surface(const SurfacePoint& p) const {
-    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < asset_->surface().triangles.size();
-  }
-
   struct Slot {
-    bool active = false;
     green::Grab grab;                   // handle node, its target, the patch with offsets
     std::vector<Index> nodes;           // grab.node, then the patch nodes
     Vec3 handle_offset = Vec3::Zero();  // handle node minus the picked point, at grab time (unit: m)
     Vec3 target = Vec3::Zero();         // the picked point's target (unit: m)
-    std::uint32_t generation = 0;
-    std::size_t index = 0;  // position in the body's grab list
+    std::size_t index = 0;              // position in the body's grab list
   };
 
-  bool live(GrabId id) const {
-    return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
-           slots_[static_cast<std::size_t>(id.slot)].active &&
-           slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
-  }
   bool held(Index node) const {
-    return std::any_of(slots_.begin(), slots_.end(), [&](const Slot& s) {
-      return s.active && std::find(s.nodes.begin(), s.nodes.end(), node) != s.nodes.end();
+    bool found = false;
+    slots_.for_each([&](const Slot& s) {
+      found = found || std::find(s.nodes.begin(), s.nodes.end(), node) != s.nodes.end();
     });
+    return found;
   }
   // Twice the mean surface edge length at the node: a patch of one or two rings of neighbours, wide
   // enough that the grab shows no cusp, small enough to stay local.
   double default_radius(Index node) const { return 2.0 * green::mean_surface_edge_length(*asset_, node); }
   void rebuild_grabs() {
     std::vector<green::Grab> grabs;
-    for (Slot& s : slots_) {
-      if (!s.active) continue;
+    slots_.for_each([&](Slot& s) {
       s.index = grabs.size();
       grabs.push_back(s.grab);
-    }
+    });
     // Nodes were checked above (free, distinct, in range), so the grab set is valid.
     (void)body_.set_grabs(grabs);
   }
@@ -244,7 +231,7 @@ class GreenSceneBody final : public Body, public DescribesPhysics {
   std::string name_;
   green::GreenBody body_;
   std::shared_ptr<const green::GreenAsset> asset_;
-  std::vector<Slot> slots_;
+  GrabSlots<Slot> slots_;
   std::vector<std::pair<Index, Vec3>> pending_;
   EventLog events_;    // published at the last step
   EventLog incoming_;  // collected since (releases between steps)

@@ -17,6 +17,7 @@
 
 #include "pliant/scene/impact_scene_body.hpp"
 #include "pliant/core/bvh.hpp"
+#include "pliant/core/grab_slots.hpp"
 #include "pliant/models/impact/falloff.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/family_registry.hpp"
@@ -39,10 +40,14 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
 
   GrabId grab(const SurfacePoint& p) override {
     const auto& tris = target_.surface().triangles;
-    if (p.triangle < 0 || static_cast<std::size_t>(p.triangle) >= tris.size()) return {};
+    if (!on_surface(p, tris)) return {};
     const Tri& t = tris[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
-    Grab g;
+    const GrabId id = grabs_.acquire();
+    Grab& g = grabs_[id];
+    g.nodes.clear();
+    g.weights.clear();
+    g.start.clear();
     g.node = t[static_cast<int>(std::max_element(w, w + 3) - w)];
     const auto& x = target_.surface().positions;
     g.anchor = x[static_cast<std::size_t>(g.node)];
@@ -59,30 +64,26 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
       }
     }
     g.moved.resize(g.nodes.size());
-    g.id = {static_cast<std::int32_t>(grabs_.size()), ++generation_};
-    grabs_.push_back(std::move(g));
-    return grabs_.back().id;
+    return id;
   }
 
-  bool holds(GrabId id) const override { return find(id) != nullptr; }
+  bool holds(GrabId id) const override { return grabs_.holds(id); }
   void move_grab(GrabId id, const Vec3& target) override {
-    if (Grab* g = find(id)) g->target = target;
+    if (Grab* g = grabs_.find(id)) g->target = target;
   }
   void release(GrabId id) override {
-    if (Grab* g = find(id)) {
-      g->active = false;
-      pending_.push(
-          GrabReleased{id, g->node, target_.surface().positions[static_cast<std::size_t>(g->node)]});
-    }
+    if (!grabs_.release(id)) return;
+    const Grab& g = grabs_[id];
+    pending_.push(GrabReleased{id, g.node, target_.surface().positions[static_cast<std::size_t>(g.node)]});
   }
   Vec3 grab_reaction(GrabId id) const override {
-    const Grab* g = find(id);
+    const Grab* g = grabs_.find(id);
     if (!g) return Vec3::Zero();
     const std::size_t n = static_cast<std::size_t>(g->node);
     return -def_.grab_stiffness * (target_.surface().positions[n] - target_.rest_positions()[n]);
   }
   Mat3 grab_compliance(GrabId id) const override {
-    return find(id) ? Mat3(Mat3::Identity() / def_.grab_stiffness) : Mat3::Zero();
+    return grabs_.holds(id) ? Mat3(Mat3::Identity() / def_.grab_stiffness) : Mat3::Zero();
   }
   void apply_force(const SurfacePoint&, const Vec3&) override {}
   // A grab here pulls a permanent dent, so a collider holding nodes would dent the plate: the target
@@ -119,12 +120,11 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
 
   void step(double dt, Profile& profile) override {
     Stopwatch clock;
-    for (Grab& g : grabs_) {
-      if (!g.active) continue;
+    grabs_.for_each([&](Grab& g) {
       const Vec3 d = g.target - g.anchor;
       for (std::size_t k = 0; k < g.nodes.size(); ++k) g.moved[k] = g.start[k] + g.weights[k] * d;
       target_.move_nodes(g.nodes, g.moved);
-    }
+    });
     target_.step(dt);
     events_.clear();
     events_.swap(pending_);
@@ -152,26 +152,17 @@ class ImpactSceneBody final : public Body, public ImpactTarget {
 
  private:
   struct Grab {
-    GrabId id;
     Index node = -1;
-    bool active = true;
     Vec3 anchor = Vec3::Zero(), target = Vec3::Zero();
     std::vector<Index> nodes;
     std::vector<double> weights;
     std::vector<Vec3> start, moved;
   };
-  Grab* find(GrabId id) {
-    if (id.slot < 0 || static_cast<std::size_t>(id.slot) >= grabs_.size()) return nullptr;
-    Grab& g = grabs_[static_cast<std::size_t>(id.slot)];
-    return g.id == id && g.active ? &g : nullptr;
-  }
-  const Grab* find(GrabId id) const { return const_cast<ImpactSceneBody*>(this)->find(id); }
 
   std::string name_;
   impact::DentTarget target_;
   ImpactBodyDef def_;
-  std::vector<Grab> grabs_;
-  std::uint32_t generation_ = 0;
+  GrabSlots<Grab> grabs_;
   EventLog events_, pending_;
 };
 

@@ -36,9 +36,6 @@
 namespace pliant::scene::detail {
 namespace {
 
-GrabId to_scene(meshless::MeshlessGrabId id) { return {id.slot, id.generation}; }
-meshless::MeshlessGrabId to_meshless(GrabId id) { return {id.slot, id.generation}; }
-
 // A render mesh moved by the phyxels with the same MLS fit as the body's own surface.
 class PhyxelFit final : public SurfaceFit {
  public:
@@ -71,18 +68,18 @@ class MeshlessSceneBody final : public Body,
 
   // Holds the triangle corner with the largest barycentric weight.
   GrabId grab(const SurfacePoint& p) override {
-    if (!on_surface(p)) return {};
+    if (!on_surface(p, surface_triangles())) return {};
     const Tri& t = surface_triangles()[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
-    return to_scene(body_.grab(t[static_cast<std::size_t>(std::max_element(w, w + 3) - w)]));
+    return body_.grab(t[static_cast<std::size_t>(std::max_element(w, w + 3) - w)]);
   }
-  std::span<const Index> grab_nodes(GrabId id) const override { return body_.grab_vertices(to_meshless(id)); }
-  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(to_meshless(id), target); }
-  void release(GrabId id) override { body_.release(to_meshless(id)); }
-  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(to_meshless(id)); }
+  std::span<const Index> grab_nodes(GrabId id) const override { return body_.grab_vertices(id); }
+  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(id, target); }
+  void release(GrabId id) override { body_.release(id); }
+  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(id); }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
-    if (!on_surface(p) || !force.allFinite()) return;
+    if (!on_surface(p, surface_triangles()) || !force.allFinite()) return;
     const Tri& t = surface_triangles()[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     for (int c = 0; c < 3; ++c) body_.add_surface_force(t[static_cast<std::size_t>(c)], w[c] * force);
@@ -91,8 +88,7 @@ class MeshlessSceneBody final : public Body,
   void step(double dt, Profile& profile) override {
     body_.step(dt, profile);
     events_.clear();
-    for (const meshless::MeshlessGrabRelease& r : body_.released_grabs())
-      events_.push(GrabReleased{to_scene(r.id), r.vertex, r.position});
+    for (const GrabReleased& r : body_.released_grabs()) events_.push(r);
     for (const meshless::CutEvent& e : body_.cut_events()) events_.push(e);
     if (const auto warning = meshless::step_warning(body_)) events_.push(*warning);
   }
@@ -132,10 +128,6 @@ class MeshlessSceneBody final : public Body,
   const meshless::MeshlessBody& body() const { return body_; }
 
  private:
-  bool on_surface(const SurfacePoint& p) const {
-    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < surface_triangles().size();
-  }
-
   std::string name_;
   meshless::MeshlessBody body_;
   EventLog events_;

@@ -11,6 +11,17 @@
 
 namespace pliant::scene::detail {
 
+/// A soft grab's default radius at surface node `sn`: twice the mean length of the surface edges at it
+/// (unit: m; 0 for a node without edges), a patch of one or two rings of neighbours.
+inline double default_grab_radius(std::span<const Vec3> xs, const Adjacency& adjacency, Index sn) {
+  const auto a = static_cast<std::size_t>(sn);
+  double sum = 0.0;
+  int count = 0;
+  for (Index e = adjacency.offsets[a]; e < adjacency.offsets[a + 1]; ++e, ++count)
+    sum += (xs[static_cast<std::size_t>(adjacency.neighbors[static_cast<std::size_t>(e)])] - xs[a]).norm();
+  return count > 0 ? 2.0 * sum / count : 0.0;
+}
+
 /// The patch a soft grab at surface point `p` (on positions `x`, unit: m) holds: first its handle, the
 /// free corner of the picked triangle with the largest barycentric weight, then the free surface nodes
 /// within `radius` (unit: m; < 0: default_radius(handle)) of the picked point that connect to the

@@ -28,9 +28,6 @@
 namespace pliant::scene::detail {
 namespace {
 
-GrabId to_scene(springs::GrabId id) { return {id.slot, id.generation}; }
-springs::GrabId to_springs(GrabId id) { return {id.slot, id.generation}; }
-
 class SpringsSceneBody final : public Body {
  public:
   SpringsSceneBody(std::string name, springs::SpringsBody body)
@@ -58,20 +55,20 @@ class SpringsSceneBody final : public Body {
 
   // Holds the triangle corner with the largest barycentric weight.
   GrabId grab(const SurfacePoint& p) override {
-    if (!on_surface(p)) return {};
+    if (!on_surface(p, body_.mesh().tri_nodes)) return {};
     const Tri& t = body_.mesh().tri_nodes[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     const int c = static_cast<int>(std::max_element(w, w + 3) - w);
-    return to_scene(body_.grab(t[c]));
+    return body_.grab(t[c]);
   }
 
-  bool holds(GrabId id) const override { return body_.grab_node(to_springs(id)) >= 0; }
-  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(to_springs(id), target); }
-  void release(GrabId id) override { body_.release(to_springs(id)); }
-  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(to_springs(id)); }
+  bool holds(GrabId id) const override { return body_.grab_node(id) >= 0; }
+  void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(id, target); }
+  void release(GrabId id) override { body_.release(id); }
+  Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(id); }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
-    if (!on_surface(p)) return;
+    if (!on_surface(p, body_.mesh().tri_nodes)) return;
     const Tri& t = body_.mesh().tri_nodes[static_cast<std::size_t>(p.triangle)];
     const double w[3] = {1.0 - p.u - p.v, p.u, p.v};
     for (int c = 0; c < 3; ++c) body_.add_force(t[c], w[c] * force);
@@ -84,8 +81,7 @@ class SpringsSceneBody final : public Body {
     // and the released grabs.
     events_.clear();
     for (const springs::TearEvent& e : body_.tear_events()) events_.push(e);
-    for (const springs::GrabRelease& r : body_.released_grabs())
-      events_.push(GrabReleased{to_scene(r.id), r.node, r.position});
+    for (const GrabReleased& r : body_.released_grabs()) events_.push(r);
   }
 
   const EventLog& events() const override { return events_; }
@@ -110,10 +106,6 @@ class SpringsSceneBody final : public Body {
   std::uint64_t state_hash() const override { return body_.state_hash(); }
 
  private:
-  bool on_surface(const SurfacePoint& p) const {
-    return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < body_.mesh().tri_nodes.size();
-  }
-
   // Keeps the surface view current: the node map is rebuilt when the topology changed (tearing),
   // positions are gathered every step (no allocation once sized).
   void refresh_surface() {

@@ -26,6 +26,12 @@ struct SurfacePoint {
   double v = 0.0;
 };
 
+/// Whether `p` names one of `triangles` (its index in range); (u, v) is not checked. Every body's grab
+/// and force calls start with it: an invalid point grabs nothing and pushes nothing.
+inline bool on_surface(const SurfacePoint& p, std::span<const Tri> triangles) {
+  return p.triangle >= 0 && static_cast<std::size_t>(p.triangle) < triangles.size();
+}
+
 /// A per-surface-node scalar field a body offers for colour maps and output, named once.
 struct FieldInfo {
   std::string_view name;  ///< e.g. "displacement", "stress" (static storage)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "pliant/core/event_brief.hpp"
+#include "pliant/core/grab_released.hpp"
 #include "pliant/scene/grab_id.hpp"
 
 #include <memory>
@@ -15,14 +16,8 @@
 
 namespace pliant::scene {
 
-/// A grab let go: released by its owner, or dropped by the body (its node was torn away).
-struct GrabReleased {
-  static constexpr std::string_view category = "grab";
-  GrabId id;                     ///< the handle that was released (invalid if the body dropped it)
-  Index node = -1;               ///< the surface node it held, -1 if it no longer exists
-  Vec3 position = Vec3::Zero();  ///< where (unit: m)
-  EventBrief brief() const { return {"grab_released", node, position}; }
-};
+/// A grab let go (core's event, the same the families' models report).
+using GrabReleased = pliant::GrabReleased;
 
 /// A category-tagged brief, as EventLog lists them.
 struct EventEntry {

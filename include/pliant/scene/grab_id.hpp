@@ -1,16 +1,10 @@
-// The handle of a grab a body holds.
+// The handle of a grab a body holds: core's GrabId, named in the scene layer.
 #pragma once
 
-#include <cstdint>
+#include "pliant/core/grab_id.hpp"
 
 namespace pliant::scene {
 
-/// Handle of a grab held by a body ({slot, generation}: a released handle never aliases a new grab).
-struct GrabId {
-  std::int32_t slot = -1;
-  std::uint32_t generation = 0;
-  bool valid() const { return slot >= 0; }
-  friend bool operator==(const GrabId&, const GrabId&) = default;
-};
+using GrabId = pliant::GrabId;
 
 }  // namespace pliant::scene

@@ -196,28 +196,18 @@ Result<FemBody> FemBody::build(const TetMesh& rest, std::vector<materials::Mater
 
 // ---- grabs and forces ----
 
-bool FemBody::live(FemGrabId id) const {
-  return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
-         slots_[static_cast<std::size_t>(id.slot)].active &&
-         slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
-}
-
 bool FemBody::surface_node_free(Index sn) const {
   if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node_.size()) return false;
   const auto vn = static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)]);
   return !fixed_[vn] && !held_[vn];
 }
 
-FemGrabId FemBody::grab(std::span<const Index> nodes, const Vec3& point) {
+GrabId FemBody::grab(std::span<const Index> nodes, const Vec3& point) {
   if (nodes.empty()) return {};
   for (Index sn : nodes)
     if (!surface_node_free(sn)) return {};
-  std::size_t slot = 0;
-  while (slot < slots_.size() && slots_[slot].active) ++slot;
-  if (slot == slots_.size()) slots_.push_back({});
-  Slot& s = slots_[slot];
-  s.active = true;
-  ++s.generation;
+  const GrabId id = slots_.acquire();
+  Slot& s = slots_[id];
   s.target = point;
   s.reaction = Vec3::Zero();
   s.nodes.clear();
@@ -233,34 +223,35 @@ FemGrabId FemBody::grab(std::span<const Index> nodes, const Vec3& point) {
   if (Status st = apply_held(); !st.ok()) {
     // No node left free (or a solver that cannot be built): refuse the grab.
     for (Index vn : s.volume_nodes) held_[static_cast<std::size_t>(vn)] = 0;
-    s.active = false;
+    slots_.release(id);
     (void)apply_held();
     return {};
   }
-  return {static_cast<std::int32_t>(slot), s.generation};
+  return id;
 }
 
-std::span<const Index> FemBody::grab_nodes(FemGrabId id) const {
-  return live(id) ? std::span<const Index>(slots_[static_cast<std::size_t>(id.slot)].nodes)
-                  : std::span<const Index>();
+std::span<const Index> FemBody::grab_nodes(GrabId id) const {
+  const Slot* s = slots_.find(id);
+  return s ? std::span<const Index>(s->nodes) : std::span<const Index>();
 }
 
-void FemBody::move_grab(FemGrabId id, const Vec3& target) {
-  if (live(id) && target.allFinite()) slots_[static_cast<std::size_t>(id.slot)].target = target;
+void FemBody::move_grab(GrabId id, const Vec3& target) {
+  if (Slot* s = slots_.find(id); s && target.allFinite()) s->target = target;
 }
 
-void FemBody::release(FemGrabId id) {
-  if (!live(id)) return;
-  Slot& s = slots_[static_cast<std::size_t>(id.slot)];
-  s.active = false;
+void FemBody::release(GrabId id) {
+  if (!slots_.holds(id)) return;
+  const Slot& s = slots_[id];
+  slots_.release(id);
   for (Index vn : s.volume_nodes) held_[static_cast<std::size_t>(vn)] = 0;
   // Held nodes keep the velocity zero they had; the model and the solver free them.
   (void)apply_held();
   pending_released_.push_back({id, s.nodes.front(), s.target});
 }
 
-Vec3 FemBody::grab_reaction(FemGrabId id) const {
-  return live(id) ? slots_[static_cast<std::size_t>(id.slot)].reaction : Vec3::Zero();
+Vec3 FemBody::grab_reaction(GrabId id) const {
+  const Slot* s = slots_.find(id);
+  return s ? s->reaction : Vec3::Zero();
 }
 
 void FemBody::add_surface_force(Index sn, const Vec3& f) {
@@ -406,13 +397,12 @@ void FemBody::advance(double dt) {
     }
   }
   step_dt_ = dt;
-  for (const Slot& s : slots_) {
-    if (!s.active) continue;
+  slots_.for_each([&](const Slot& s) {
     for (Index vn : s.volume_nodes) {
       start_[static_cast<std::size_t>(vn)] = x_[static_cast<std::size_t>(vn)];
       start_v_[static_cast<std::size_t>(vn)] = v_[static_cast<std::size_t>(vn)];
     }
-  }
+  });
   report_.substeps = n;
   for (int k = 1; k <= n; ++k) {
     move_held_nodes(k, n);
@@ -428,15 +418,14 @@ void FemBody::advance(double dt) {
 void FemBody::move_held_nodes(int k, int n) {
   const double share = static_cast<double>(k) / n;
   const bool moving = solver_.has_value() && step_dt_ > 0.0;
-  for (const Slot& s : slots_) {
-    if (!s.active) continue;
+  slots_.for_each([&](const Slot& s) {
     for (std::size_t j = 0; j < s.volume_nodes.size(); ++j) {
       const auto i = static_cast<std::size_t>(s.volume_nodes[j]);
       const Vec3 to = s.target + s.offsets[j];
       x_[i] = k == n ? to : Vec3(start_[i] + share * (to - start_[i]));
       v_[i] = moving ? Vec3((to - start_[i]) / step_dt_) : Vec3::Zero();
     }
-  }
+  });
 }
 
 // One substep by the stepper rebuild() chose, its counts and residuals added to the report.
@@ -459,22 +448,21 @@ void FemBody::solve_substep() {
 
 // The grabs' reactions: the body's forces on their nodes at the new state.
 void FemBody::update_reactions() {
-  if (std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.active; })) return;
+  if (slots_.empty()) return;
   model_->forces(x_, v_, f_);
   // Under a dynamic implicit scheme the held nodes' own inertia is part of what holds them: the body
   // exerts f − m·Δv/dt on the holder (a contact carries its nodes' weight and their acceleration).
   const bool inertial =
       solver_.has_value() && solver_->def().scheme != ImplicitScheme::quasi_static && step_dt_ > 0.0;
   const auto m = model_->mass();
-  for (Slot& s : slots_) {
-    if (!s.active) continue;
+  slots_.for_each([&](Slot& s) {
     s.reaction.setZero();
     for (Index vn : s.volume_nodes) {
       const auto i = static_cast<std::size_t>(vn);
       s.reaction += f_[i];
       if (inertial) s.reaction -= m[i] * (v_[i] - start_v_[i]) / step_dt_;
     }
-  }
+  });
 }
 
 void FemBody::step(double dt, Profile& profile) {

@@ -71,20 +71,10 @@ void MeshlessBody::set_fixed(Index phyxel, bool fixed) {
   body_->set_fixed(phyxel, fixed);
 }
 
-const MeshlessBody::Grab* MeshlessBody::live_grab(MeshlessGrabId id) const {
-  if (id.slot < 0 || static_cast<std::size_t>(id.slot) >= grabs_.size()) return nullptr;
-  const Grab& g = grabs_[static_cast<std::size_t>(id.slot)];
-  return g.live && g.generation == id.generation ? &g : nullptr;
-}
-
-MeshlessGrabId MeshlessBody::grab(Index vertex) {
+GrabId MeshlessBody::grab(Index vertex) {
   if (vertex < 0 || static_cast<std::size_t>(vertex) >= surface_.vertex_count()) return {};
-  std::size_t slot = 0;
-  while (slot < grabs_.size() && grabs_[slot].live) ++slot;
-  if (slot == grabs_.size()) grabs_.emplace_back();
-  Grab& g = grabs_[slot];
-  g.live = true;
-  ++g.generation;
+  const GrabId id = grabs_.acquire();
+  Grab& g = grabs_[id];
   g.vertex = vertex;
   g.from = g.target = x_surface_[static_cast<std::size_t>(vertex)];
   g.reaction = Vec3::Zero();
@@ -96,55 +86,53 @@ MeshlessGrabId MeshlessBody::grab(Index vertex) {
     body_->inv_mass[static_cast<std::size_t>(j)] = 0.0;
     body_->velocity[static_cast<std::size_t>(j)] = Vec3::Zero();
   }
-  return {static_cast<Index>(slot), g.generation};
+  return id;
 }
 
-void MeshlessBody::move_grab(MeshlessGrabId id, const Vec3& target) {
-  if (live_grab(id) && target.allFinite()) grabs_[static_cast<std::size_t>(id.slot)].target = target;
+void MeshlessBody::move_grab(GrabId id, const Vec3& target) {
+  if (Grab* g = grabs_.find(id); g && target.allFinite()) g->target = target;
 }
 
-void MeshlessBody::release(MeshlessGrabId id) {
-  if (!live_grab(id)) return;
-  Grab& g = grabs_[static_cast<std::size_t>(id.slot)];
-  g.live = false;
+void MeshlessBody::release(GrabId id) {
+  if (!grabs_.release(id)) return;
+  const Grab& g = grabs_[id];
   for (Index j : g.phyxels) {
     if (!fixed_[static_cast<std::size_t>(j)]) body_->set_fixed(j, false);
   }
   // A phyxel shared with another live grab stays held.
-  for (const Grab& other : grabs_) {
-    if (!other.live) continue;
+  grabs_.for_each([&](const Grab& other) {
     for (Index j : other.phyxels) body_->inv_mass[static_cast<std::size_t>(j)] = 0.0;
-  }
+  });
   pending_released_.push_back({id, g.vertex, x_surface_[static_cast<std::size_t>(g.vertex)]});
 }
 
-Vec3 MeshlessBody::grab_reaction(MeshlessGrabId id) const {
-  const Grab* g = live_grab(id);
+Vec3 MeshlessBody::grab_reaction(GrabId id) const {
+  const Grab* g = grabs_.find(id);
   return g ? g->reaction : Vec3::Zero();
 }
 
-std::span<const Index> MeshlessBody::grab_phyxels(MeshlessGrabId id) const {
-  const Grab* g = live_grab(id);
+std::span<const Index> MeshlessBody::grab_phyxels(GrabId id) const {
+  const Grab* g = grabs_.find(id);
   return g ? std::span<const Index>(g->phyxels) : std::span<const Index>();
 }
 
-std::span<const Index> MeshlessBody::grab_vertices(MeshlessGrabId id) const {
-  const Grab* g = live_grab(id);
+std::span<const Index> MeshlessBody::grab_vertices(GrabId id) const {
+  const Grab* g = grabs_.find(id);
   return g ? std::span<const Index>(&g->vertex, 1) : std::span<const Index>();
 }
 
-Index MeshlessBody::grab_vertex(MeshlessGrabId id) const {
-  const Grab* g = live_grab(id);
+Index MeshlessBody::grab_vertex(GrabId id) const {
+  const Grab* g = grabs_.find(id);
   return g ? g->vertex : -1;
 }
 
 void MeshlessBody::renumber_grabs(std::span<const Index> renumbered) {
-  for (Grab& g : grabs_) {
+  grabs_.for_each([&](Grab& g) {
     if (g.vertex < 0 || static_cast<std::size_t>(g.vertex) >= std::min(renumbered.size(), x_surface_.size()))
-      continue;
+      return;
     if (renumbered[static_cast<std::size_t>(g.vertex)] >= 0) {
       g.vertex = renumbered[static_cast<std::size_t>(g.vertex)];
-      continue;
+      return;
     }
     // Its vertex was removed (a point no triangle used): the nearest vertex kept stands for it (among
     // those that had positions before the cut; the renumbering also covers the vertices it added).
@@ -157,7 +145,7 @@ void MeshlessBody::renumber_grabs(std::span<const Index> renumbered) {
         g.vertex = renumbered[v];
       }
     }
-  }
+  });
 }
 
 bool MeshlessBody::cut(const Blade& blade) {
@@ -202,8 +190,7 @@ void MeshlessBody::step(double dt, Profile& profile) {
     watch.reset();
   }
   if (dt > 0.0 && std::isfinite(dt)) {
-    bool any_grab = false;
-    for (const Grab& g : grabs_) any_grab = any_grab || g.live;
+    const bool any_grab = !grabs_.empty();
     // Equal substeps no longer than the control's substep (the fixed dt when one is given). When the
     // body stiffens during the step (it stretches: ExplicitStepControl), what is left of dt is split
     // again into shorter equal substeps.
@@ -240,8 +227,7 @@ void MeshlessBody::step(double dt, Profile& profile) {
       }
       if (any_grab) {
         const double t = done / dt;
-        for (const Grab& g : grabs_) {
-          if (!g.live) continue;
+        grabs_.for_each([&](const Grab& g) {
           const Vec3 handle = (1.0 - t) * g.from + t * g.target;
           for (std::size_t k = 0; k < g.phyxels.size(); ++k) {
             const auto j = static_cast<std::size_t>(g.phyxels[k]);
@@ -249,7 +235,7 @@ void MeshlessBody::step(double dt, Profile& profile) {
             body_->velocity[j] = (next - body_->position[j]) / h;
             body_->position[j] = next;
           }
-        }
+        });
       }
       if (def_.dt == 0.0 && !dynamics::is_implicit(def_.scheme) && control_.observe(model_->stiffening()) &&
           taken < substeps) {
@@ -259,29 +245,26 @@ void MeshlessBody::step(double dt, Profile& profile) {
       }
     }
     substep_ = h;
-    for (Grab& g : grabs_) {
-      if (g.live) g.from = g.target;
-    }
+    grabs_.for_each([](Grab& g) { g.from = g.target; });
     if (any_grab) {
       // The body's force on each held phyxel, its own weight included (a grab holds it up too), shared
       // equally among the grabs that hold it: neighbouring surface vertices share phyxels, and their
       // reactions must add up to the force holding each phyxel once.
       model_->elastic_forces(body_->position, scratch_);
       holders_.resize(body_->position.size(), 0);
-      for (const Grab& g : grabs_)
-        if (g.live)
-          for (Index j : g.phyxels) ++holders_[static_cast<std::size_t>(j)];
-      for (Grab& g : grabs_) {
-        if (!g.live) continue;
+      grabs_.for_each([&](const Grab& g) {
+        for (Index j : g.phyxels) ++holders_[static_cast<std::size_t>(j)];
+      });
+      grabs_.for_each([&](Grab& g) {
         g.reaction = Vec3::Zero();
         for (Index j : g.phyxels) {
           const auto i = static_cast<std::size_t>(j);
           g.reaction += (scratch_[i] + body_->mass[i] * def_.gravity) / holders_[i];
         }
-      }
-      for (const Grab& g : grabs_)
-        if (g.live)
-          for (Index j : g.phyxels) holders_[static_cast<std::size_t>(j)] = 0;
+      });
+      grabs_.for_each([&](const Grab& g) {
+        for (Index j : g.phyxels) holders_[static_cast<std::size_t>(j)] = 0;
+      });
     }
   }
   std::fill(external_.begin(), external_.end(), Vec3::Zero());

@@ -40,47 +40,41 @@ SpringsBody::SpringsBody(SpringMesh mesh, const SpringsBodyDef& def)
   stepper_.set_interaction(mesh_, {});
 }
 
-bool SpringsBody::live(GrabId id) const {
-  return id.slot >= 0 && u(id.slot) < slots_.size() && slots_[u(id.slot)].active &&
-         slots_[u(id.slot)].generation == id.generation;
-}
-
 GrabId SpringsBody::grab(Index node) {
   if (node < 0 || node >= mesh_.node_count()) return {};
-  for (const Slot& s : slots_) {
-    if (s.active && s.node == node) return {};
-  }
-  std::size_t slot = 0;
-  while (slot < slots_.size() && slots_[slot].active) ++slot;
-  if (slot == slots_.size()) slots_.push_back({});
-  Slot& s = slots_[slot];
-  s.active = true;
+  bool taken = false;
+  slots_.for_each([&](const Slot& s) { taken = taken || s.node == node; });
+  if (taken) return {};
+  const GrabId id = slots_.acquire();
+  Slot& s = slots_[id];
   s.node = node;
   s.was_fixed = mesh_.fixed(node);
   s.target = mesh_.position[u(node)];
-  ++s.generation;
   mesh_.set_fixed(node, true);
   interaction_dirty_ = true;
-  return {static_cast<std::int32_t>(slot), s.generation};
+  return id;
 }
 
 void SpringsBody::move_grab(GrabId id, const Vec3& target) {
-  if (live(id)) slots_[u(id.slot)].target = target;
+  if (Slot* s = slots_.find(id)) s->target = target;
 }
 
 void SpringsBody::release(GrabId id) {
-  if (!live(id)) return;
-  Slot& s = slots_[u(id.slot)];
-  s.active = false;
-  if (s.node >= 0) {
-    mesh_.set_fixed(s.node, s.was_fixed);
-    mesh_.velocity[u(s.node)].setZero();
-    pending_released_.push_back({id, s.node, mesh_.position[u(s.node)], 0});
+  const Slot* s = slots_.find(id);
+  if (!s) return;
+  slots_.release(id);
+  if (s->node >= 0) {
+    mesh_.set_fixed(s->node, s->was_fixed);
+    mesh_.velocity[u(s->node)].setZero();
+    pending_released_.push_back({{id, s->node, mesh_.position[u(s->node)]}, 0});
   }
   interaction_dirty_ = true;
 }
 
-Index SpringsBody::grab_node(GrabId id) const { return live(id) ? slots_[u(id.slot)].node : -1; }
+Index SpringsBody::grab_node(GrabId id) const {
+  const Slot* s = slots_.find(id);
+  return s ? s->node : -1;
+}
 
 Vec3 SpringsBody::grab_reaction(GrabId id) const {
   const Index n = grab_node(id);
@@ -130,16 +124,16 @@ void SpringsBody::step(double dt, Profile& profile) {
   const int substeps = method_is_dynamic(def_.method.method)
                            ? std::max(1, static_cast<int>(std::lround(dt / def_.method.dt)))
                            : 1;
-  for (Slot& s : slots_) {
-    if (s.active && s.node >= 0) s.start = mesh_.position[u(s.node)];
-  }
+  slots_.for_each([&](Slot& s) {
+    if (s.node >= 0) s.start = mesh_.position[u(s.node)];
+  });
   external_.resize(mesh_.position.size(), Vec3::Zero());
   for (int k = 1; k <= substeps; ++k) {
     watch.reset();
     const double a = static_cast<double>(k) / substeps;
-    for (const Slot& s : slots_) {
-      if (s.active && s.node >= 0) mesh_.position[u(s.node)] = (1.0 - a) * s.start + a * s.target;
-    }
+    slots_.for_each([&](const Slot& s) {
+      if (s.node >= 0) mesh_.position[u(s.node)] = (1.0 - a) * s.start + a * s.target;
+    });
     if (pressure_ != 0.0) {
       apply_pressure();
       loads_.external = pressure_load_;
@@ -193,9 +187,9 @@ void SpringsBody::push_out_of_obstacles() {
 // methods, rebuilds its order).
 void SpringsBody::refresh_interaction() {
   interaction_nodes_.clear();
-  for (const Slot& s : slots_) {
-    if (s.active && s.node >= 0) interaction_nodes_.push_back(s.node);
-  }
+  slots_.for_each([&](const Slot& s) {
+    if (s.node >= 0) interaction_nodes_.push_back(s.node);
+  });
   stepper_.set_interaction(mesh_, interaction_nodes_);
   interaction_dirty_ = false;
 }
@@ -214,9 +208,9 @@ bool SpringsBody::tear() {
       // takes the node's own fixedness (else it would hang in space forever, fixed by no one).
       for (const TearEvent& e : tearing_.events()) {
         if (e.new_node < 0) continue;
-        for (const Slot& s : slots_) {
-          if (s.active && s.node == e.node) mesh_.set_fixed(e.new_node, s.was_fixed);
-        }
+        slots_.for_each([&](const Slot& s) {
+          if (s.node == e.node) mesh_.set_fixed(e.new_node, s.was_fixed);
+        });
       }
       tear_events_.insert(tear_events_.end(), tearing_.events().begin(), tearing_.events().end());
     }
@@ -226,18 +220,15 @@ bool SpringsBody::tear() {
     // Deletion compacts the arrays: follow the held nodes and pending forces to their new indices.
     const auto map = deletion_.node_map();
     if (!map.empty()) {
-      for (std::size_t k = 0; k < slots_.size(); ++k) {
-        Slot& s = slots_[k];
-        if (s.node < 0) continue;
-        const Vec3 where = s.target;
+      slots_.for_each([&](GrabId id, Slot& s) {
+        if (s.node < 0) return;
         s.node = map[u(s.node)];
-        if (s.node < 0 && s.active) {
+        if (s.node < 0) {
           // The held node was deleted with its last triangle: the grab lets go.
-          s.active = false;
-          released_.push_back(
-              {{static_cast<std::int32_t>(k), s.generation}, -1, where, static_cast<std::uint32_t>(before)});
+          slots_.release(id);
+          released_.push_back({{id, -1, s.target}, static_cast<std::uint32_t>(before)});
         }
-      }
+      });
       remapped_.assign(mesh_.position.size(), Vec3::Zero());
       for (std::size_t i = 0; i < map.size() && i < external_.size(); ++i) {
         if (map[i] >= 0) remapped_[u(map[i])] = external_[i];

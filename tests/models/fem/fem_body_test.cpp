@@ -71,7 +71,7 @@ TEST(FemBody, GrabsHoldTheirNodesKinematically) {
   EXPECT_LT(body.grab(std::span<const Index>(fixed.data(), 1), Vec3::Zero()).slot, 0);
 
   const Vec3 point = body.surface_positions()[static_cast<std::size_t>(tip.front())];
-  const FemGrabId id = body.grab(tip, point);
+  const GrabId id = body.grab(tip, point);
   ASSERT_GE(id.slot, 0);
   EXPECT_FALSE(body.surface_node_free(tip.front()));
   const Vec3 lift(0.0, 0.0, 0.005);
@@ -96,7 +96,7 @@ TEST(FemBody, GrabsHoldTheirNodesKinematically) {
   EXPECT_TRUE(body.released_grabs().empty()) << "reported with the next step";
   body.step(0.01, profile);
   ASSERT_EQ(body.released_grabs().size(), 1u);
-  EXPECT_EQ(body.released_grabs()[0].surface_node, tip.front());
+  EXPECT_EQ(body.released_grabs()[0].node, tip.front());
   EXPECT_LE((body.released_grabs()[0].position - (point + lift)).norm(), 1e-15);
   body.step(0.01, profile);
   EXPECT_TRUE(body.released_grabs().empty());

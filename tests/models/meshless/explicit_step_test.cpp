@@ -150,7 +150,7 @@ std::vector<Case> cases() {
     c.def.floor = 0.0;
     c.duration = 0.8;
     c.conservative = false;
-    c.frame = [grab = MeshlessGrabId{}](MeshlessBody& b, double t) mutable {
+    c.frame = [grab = GrabId{}](MeshlessBody& b, double t) mutable {
       if (t < 0.4 || t > 0.6 + 0.5 * kFrame) return;
       if (b.grab_vertex(grab) < 0) {
         Index top = 0;  // the highest surface vertex with the largest x + y

@@ -41,7 +41,7 @@ TEST(MeshlessBody, GrabHoldsItsVertexAndReleases) {
     if (b.phyxels().rest[static_cast<std::size_t>(i)].x() < 0.01) b.set_fixed(i, true);  // the x = 0 side
   }
   Profile profile;
-  const MeshlessGrabId id = b.grab(7);  // the corner (0.04, 0.04, 0.04)
+  const GrabId id = b.grab(7);  // the corner (0.04, 0.04, 0.04)
   ASSERT_GE(id.slot, 0);
   const Vec3 target = b.surface_positions()[7] + Vec3(0.004, 0.0, 0.002);
   b.move_grab(id, target);
@@ -54,7 +54,7 @@ TEST(MeshlessBody, GrabHoldsItsVertexAndReleases) {
   b.release(id);
   b.step(0.01, profile);
   ASSERT_EQ(b.released_grabs().size(), 1u);
-  EXPECT_EQ(b.released_grabs()[0].vertex, 7);
+  EXPECT_EQ(b.released_grabs()[0].node, 7);
   for (Index j : held) EXPECT_GT(b.phyxels().inv_mass[static_cast<std::size_t>(j)], 0.0);
   EXPECT_EQ(b.grab_reaction(id), Vec3::Zero());  // a released handle is dead
 }

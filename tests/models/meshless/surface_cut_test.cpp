@@ -481,7 +481,7 @@ void random_blades(bool moving, bool grab) {
   };
   Profile profile;
   Index cut_steps = 0;
-  MeshlessGrabId held;
+  GrabId held;
   for (int run = 0; run < 12; ++run) {
     if (grab && run == 3) held = b.grab(static_cast<Index>(b.surface().vertex_count()) - 1);
     // The handle above the bar, the edge's end inside or below it.

@@ -12,6 +12,9 @@
 #pragma once
 
 #include "pliant/core/event_brief.hpp"
+#include "pliant/core/grab_id.hpp"
+#include "pliant/core/grab_released.hpp"
+#include "pliant/core/grab_slots.hpp"
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/timing.hpp"
@@ -122,19 +125,6 @@ struct FemCutEvent {
   }
 };
 
-/// A grab handle: a slot and the generation of its use (a released handle never aliases a new grab).
-struct FemGrabId {
-  std::int32_t slot = -1;
-  std::uint32_t generation = 0;
-};
-
-/// A grab released since the previous step's start.
-struct FemGrabRelease {
-  FemGrabId id;
-  Index surface_node = -1;       ///< the grab's handle (surface numbering)
-  Vec3 position = Vec3::Zero();  ///< the grab's last target (unit: m)
-};
-
 /// Most substeps one FemBody::step may take (a step that would need more reports no convergence).
 inline constexpr double kMaxSubsteps = 100000;
 
@@ -189,16 +179,16 @@ class FemBody {
   /// Holds `surface_nodes` (the handle first, each free) kinematically, translating with the target of
   /// `point` (unit: m, where they are now relative to it); an invalid id (slot -1) for an empty patch or
   /// one the solver cannot hold (no node left free).
-  FemGrabId grab(std::span<const Index> surface_nodes, const Vec3& point);
+  GrabId grab(std::span<const Index> surface_nodes, const Vec3& point);
   /// Moves a grab's target (unit: m); the held nodes reach it linearly over the next step's substeps.
-  void move_grab(FemGrabId id, const Vec3& target);
-  void release(FemGrabId id);
+  void move_grab(GrabId id, const Vec3& target);
+  void release(GrabId id);
   /// The surface nodes a grab holds, the handle first (empty for an invalid id).
-  std::span<const Index> grab_nodes(FemGrabId id) const;
+  std::span<const Index> grab_nodes(GrabId id) const;
   /// Sum of the body's forces on the held nodes after the last step (unit: N).
-  Vec3 grab_reaction(FemGrabId id) const;
+  Vec3 grab_reaction(GrabId id) const;
   /// Grabs released since the previous step's start (valid until the next step).
-  std::span<const FemGrabRelease> released_grabs() const { return released_; }
+  std::span<const GrabReleased> released_grabs() const { return released_; }
 
   /// Adds force f (unit: N) at surface node `sn` for the next step.
   void add_surface_force(Index sn, const Vec3& f);
@@ -232,8 +222,6 @@ class FemBody {
   FemBody() = default;
 
   struct Slot {
-    bool active = false;
-    std::uint32_t generation = 0;
     std::vector<Index> nodes;         // surface nodes, the handle first
     std::vector<Index> volume_nodes;  // the same nodes in the model's numbering
     std::vector<Vec3> offsets;        // node minus the picked point at grab time (unit: m)
@@ -246,7 +234,6 @@ class FemBody {
     std::vector<std::uint8_t> cuttable;
   };
 
-  bool live(FemGrabId id) const;
   std::vector<Index> held_nodes() const;
   Status apply_held();
   void split_hybrid_held(const std::vector<Index>& held, std::vector<Index>& interior,
@@ -290,10 +277,10 @@ class FemBody {
   std::vector<Index> surface_node_;
   std::vector<Vec3> xs_;
   Adjacency adjacency_;
-  std::vector<Slot> slots_;
+  GrabSlots<Slot> slots_;
   FemStepReport report_;
   std::optional<FemSolverWarning> warning_;
-  std::vector<FemGrabRelease> released_, pending_released_;
+  std::vector<GrabReleased> released_, pending_released_;
   std::vector<FemCutEvent> cut_events_, pending_cuts_;
   mutable std::vector<double> vm_tet_, vm_node_, volume_node_;
   std::uint64_t topology_version_ = 0;

@@ -11,6 +11,9 @@
 // Forces applied at the surface reach the phyxels by the same weights.
 #pragma once
 
+#include "pliant/core/grab_id.hpp"
+#include "pliant/core/grab_released.hpp"
+#include "pliant/core/grab_slots.hpp"
 #include "pliant/core/result.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/tri_mesh.hpp"
@@ -53,19 +56,6 @@ struct MeshlessBodyDef {
   std::optional<double> floor = std::nullopt;
 };
 
-/// A grab handle: a slot and the generation of its use (a released handle never aliases a new grab).
-struct MeshlessGrabId {
-  Index slot = -1;
-  std::uint32_t generation = 0;
-};
-
-/// A grab released in the last step.
-struct MeshlessGrabRelease {
-  MeshlessGrabId id;
-  Index vertex = -1;             ///< the surface vertex it held
-  Vec3 position = Vec3::Zero();  ///< where (unit: m)
-};
-
 class MeshlessBody {
  public:
   /// Samples `surface` (closed, outward, unit: m) and builds everything. Fails with a one-line message.
@@ -102,20 +92,20 @@ class MeshlessBody {
   void set_fixed(Index phyxel, bool fixed);
 
   /// Grabs surface vertex v where it is now; an invalid id for a bad vertex.
-  MeshlessGrabId grab(Index vertex);
+  GrabId grab(Index vertex);
   /// Moves a grab's target (unit: m); the held phyxels reach it over the next step's substeps.
-  void move_grab(MeshlessGrabId id, const Vec3& target);
-  void release(MeshlessGrabId id);
+  void move_grab(GrabId id, const Vec3& target);
+  void release(GrabId id);
   /// Sum of the elastic forces on the held phyxels after the last step (unit: N).
-  Vec3 grab_reaction(MeshlessGrabId id) const;
+  Vec3 grab_reaction(GrabId id) const;
   /// Phyxels a grab holds (empty for an invalid id).
-  std::span<const Index> grab_phyxels(MeshlessGrabId id) const;
+  std::span<const Index> grab_phyxels(GrabId id) const;
   /// The vertex a grab holds, or -1.
-  Index grab_vertex(MeshlessGrabId id) const;
+  Index grab_vertex(GrabId id) const;
   /// The same vertex as a one-element span (empty for an invalid id), valid while the grab lives.
-  std::span<const Index> grab_vertices(MeshlessGrabId id) const;
+  std::span<const Index> grab_vertices(GrabId id) const;
   /// Grabs released since the previous step's start (valid until the next step).
-  std::span<const MeshlessGrabRelease> released_grabs() const { return released_; }
+  std::span<const GrabReleased> released_grabs() const { return released_; }
 
   /// Cuts along the blade at the start of the next step (cutting.hpp): links crossing the swept
   /// surface at that time are removed, the affected phyxels' constants recomputed, and surface
@@ -147,15 +137,12 @@ class MeshlessBody {
 
  private:
   struct Grab {
-    bool live = false;
-    std::uint32_t generation = 0;
     Index vertex = -1;
     std::vector<Index> phyxels;
     std::vector<Vec3> offset;  // held phyxel position minus the vertex position at grab time
     Vec3 from = Vec3::Zero(), target = Vec3::Zero();
     Vec3 reaction = Vec3::Zero();
   };
-  const Grab* live_grab(MeshlessGrabId id) const;
   // After the surface's vertices were renumbered (old → new, -1 removed; x_surface_ still the old).
   void renumber_grabs(std::span<const Index> renumbered);
 
@@ -172,8 +159,8 @@ class MeshlessBody {
   std::vector<Vec3> external_, scratch_;
   std::vector<int> holders_;         // per phyxel, the live grabs holding it (zero between steps)
   std::vector<std::uint8_t> fixed_;  // supports (set_fixed), kept through grabs
-  std::vector<Grab> grabs_;
-  std::vector<MeshlessGrabRelease> released_, pending_released_;
+  GrabSlots<Grab> grabs_;
+  std::vector<GrabReleased> released_, pending_released_;
   std::vector<Blade> pending_cuts_;
   SurfaceCutter cutter_;
   std::vector<CutEvent> cut_events_;

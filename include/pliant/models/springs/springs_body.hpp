@@ -26,6 +26,9 @@
 #pragma once
 
 #include "pliant/core/cylinder.hpp"
+#include "pliant/core/grab_id.hpp"
+#include "pliant/core/grab_released.hpp"
+#include "pliant/core/grab_slots.hpp"
 #include "pliant/core/timing.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/models/springs/forces.hpp"
@@ -67,21 +70,10 @@ struct SpringsBodyDef {
   double pressure_decay = 0.0;
 };
 
-/// Handle of a grab held by a SpringsBody.
-struct GrabId {
-  std::int32_t slot = -1;
-  std::uint32_t generation = 0;
-  bool valid() const { return slot >= 0; }
-  friend bool operator==(const GrabId&, const GrabId&) = default;
-};
-
-/// A grab that let go.
-struct GrabRelease {
-  GrabId id;
-  /// The node it held; -1 when deletion tearing removed that node (the grab then lets go by itself).
-  Index node = -1;
-  /// Where (unit: m): the node's position at release(), or the grab's target when its node was removed.
-  Vec3 position = Vec3::Zero();
+/// A grab that let go: core's GrabReleased (node -1 when deletion tearing removed the node it held,
+/// the grab then letting go by itself; position: the node's position at release(), or the grab's
+/// target when its node was removed), and where it falls among the step's tears.
+struct GrabRelease : GrabReleased {
   /// How many of the step's tear events came before it, to read both arrays in the order they happened.
   std::uint32_t after_tears = 0;
 };
@@ -139,15 +131,12 @@ class SpringsBody {
 
  private:
   struct Slot {
-    bool active = false;
     bool was_fixed = false;  // the node's own fixedness, restored on release
     Index node = -1;
     Vec3 target = Vec3::Zero();
     Vec3 start = Vec3::Zero();  // the node's position at the start of the step
-    std::uint32_t generation = 0;
   };
 
-  bool live(GrabId id) const;
   void refresh_interaction();
   bool tear();
   void apply_pressure();
@@ -163,7 +152,7 @@ class SpringsBody {
   std::uint64_t tear_count_ = 0;
   std::vector<Vec3> external_, remapped_, pressure_load_;
   std::vector<Cylinder> obstacles_;
-  std::vector<Slot> slots_;
+  GrabSlots<Slot> slots_;
   std::vector<Index> interaction_nodes_;
   std::vector<TearEvent> tear_events_;
   std::vector<GrabRelease> released_, pending_released_;

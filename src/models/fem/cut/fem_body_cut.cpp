@@ -217,10 +217,10 @@ void FemBody::reextract_surface() {
   for (std::size_t k = 0; k < surface_node_.size(); ++k)
     xs_[k] = x_[static_cast<std::size_t>(surface_node_[k])];
   adjacency_ = vertex_adjacency(static_cast<Index>(xs_.size()), unique_edges(surface_.triangles));
-  for (Slot& s : slots_) {
+  slots_.for_each([&](Slot& s) {
     for (std::size_t j = 0; j < s.volume_nodes.size(); ++j)
       s.nodes[j] = boundary.surface_node[static_cast<std::size_t>(s.volume_nodes[j])];
-  }
+  });
 }
 
 }  // namespace pliant::fem

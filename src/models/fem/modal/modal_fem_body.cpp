@@ -84,24 +84,17 @@ Result<ModalFemBody> ModalFemBody::build(const TetMesh& rest, std::vector<materi
 
 // ---- grabs and forces ----
 
-bool ModalFemBody::live(FemGrabId id) const {
-  return id.slot >= 0 && static_cast<std::size_t>(id.slot) < slots_.size() &&
-         slots_[static_cast<std::size_t>(id.slot)].active &&
-         slots_[static_cast<std::size_t>(id.slot)].generation == id.generation;
-}
-
 bool ModalFemBody::surface_node_free(Index sn) const {
   if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node_.size()) return false;
   return !fixed_[static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)])];
 }
 
-FemGrabId ModalFemBody::grab(std::span<const Index> nodes, const Vec3& point) {
+GrabId ModalFemBody::grab(std::span<const Index> nodes, const Vec3& point) {
   if (nodes.empty()) return {};
   for (Index sn : nodes)
     if (!surface_node_free(sn)) return {};
   const Eigen::Index r = basis_.mode_count();
   Slot s;
-  s.active = true;
   s.point = point;
   s.target = point;
   s.sum_shapes = Eigen::MatrixXd::Zero(r, 3);
@@ -124,33 +117,31 @@ FemGrabId ModalFemBody::grab(std::span<const Index> nodes, const Vec3& point) {
   if (!(trace > 0.0)) return {};
   const double omega = std::max(omega_.size() > 0 ? omega_[omega_.size() - 1] : 0.0, 1.0 / dt_);
   s.stiffness = kModalGrabStiffnessFactor * omega * omega * 3.0 * static_cast<double>(nodes.size()) / trace;
-  std::size_t slot = 0;
-  while (slot < slots_.size() && slots_[slot].active) ++slot;
-  if (slot == slots_.size()) slots_.push_back({});
-  s.generation = slots_[slot].generation + 1;
-  slots_[slot] = std::move(s);
-  return {static_cast<std::int32_t>(slot), slots_[slot].generation};
+  const GrabId id = slots_.acquire();
+  slots_[id] = std::move(s);
+  return id;
 }
 
-std::span<const Index> ModalFemBody::grab_nodes(FemGrabId id) const {
-  return live(id) ? std::span<const Index>(slots_[static_cast<std::size_t>(id.slot)].nodes)
-                  : std::span<const Index>();
+std::span<const Index> ModalFemBody::grab_nodes(GrabId id) const {
+  const Slot* s = slots_.find(id);
+  return s ? std::span<const Index>(s->nodes) : std::span<const Index>();
 }
 
-void ModalFemBody::move_grab(FemGrabId id, const Vec3& target) {
-  if (live(id) && target.allFinite()) slots_[static_cast<std::size_t>(id.slot)].target = target;
+void ModalFemBody::move_grab(GrabId id, const Vec3& target) {
+  if (Slot* s = slots_.find(id); s && target.allFinite()) s->target = target;
 }
 
-void ModalFemBody::release(FemGrabId id) {
-  if (!live(id)) return;
-  Slot& s = slots_[static_cast<std::size_t>(id.slot)];
-  s.active = false;
-  s.reaction.setZero();
-  pending_released_.push_back({id, s.nodes.front(), s.target});
+void ModalFemBody::release(GrabId id) {
+  Slot* s = slots_.find(id);
+  if (!s) return;
+  slots_.release(id);
+  s->reaction.setZero();
+  pending_released_.push_back({id, s->nodes.front(), s->target});
 }
 
-Vec3 ModalFemBody::grab_reaction(FemGrabId id) const {
-  return live(id) ? slots_[static_cast<std::size_t>(id.slot)].reaction : Vec3::Zero();
+Vec3 ModalFemBody::grab_reaction(GrabId id) const {
+  const Slot* s = slots_.find(id);
+  return s ? s->reaction : Vec3::Zero();
 }
 
 void ModalFemBody::add_surface_force(Index sn, const Vec3& f) {
@@ -203,15 +194,14 @@ void ModalFemBody::step_with_springs(double h) {
   system_.setZero();
   system_.diagonal() = (1.0 + h * damping_.array() + h * h * omega_.array().square()).matrix();
   rhs_ = v + h * (b.modal_forces() - (omega_.array().square() * q.array()).matrix());
-  for (Slot& s : slots_) {
-    if (!s.active) continue;
+  slots_.for_each([&](Slot& s) {
     system_ += (h * h * s.stiffness) * s.gram;
     const Vec3 d = s.target - s.point;
     s.force.noalias() = s.sum_shapes * d;
     s.force += s.grab_force;
     s.force.noalias() -= s.gram * q;
     rhs_ += (h * s.stiffness) * s.force;
-  }
+  });
   llt_->compute(system_);
   llt_->solveInPlace(rhs_);
   q_next_ = q + h * rhs_;
@@ -221,7 +211,7 @@ void ModalFemBody::step_with_springs(double h) {
 
 void ModalFemBody::advance(double dt) {
   project_forces(dt);
-  if (std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) { return s.active; })) {
+  if (slots_.empty()) {
     body_->step();
     return;
   }
@@ -231,8 +221,7 @@ void ModalFemBody::advance(double dt) {
 // The spring's pull on the tool: k Σ (xᵢ - tᵢ), xᵢ the linear position of a patch node.
 void ModalFemBody::update_reactions() {
   const Eigen::VectorXd& q = body_->amplitudes();
-  for (Slot& s : slots_) {
-    if (!s.active) continue;
+  slots_.for_each([&](Slot& s) {
     s.reaction.setZero();
     for (std::size_t j = 0; j < s.volume_nodes.size(); ++j) {
       const Index vn = s.volume_nodes[j];
@@ -240,7 +229,7 @@ void ModalFemBody::update_reactions() {
       s.reaction += x - (s.held[j] + s.target - s.point);
     }
     s.reaction *= s.stiffness;
-  }
+  });
 }
 
 void ModalFemBody::step(double dt, Profile& profile) {

@@ -13,6 +13,9 @@
 // unconditionally stable); the reaction is the spring force on the tool, k Σ (xᵢ - tᵢ).
 #pragma once
 
+#include "pliant/core/grab_id.hpp"
+#include "pliant/core/grab_released.hpp"
+#include "pliant/core/grab_slots.hpp"
 #include "pliant/core/result.hpp"
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/timing.hpp"
@@ -86,16 +89,16 @@ class ModalFemBody {
   /// Ties `surface_nodes` (the handle first, each free) by springs to their targets, which move with the
   /// target of `point` (unit: m); an invalid id (slot -1) for an empty patch or one the basis does not
   /// see (tr(Φ_Pᵀ Φ_P) = 0).
-  FemGrabId grab(std::span<const Index> surface_nodes, const Vec3& point);
+  GrabId grab(std::span<const Index> surface_nodes, const Vec3& point);
   /// Moves a grab's target (unit: m).
-  void move_grab(FemGrabId id, const Vec3& target);
-  void release(FemGrabId id);
+  void move_grab(GrabId id, const Vec3& target);
+  void release(GrabId id);
   /// The surface nodes a grab holds, the handle first (empty for an invalid id).
-  std::span<const Index> grab_nodes(FemGrabId id) const;
+  std::span<const Index> grab_nodes(GrabId id) const;
   /// The springs' force on the tool after the last step (unit: N).
-  Vec3 grab_reaction(FemGrabId id) const;
+  Vec3 grab_reaction(GrabId id) const;
   /// Grabs released since the previous step's start (valid until the next step).
-  std::span<const FemGrabRelease> released_grabs() const { return released_; }
+  std::span<const GrabReleased> released_grabs() const { return released_; }
 
   /// Adds force f (unit: N) at surface node `sn` for the next step (projected on the modes, rotated into
   /// the node's frame with warping).
@@ -112,8 +115,6 @@ class ModalFemBody {
   ModalFemBody() = default;
 
   struct Slot {
-    bool active = false;
-    std::uint32_t generation = 0;
     std::vector<Index> nodes;         // surface nodes, the handle first
     std::vector<Index> volume_nodes;  // the same nodes in the mesh's numbering
     std::vector<Vec3> held;           // linear positions of the patch nodes at grab time (unit: m)
@@ -127,7 +128,6 @@ class ModalFemBody {
     Eigen::VectorXd force;            // scratch, r
   };
 
-  bool live(FemGrabId id) const;
   void project_forces(double dt);
   void step_with_springs(double h);
   void advance(double dt);
@@ -152,8 +152,8 @@ class ModalFemBody {
   std::vector<Index> touched_;
   std::vector<char> fixed_;
   Adjacency adjacency_;
-  std::vector<Slot> slots_;
-  std::vector<FemGrabRelease> released_, pending_released_;
+  GrabSlots<Slot> slots_;
+  std::vector<GrabReleased> released_, pending_released_;
   std::optional<FemSolverWarning> warning_;
 };
 
