@@ -341,7 +341,7 @@ class PngWriter {
       Vec3 point = Vec3::Zero();
       if (!nodes.empty() && nodes[0] >= 0 && static_cast<std::size_t>(nodes[0]) < x.size())
         point = x[static_cast<std::size_t>(nodes[0])];
-      else if (g.point.triangle >= 0 && static_cast<std::size_t>(g.point.triangle) < tris.size()) {
+      else if (scene::on_surface(g.point, tris)) {
         const Tri& t = tris[static_cast<std::size_t>(g.point.triangle)];
         point = (1.0 - g.point.u - g.point.v) * x[static_cast<std::size_t>(t[0])] +
                 g.point.u * x[static_cast<std::size_t>(t[1])] + g.point.v * x[static_cast<std::size_t>(t[2])];
