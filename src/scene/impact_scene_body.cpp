@@ -15,12 +15,12 @@
 #include "family_registry.hpp"
 #include "setting_reader.hpp"
 
-#include "pliant/scene/impact_scene_body.hpp"
 #include "pliant/core/bvh.hpp"
 #include "pliant/core/grab_slots.hpp"
 #include "pliant/models/impact/falloff.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/family_registry.hpp"
+#include "pliant/scene/impact_scene_body.hpp"
 
 #include <algorithm>
 

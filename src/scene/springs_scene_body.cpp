@@ -12,12 +12,12 @@
 #include "family_registry.hpp"
 #include "setting_reader.hpp"
 
-#include "pliant/scene/springs_scene_body.hpp"
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
 #include "pliant/models/springs/springs_body.hpp"
 #include "pliant/models/springs/tearing.hpp"
 #include "pliant/scene/family_registry.hpp"
+#include "pliant/scene/springs_scene_body.hpp"
 
 #include <fmt/format.h>
 

@@ -17,8 +17,8 @@
 #include "pliant/core/tet_mesh.hpp"
 #include "pliant/core/tri_mesh.hpp"
 #include "pliant/scene/body.hpp"
-#include "pliant/scene/setting_spec.hpp"
 #include "pliant/scene/json_reader.hpp"
+#include "pliant/scene/setting_spec.hpp"
 
 #include <cstddef>
 #include <filesystem>
