@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <numbers>
 #include <thread>
+#include <vector>
 
 namespace pliant::meshing_gmsh {
 namespace {
@@ -108,20 +109,24 @@ TEST(Tetrahedralize, ReportsBadInputClearly) {
   EXPECT_EQ(refused.message().find('\n'), std::string::npos);
 }
 
-TEST(Tetrahedralize, ConcurrentCallsAreSerialisedAndAgree) {
+// gmsh keeps global state, so calls from several threads are serialised (GmshSession). Each must still
+// fill the surface: positive tets whose volume is the polyhedron's. (Their number is not compared: HXT's
+// tet count is not always reproducible on a loaded machine, docs/meshing.md; under ASan it gave 711
+// against 679 once.)
+TEST(Tetrahedralize, ConcurrentCallsAreSerialisedAndEachFillsTheSurface) {
   const TriMesh surface = sphere();
-  const auto reference = tetrahedralize(surface);
-  ASSERT_TRUE(reference.ok());
-  std::vector<std::size_t> counts(4, 0);
+  const double polyhedron = meshing::test::flux_volume(surface);
+  std::vector<Result<TetMesh>> meshes(4, Error{"not run"});
   std::vector<std::thread> workers;
-  for (int i = 0; i < 4; ++i) {
-    workers.emplace_back([&, i] {
-      const auto mesh = tetrahedralize(surface);
-      counts[i] = mesh.ok() ? mesh->tet_count() : 0;
-    });
-  }
+  for (std::size_t i = 0; i < meshes.size(); ++i)
+    workers.emplace_back([&, i] { meshes[i] = tetrahedralize(surface); });
   for (auto& w : workers) w.join();
-  for (std::size_t c : counts) EXPECT_EQ(c, reference->tet_count());
+  for (const Result<TetMesh>& mesh : meshes) {
+    ASSERT_TRUE(mesh.ok()) << mesh.message();
+    const auto vol = meshing::test::tet_volumes(*mesh);
+    EXPECT_GT(vol.min, 0.0);
+    EXPECT_NEAR(vol.total, polyhedron, 1e-10 * polyhedron);
+  }
 }
 
 }  // namespace
