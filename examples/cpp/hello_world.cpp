@@ -31,10 +31,13 @@ int main() {
       green::build_green_asset(*mesh, *silicone, select_nodes(mesh->positions, *clamp));
   if (!asset.ok()) return std::fprintf(stderr, "%s\n", asset.message().c_str()), 1;
 
-  // The world steps at 60 Hz; the body is created from its asset, no JSON involved.
+  // The world steps at 60 Hz; the body is created from its asset and def, no JSON involved. The asset
+  // is shared: more bodies made from it would not copy its blocks.
   scene::World world(1.0 / 60.0);
-  const Index beam = world.add_body(
-      scene::make_green_scene_body("beam", std::make_shared<const green::GreenAsset>(std::move(*asset))));
+  Result<std::unique_ptr<scene::Body>> made = scene::make_scene_body(
+      "beam", std::make_shared<const green::GreenAsset>(std::move(*asset)), green::GreenDef{});
+  if (!made.ok()) return std::fprintf(stderr, "%s\n", made.message().c_str()), 1;
+  const Index beam = world.add_body(std::move(*made));
 
   // A ray from above the free end, straight down: the first surface it hits is grabbed.
   const std::optional<scene::WorldHit> hit = world.pick(Ray{Vec3(0.19, 0.02, 0.5), Vec3(0.0, 0.0, -1.0)});

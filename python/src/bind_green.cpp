@@ -136,7 +136,9 @@ void bind_green(py::module_& m) {
                 throw PliantError{"duplicate body name \"" + name + "\""};
             green::GreenDef def;
             def.rotation_correction = rotation_correction;
-            return w.body(w.add_body(scene::make_green_scene_body(name, asset, def)));
+            Result<std::unique_ptr<scene::Body>> made = scene::make_scene_body(name, asset, def);
+            if (!made.ok()) throw PliantError{made.message()};
+            return w.body(w.add_body(std::move(*made)));
           },
           py::arg("name"), py::arg("asset"), py::arg("rotation_correction") = false,
           py::return_value_policy::reference_internal,

@@ -13,6 +13,7 @@
 #include "pliant/scene/family_registry.hpp"
 #include "pliant/scene/green_scene_body.hpp"
 
+#include "pliant/core/asset_cache.hpp"
 #include "pliant/core/grab_slots.hpp"
 #include "pliant/core/hash.hpp"
 #include "pliant/core/region.hpp"
@@ -60,6 +61,7 @@ class GreenSceneBody final : public Body, public DescribesPhysics {
     return {{m}, m.density > 0.0 ? Vec3(body_force_ / m.density) : Vec3::Zero()};
   }
   std::span<const Vec3> surface_positions() const override { return body_.state().positions; }
+  const std::shared_ptr<const green::GreenAsset>& asset() const { return asset_; }
   std::span<const Vec3> surface_rest_positions() const override { return asset_->surface().positions; }
   std::span<const Tri> surface_triangles() const override { return asset_->surface().triangles; }
 
@@ -348,44 +350,48 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
     body.at("fixed").fail("the fixed regions hold all " + std::to_string(fixed.size()) +
                           " nodes: nothing is left to deform");
 
-  const std::uint64_t mesh_key = green::mesh_hash(mesh);
-  const std::uint64_t constraint_key = green::constraint_hash(fixed, {});
-  std::shared_ptr<const green::GreenAsset> asset;
-  if (!cache.empty()) {
-    const std::filesystem::path path = in.directory / cache;
-    if (std::filesystem::exists(path)) {
-      Result<green::GreenAsset> loaded = green::load_green_file(path);
-      if (loaded.ok() &&
-          green::check_green_matches(*loaded, mesh_key, material, constraint_key, path.string()).ok()) {
-        asset = std::make_shared<const green::GreenAsset>(std::move(*loaded));
-      }
-      // Stale or damaged: rebuilt below and rewritten, never used.
-    }
-  }
-  if (!asset) {
-    // A scene must not be able to ask for a precomputation that exhausts memory (a typo in "cells").
-    const int threads = settings.threads > 0 ? settings.threads : solver_threads();
-    const double need = static_cast<double>(
-        green::estimate_build_bytes(mesh, surface_nodes, 0, threads, settings.block_columns));
-    const double gib = 1024.0 * 1024.0 * 1024.0;
-    if (need > max_memory_gb * gib) {
-      char buf[200];
-      std::snprintf(
-          buf, sizeof buf,
-          "green: the precomputation needs about %.3g GiB (%zu nodes, %zu surface nodes), more than "
-          "\"max_memory_gb\" %.3g GiB: use a coarser mesh, fewer threads or a larger limit",
-          need / gib, mesh.node_count(), surface_nodes, max_memory_gb);
-      body.fail(buf);
-    }
-    Result<green::GreenAsset> built = green::build_green_asset(mesh, material, fixed, {}, settings);
-    if (!built.ok()) body.fail(built.message());
-    asset = std::make_shared<const green::GreenAsset>(std::move(*built));
-    if (!cache.empty() && in.write_files) {
-      const std::filesystem::path path = in.directory / cache;
-      const Status written =
-          io::write_file_atomically(path, [&](std::ostream& out) { return green::write_green(*asset, out); });
-      if (!written.ok()) body.at("green").at("cache").fail(written.message());
-    }
+  // One asset for every body built from the same inputs while one of them lives (pliant::AssetCache);
+  // else the cache file when it matches them; else a fresh build, written to the cache file.
+  const std::filesystem::path cache_path = cache.empty() ? std::filesystem::path() : in.directory / cache;
+  bool built_here = false;
+  Result<std::shared_ptr<const green::GreenAsset>> got = AssetCache::global().get_or_build<green::GreenAsset>(
+      green::asset_key(mesh, material, fixed, {}, settings),
+      [&]() -> Result<std::shared_ptr<const green::GreenAsset>> {
+        if (!cache_path.empty() && std::filesystem::exists(cache_path)) {
+          Result<green::GreenAsset> loaded = green::load_green_file(cache_path);
+          if (loaded.ok() &&
+              green::check_green_matches(*loaded, green::mesh_hash(mesh), material,
+                                         green::constraint_hash(fixed, {}), cache_path.string())
+                  .ok())
+            return std::make_shared<const green::GreenAsset>(std::move(*loaded));
+          // Stale or damaged: rebuilt below and rewritten, never used.
+        }
+        // A scene must not be able to ask for a precomputation that exhausts memory (a typo in "cells").
+        const int threads = settings.threads > 0 ? settings.threads : solver_threads();
+        const double need = static_cast<double>(
+            green::estimate_build_bytes(mesh, surface_nodes, 0, threads, settings.block_columns));
+        const double gib = 1024.0 * 1024.0 * 1024.0;
+        if (need > max_memory_gb * gib) {
+          char buf[200];
+          std::snprintf(
+              buf, sizeof buf,
+              "green: the precomputation needs about %.3g GiB (%zu nodes, %zu surface nodes), more than "
+              "\"max_memory_gb\" %.3g GiB: use a coarser mesh, fewer threads or a larger limit",
+              need / gib, mesh.node_count(), surface_nodes, max_memory_gb);
+          body.fail(buf);
+        }
+        Result<green::GreenAsset> built = green::build_green_asset(mesh, material, fixed, {}, settings);
+        if (!built.ok()) return Error{built.message()};
+        built_here = true;
+        return std::make_shared<const green::GreenAsset>(std::move(*built));
+      });
+  if (!got.ok()) body.fail(got.message());
+  std::shared_ptr<const green::GreenAsset> asset = std::move(*got);
+  // An asset another body built (or read) is written too when the named file is missing.
+  if (!cache_path.empty() && in.write_files && (built_here || !std::filesystem::exists(cache_path))) {
+    const Status written = io::write_file_atomically(
+        cache_path, [&](std::ostream& out) { return green::write_green(*asset, out); });
+    if (!written.ok()) body.at("green").at("cache").fail(written.message());
   }
   std::unique_ptr<Body> made = make_loaded(in.name, std::move(asset), def, loads);
   if (!made)
@@ -410,10 +416,21 @@ FamilyEntry green_family() {
 
 namespace pliant::scene {
 
-std::unique_ptr<Body> make_green_scene_body(std::string name, std::shared_ptr<const green::GreenAsset> asset,
-                                            green::GreenDef def, const GreenLoads& loads) {
-  if (!asset) return nullptr;
-  return detail::make_loaded(std::move(name), std::move(asset), def, loads);
+Result<std::unique_ptr<Body>> make_scene_body(std::string name,
+                                              std::shared_ptr<const green::GreenAsset> asset,
+                                              green::GreenDef def, const GreenLoads& loads) {
+  if (!asset) return Error{"green: make_scene_body for \"" + name + "\" was given no asset (a null pointer)"};
+  std::unique_ptr<Body> made = detail::make_loaded(std::move(name), std::move(asset), def, loads);
+  if (!made)
+    return Error{
+        "green: a pressure load names no triangle, a triangle outside the asset's surface, or only "
+        "zero-area triangles"};
+  return made;
+}
+
+std::shared_ptr<const green::GreenAsset> green_asset(const Body& body) {
+  const auto* b = dynamic_cast<const detail::GreenSceneBody*>(&body);
+  return b ? b->asset() : nullptr;
 }
 
 }  // namespace pliant::scene

@@ -82,6 +82,16 @@ std::uint64_t constraint_hash(std::span<const Index> fixed_nodes,
   return h.value();
 }
 
+std::uint64_t asset_key(const TetMesh& mesh, const materials::Material& material,
+                        std::span<const Index> fixed_nodes, std::span<const ControlElementSpec> controls,
+                        const GreenBuildSettings& settings) {
+  Hasher key(0x72616e6bULL);
+  key.add_value(mesh_hash(mesh)).add_value(constraint_hash(fixed_nodes, controls));
+  key.add_value(material.lambda).add_value(material.mu).add_value(material.density);
+  key.add_value(settings.compress_tolerance).add_value(settings.block_columns);
+  return key.value();
+}
+
 std::size_t estimate_build_bytes(const TetMesh& mesh, std::size_t surface_nodes, std::size_t controls,
                                  int threads, int block_columns) {
   const double n = static_cast<double>(mesh.node_count());
@@ -125,11 +135,7 @@ Result<std::optional<GreenAsset>> build_green_asset(const TetMesh& mesh, const m
   const int rank = processes.rank(), ranks = processes.size();
   // Ranks that read different inputs would deadlock later (one fails, the others wait): compare first.
   {
-    Hasher inputs(0x72616e6bULL);
-    inputs.add_value(mesh_hash(mesh)).add_value(constraint_hash(fixed_nodes, controls));
-    inputs.add_value(material.lambda).add_value(material.mu).add_value(material.density);
-    inputs.add_value(settings.compress_tolerance).add_value(settings.block_columns);
-    if (!processes.all_equal(inputs.value()))
+    if (!processes.all_equal(asset_key(mesh, material, fixed_nodes, controls, settings)))
       return Error{"green: the " + std::to_string(ranks) +
                    " processes disagree on the mesh, material, constraints or settings (every rank must run "
                    "the same command on the same files)"};

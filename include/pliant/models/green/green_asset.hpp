@@ -150,6 +150,14 @@ std::uint64_t mesh_hash(const TetMesh& mesh);
 std::uint64_t constraint_hash(std::span<const Index> fixed_nodes,
                               std::span<const ControlElementSpec> controls);
 
+/// The content key of the asset build_green_asset makes from these inputs, computed without building:
+/// the mesh, material, constraints and the settings that change the stored values (the compression
+/// tolerance, the block width), not the thread count or callbacks. Bodies share an asset through
+/// pliant::AssetCache by this key; the ranks of a distributed build compare it before they start.
+std::uint64_t asset_key(const TetMesh& mesh, const materials::Material& material,
+                        std::span<const Index> fixed_nodes, std::span<const ControlElementSpec> controls,
+                        const GreenBuildSettings& settings);
+
 /// Bytes the precomputation needs at its peak: the stored block and responses, the factor copies
 /// (estimated) and the per-thread right-hand-side blocks. For the CLI's memory check.
 std::size_t estimate_build_bytes(const TetMesh& mesh, std::size_t surface_nodes, std::size_t controls,
