@@ -46,6 +46,11 @@ const std::vector<Entry>& catalogue() {
     add("damped_mode", true, damped_mode);
     add("newmark_energy", true,
         [](const Variant& v) { return integrator_energy(fem::ImplicitScheme::newmark, v); });
+    for (dynamics::Scheme scheme :
+         {dynamics::Scheme::explicit_euler, dynamics::Scheme::midpoint, dynamics::Scheme::rk2,
+          dynamics::Scheme::rk4, dynamics::Scheme::symplectic_euler, dynamics::Scheme::central_difference})
+      add(std::string(dynamics::scheme_name(scheme)) + "_energy", true,
+          [scheme](const Variant& v) { return explicit_energy(scheme, v); });
     for (const char* family : {"fem", "green", "tensor_mass", "meshless"})
       add(std::string("family_beam_") + family, true,
           [family](const Variant& v) { return family_beam(family, v); });

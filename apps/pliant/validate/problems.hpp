@@ -5,6 +5,7 @@
 
 #include "validation.hpp"
 
+#include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/fem/implicit/fem_force_model.hpp"
 #include "pliant/models/fem/implicit/implicit_solver.hpp"
 #include "pliant/models/springs/methods.hpp"
@@ -65,6 +66,11 @@ Problem damped_mode(const Variant& variant);
 /// The same beam undamped, stepped by `scheme` for 10 periods: the largest relative energy change
 /// (reference 0). Newmark's average acceleration conserves it; backward Euler dissipates (and fails).
 Problem integrator_energy(fem::ImplicitScheme scheme, const Variant& variant);
+/// The energy of an explicit dynamics::Integrator scheme (explicit Euler, midpoint, RK2, RK4, symplectic
+/// Euler, central differences) stepping a small bar's highest mode undamped (a dense eigen-solve): the
+/// one-step schemes' energy change per step against |R(iωh)|² − 1, the symplectic ones' energy band
+/// against (1 + ωh/2)/(1 − ωh/2).
+Problem explicit_energy(dynamics::Scheme scheme, const Variant& variant);
 
 /// The families side by side on one problem: a clamped 0.1 × 0.02 × 0.02 m beam (E = 1 MPa, ν = 0.3,
 /// ρ = 1000 kg/m³) sagging under gravity; the mean end deflection of `family` ("fem": linear tets on a
