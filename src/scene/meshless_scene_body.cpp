@@ -17,6 +17,7 @@
 #include "mesh_reader.hpp"
 #include "setting_reader.hpp"
 
+#include "pliant/core/asset_cache.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/meshless_body.hpp"
@@ -397,11 +398,17 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
       region_entries.push_back(r);
     }
   }
-  Result<meshless::MeshlessBody> built = meshless::MeshlessBody::build(surface, def);
-  if (!built.ok()) body.at("mesh").fail(built.message());
-  meshless::MeshlessBody mb = std::move(built).value();
+  // One asset for every body sampled from the same surface and settings while one of them lives.
+  const meshless::MeshlessAssetDef asset_def{
+      .sampling = def.sampling, .mls = def.mls, .binding = def.binding};
+  Result<std::shared_ptr<const meshless::MeshlessAsset>> asset =
+      AssetCache::global().get_or_build<meshless::MeshlessAsset>(
+          meshless::MeshlessAsset::key_of(surface, asset_def),
+          [&] { return meshless::MeshlessAsset::build(surface, asset_def); });
+  if (!asset.ok()) body.at("mesh").fail(asset.message());
+  const meshless::MlsBody& phyxels = (*asset)->phyxels();
   for (std::size_t r = 0; r < region_entries.size(); ++r) {
-    const std::vector<Index>& used = mb.phyxels().material;
+    const std::vector<Index>& used = phyxels.material;
     if (std::find(used.begin(), used.end(), static_cast<Index>(r + 1)) != used.end()) continue;
     if (auto where = region_entries[r].find("region"))
       where->fail("the region holds no phyxel (it selects none, or a later region takes them all)");
@@ -409,19 +416,22 @@ std::unique_ptr<Body> make_meshless_body(const JsonReader& body, BodyInputs in) 
         "the region holds no phyxel (none lies inside its surface, or a later region takes them all)");
   }
   for (const Region& r : in.fixed) {
-    const std::vector<Index> held = select_nodes(mb.phyxels().rest, r);
+    const std::vector<Index> held = select_nodes(phyxels.rest, r);
     if (held.empty())
       body.at("fixed").fail("a fixed region selects no phyxel (the phyxels lie inside the surface)");
-    for (Index n : held) mb.set_fixed(n, true);
+    def.fixed_phyxels.insert(def.fixed_phyxels.end(), held.begin(), held.end());
   }
-  if (in.time_step / mb.substep() > kMaxSubsteps) {
+  Result<std::unique_ptr<Body>> made = make_scene_body(in.name, std::move(*asset), def);
+  if (!made.ok()) body.at("meshless").fail(made.message());
+  const double substep = meshless_body(**made)->substep();
+  if (in.time_step / substep > kMaxSubsteps) {
     body.at("meshless")
         .fail(fmt::format("one world step of {:.3g} s would take {:.3g} substeps of {:.3g} s (the stable "
                           "step): raise \"spacing\", "
                           "lower the stiffness or pick an implicit \"integrator\"",
-                          in.time_step, in.time_step / mb.substep(), mb.substep()));
+                          in.time_step, in.time_step / substep, substep));
   }
-  return make_meshless_scene_body(in.name, std::move(mb));
+  return std::move(*made);
 }
 
 FamilyEntry meshless_family() {
@@ -442,8 +452,15 @@ FamilyEntry meshless_family() {
 
 namespace pliant::scene {
 
-std::unique_ptr<Body> make_meshless_scene_body(std::string name, meshless::MeshlessBody body) {
-  return std::make_unique<detail::MeshlessSceneBody>(std::move(name), std::move(body));
+Result<std::unique_ptr<Body>> make_scene_body(std::string name,
+                                              std::shared_ptr<const meshless::MeshlessAsset> asset,
+                                              meshless::MeshlessBodyDef def) {
+  if (!asset)
+    return Error{"meshless: make_scene_body for \"" + name + "\" was given no asset (a null pointer)"};
+  Result<meshless::MeshlessBody> built = meshless::MeshlessBody::build(std::move(asset), def);
+  if (!built.ok()) return built.error();
+  return std::unique_ptr<Body>(
+      std::make_unique<detail::MeshlessSceneBody>(std::move(name), std::move(*built)));
 }
 
 const meshless::MeshlessBody* meshless_body(const Body& body) {

@@ -488,3 +488,46 @@ TEST(MeshlessSceneBody, MaterialRegionStringErrorsNameTheKey) {
 
 }  // namespace
 }  // namespace pliant::scene
+
+namespace pliant::scene {
+namespace {
+
+std::string meshless_body_json(const std::string& name, double spacing, const std::string& fixed) {
+  return R"({ "name": ")" + name + R"(", "family": "meshless",
+      "mesh": { "shape": "box", "size": [0.08, 0.04, 0.04], "cells": [2, 1, 1] }, "fixed": [")" +
+         fixed +
+         R"("], "material": { "E": 20000, "nu": 0.3, "density": 1000 },
+      "meshless": { "spacing": )" +
+         std::to_string(spacing) + R"(, "mass_damping": 5.0 } })";
+}
+
+// Bodies sampled from the same surface and settings share one asset (the sampling, the MLS constants
+// and the binding are built once), whatever their per-body settings (here: where they are held); one
+// sampled more finely does not.
+TEST(MeshlessSceneBody, BodiesOfTheSameInputsShareOneAsset) {
+  const std::string text = R"({ "pliant": 1, "name": "pair", "time_step": 0.01, "steps": 2, "bodies": [ )" +
+                           meshless_body_json("a", 0.01, "xmin") + ", " +
+                           meshless_body_json("b", 0.01, "xmax") + ", " +
+                           meshless_body_json("c", 0.008, "xmin") + " ] }";
+  Result<Scene> sc = parse_scene(text, "pair.json");
+  ASSERT_TRUE(sc.ok()) << sc.message();
+  const World& w = *sc->world;
+  const meshless::MeshlessBody *a = meshless_body(w.body(0)), *b = meshless_body(w.body(1)),
+                               *c = meshless_body(w.body(2));
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(a->asset().get(), b->asset().get());
+  EXPECT_NE(a->asset().get(), c->asset().get());
+  // Held at opposite ends: the per-body part differs over one asset.
+  EXPECT_NE(a->phyxels().inv_mass, b->phyxels().inv_mass);
+  for (double m : a->asset()->phyxels().inv_mass) EXPECT_GT(m, 0.0);
+}
+
+TEST(MeshlessSceneBody, ANullAssetIsAnErrorLine) {
+  Result<std::unique_ptr<Body>> made =
+      make_scene_body("m", std::shared_ptr<const meshless::MeshlessAsset>(), {});
+  ASSERT_FALSE(made.ok());
+  EXPECT_NE(made.message().find("no asset"), std::string::npos) << made.message();
+}
+
+}  // namespace
+}  // namespace pliant::scene

@@ -8,30 +8,45 @@
 
 namespace pliant::meshless {
 
-Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessBodyDef& def) {
+namespace {
+
+// The per-body settings, checked before anything is sampled.
+Status check_body_settings(const MeshlessBodyDef& def) {
   if (!(def.dt >= 0.0) || !std::isfinite(def.dt))
     return Error{fmt::format("meshless: dt {} s is negative", def.dt)};
-  if (!(def.dt_safety > 0.0 && def.dt_safety <= 1.0)) {
+  if (!(def.dt_safety > 0.0 && def.dt_safety <= 1.0))
     return Error{fmt::format("meshless: dt_safety {} is outside (0, 1]", def.dt_safety)};
-  }
-  if (!(def.mass_damping >= 0.0) || !def.gravity.allFinite() || (def.floor && !std::isfinite(*def.floor))) {
+  if (!(def.mass_damping >= 0.0) || !def.gravity.allFinite() || (def.floor && !std::isfinite(*def.floor)))
     return Error{"meshless: mass_damping must be >= 0, gravity and floor finite"};
-  }
-  auto distance = SignedDistance::build(surface);
-  if (!distance) return distance.error();
-  auto points = sample_phyxels(*distance, def.sampling);
-  if (!points) return points.error();
-  MlsDef mls = def.mls;
-  mls.spacing = def.sampling.spacing;
-  auto body = build_mls_body(*points, mls);
-  if (!body) return body.error();
-  auto driven = DrivenSurface::bind(*body, surface, def.binding);
-  if (!driven) return driven.error();
+  return {};
+}
 
+}  // namespace
+
+Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessBodyDef& def) {
+  if (Status ok = check_body_settings(def); !ok) return ok.error();
+  Result<std::shared_ptr<const MeshlessAsset>> asset =
+      MeshlessAsset::build(surface, {.sampling = def.sampling, .mls = def.mls, .binding = def.binding});
+  if (!asset) return asset.error();
+  return build(std::move(*asset), def);
+}
+
+Result<MeshlessBody> MeshlessBody::build(std::shared_ptr<const MeshlessAsset> asset,
+                                         const MeshlessBodyDef& def) {
+  if (!asset) return Error{"meshless: no asset (a null pointer)"};
+  if (Status ok = check_body_settings(def); !ok) return ok.error();
+  for (Index i : def.fixed_phyxels)
+    if (i < 0 || static_cast<std::size_t>(i) >= asset->phyxels().rest.size())
+      return Error{fmt::format("meshless: fixed phyxel {} is outside the asset's {} phyxels", i,
+                               asset->phyxels().rest.size())};
   MeshlessBody b;
   b.def_ = def;
-  b.body_ = std::make_unique<MlsBody>(std::move(body).value());
-  b.surface_ = std::move(driven).value();
+  b.def_.sampling = asset->def().sampling;
+  b.def_.mls = asset->def().mls;
+  b.def_.binding = asset->def().binding;
+  b.body_ = std::make_unique<MlsBody>(asset->phyxels());
+  b.surface_ = asset->surface();
+  b.asset_ = std::move(asset);
   const std::size_t n = b.body_->rest.size();
   b.external_.assign(n, Vec3::Zero());
   b.scratch_.assign(n, Vec3::Zero());
@@ -49,6 +64,7 @@ Result<MeshlessBody> MeshlessBody::build(const TriMesh& surface, const MeshlessB
   b.surface_.update(b.body_->position, b.x_surface_, b.n_surface_);
   b.released_.reserve(8);
   b.pending_released_.reserve(8);
+  for (Index i : def.fixed_phyxels) b.set_fixed(i, true);
   return b;
 }
 

@@ -21,6 +21,7 @@
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/models/meshless/cutting.hpp"
 #include "pliant/models/meshless/driven_surface.hpp"
+#include "pliant/models/meshless/meshless_asset.hpp"
 #include "pliant/models/meshless/mls_body.hpp"
 #include "pliant/models/meshless/mls_force_model.hpp"
 #include "pliant/models/meshless/sampling.hpp"
@@ -54,12 +55,21 @@ struct MeshlessBodyDef {
   /// closer than half a spacing to it is put back at floor + spacing/2 (where the surface sampled
   /// around it then touches the floor) and loses its downward velocity.
   std::optional<double> floor = std::nullopt;
+  /// Phyxels held in place from the start (supports; set_fixed), indices into the asset's phyxels.
+  std::vector<Index> fixed_phyxels = {};
 };
 
 class MeshlessBody {
  public:
-  /// Samples `surface` (closed, outward, unit: m) and builds everything. Fails with a one-line message.
+  /// A body over `asset` (shared: its phyxels and binding are copied once, here) with the per-body
+  /// settings of `def`; def.sampling, def.mls and def.binding are the asset's (def() reports them), the
+  /// given ones are not read. Fails with one line for a null asset or a bad setting.
+  static Result<MeshlessBody> build(std::shared_ptr<const MeshlessAsset> asset, const MeshlessBodyDef& def);
+  /// Samples `surface` (closed, outward, unit: m) into an asset of its own (MeshlessAsset::build with
+  /// def's sampling, mls and binding) and builds the body on it. Fails with a one-line message.
   static Result<MeshlessBody> build(const TriMesh& surface, const MeshlessBodyDef& def);
+  /// The asset the body was built from (never changed by the body).
+  const std::shared_ptr<const MeshlessAsset>& asset() const { return asset_; }
 
   const MlsBody& phyxels() const { return *body_; }
   const DrivenSurface& surface() const { return surface_; }
@@ -147,6 +157,7 @@ class MeshlessBody {
   void renumber_grabs(std::span<const Index> renumbered);
 
   MeshlessBodyDef def_;
+  std::shared_ptr<const MeshlessAsset> asset_;
   std::unique_ptr<MlsBody> body_;  // stable address: the force model refers to it
   std::unique_ptr<MlsForceModel> model_;
   DrivenSurface surface_;
