@@ -28,6 +28,7 @@
 #include "soft_grab_patch.hpp"
 #include "surface_region.hpp"
 
+#include "pliant/core/asset_cache.hpp"
 #include "pliant/core/topology.hpp"
 #include "pliant/io/vtu.hpp"
 #include "pliant/models/fem/fem_body.hpp"
@@ -325,15 +326,29 @@ void read_hybrid(const SettingsReader& settings, const JsonReader& hybrid, const
   if (!fem::hybrid_linear_solver(scene.solver.solver)) j.at("solver").at("kind").fail(kHybridSolvers);
 }
 
-// Builds the FemBody of a body entry; a failure names the "fem" object (or "dt" for a substep above the
-// stable step), and so does a step that would need more than fem::kMaxSubsteps substeps.
+// The scene body over `asset` with `def`, the public factory's path; *substep_too_large is set, when
+// given, for an explicit substep above the stable step (so that a reader can name "dt").
+Result<std::unique_ptr<Body>> build_scene_body(std::string name, std::shared_ptr<const fem::FemAsset> asset,
+                                               fem::FemDef def, bool* substep_too_large) {
+  Result<fem::FemBody> built =
+      fem::FemBody::build(std::move(asset), std::move(def.body), std::move(def.step), substep_too_large);
+  if (!built.ok()) return Error{built.message()};
+  return make_scene_body(std::move(name), std::move(built).value());
+}
+
+// Builds the body of a body entry: its asset through pliant::AssetCache (bodies with the same mesh and
+// materials share one), then the body; a failure names the "fem" object (or "dt" for a substep above
+// the stable step), and so does a step that would need more than fem::kMaxSubsteps substeps.
 std::unique_ptr<Body> build_fem_body(const JsonReader& body, const std::optional<JsonReader>& settings,
                                      const BodyInputs& in, const TetMesh& mesh,
-                                     std::vector<materials::Material> materials, fem::FemBodyDef def,
-                                     fem::FemStepDef scene) {
+                                     std::vector<materials::Material> materials, fem::FemDef def) {
+  Result<std::shared_ptr<const fem::FemAsset>> asset = AssetCache::global().get_or_build<fem::FemAsset>(
+      fem::FemAsset::key_of(mesh, materials),
+      [&] { return fem::FemAsset::build(mesh, std::move(materials)); });
   bool substep_too_large = false;
-  Result<fem::FemBody> built =
-      fem::FemBody::build(mesh, std::move(materials), std::move(def), std::move(scene), &substep_too_large);
+  Result<std::unique_ptr<Body>> built =
+      asset.ok() ? build_scene_body(in.name, std::move(asset).value(), std::move(def), &substep_too_large)
+                 : Result<std::unique_ptr<Body>>(Error{asset.message()});
   if (!built.ok()) {
     // The JSON path names the family: drop the library's own "fem: " prefix after it.
     std::string_view message = built.message();
@@ -341,14 +356,14 @@ std::unique_ptr<Body> build_fem_body(const JsonReader& body, const std::optional
     if (substep_too_large) settings->at("dt").fail(message);  // only a given "dt" can be too large
     (settings ? *settings : body).fail(message);
   }
-  const double substep = built->configured_substep();
+  const double substep = fem_body(**built)->configured_substep();
   if (substep > 0.0 && in.time_step / substep > fem::kMaxSubsteps) {
     (settings ? *settings : body)
         .fail(fmt::format("one world step of {:.3g} s would take {:.3g} substeps of {:.3g} s: raise \"dt\", "
                           "lower the stiffness or pick an implicit \"integrator\"",
                           in.time_step, in.time_step / substep, substep));
   }
-  return make_scene_body(in.name, std::move(built).value());
+  return std::move(built).value();
 }
 
 }  // namespace
@@ -570,7 +585,7 @@ std::unique_ptr<Body> make_fem_body(const JsonReader& body, BodyInputs in) {
     (settings ? settings->at("integrator") : body)
         .fail("quasi_static stepping needs \"fixed\" nodes (static equilibrium of a free body is singular)");
   }
-  return build_fem_body(body, settings, in, mesh, std::move(materials), std::move(def), std::move(scene));
+  return build_fem_body(body, settings, in, mesh, std::move(materials), {std::move(def), std::move(scene)});
 }
 
 FamilyEntry fem_family() {
@@ -590,8 +605,9 @@ FamilyEntry fem_family() {
 
 }  // namespace detail
 
-std::unique_ptr<Body> make_fem_scene_body(std::string name, fem::FemBody body) {
-  return detail::make_scene_body(std::move(name), std::move(body));
+Result<std::unique_ptr<Body>> make_scene_body(std::string name, std::shared_ptr<const fem::FemAsset> asset,
+                                              fem::FemDef def) {
+  return detail::build_scene_body(std::move(name), std::move(asset), std::move(def), nullptr);
 }
 
 const fem::FemBody* fem_body(const Body& body) {

@@ -6,6 +6,7 @@
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/io/mesh_file.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
+#include "pliant/meshing/box.hpp"
 #include "pliant/models/fem/assembly/assembly.hpp"
 #include "pliant/models/fem/assembly/dirichlet.hpp"
 #include "pliant/scene/capabilities.hpp"
@@ -351,6 +352,69 @@ TEST(FemSceneBody, ExampleBeamSwingsAndSettles) {
   double late = 0.0;
   for (std::size_t k = y.size() - 50; k < y.size(); ++k) late = std::max(late, std::abs(y[k] - y.back()));
   EXPECT_LT(late, rebound - y[static_cast<std::size_t>(lowest)]);
+}
+
+// Bodies of a scene with the same mesh and materials share one fem::FemAsset (through
+// pliant::AssetCache), whatever their per-body settings; a different material or mesh is another asset,
+// and so is a different material region. A second load of the scene while the first lives shares it too.
+TEST(FemSceneBody, BodiesWithTheSameMeshAndMaterialsShareOneAsset) {
+  const auto entry = [](const std::string& name, const std::string& mesh, const std::string& material,
+                        const std::string& fem) {
+    return R"({"name": ")" + name + R"(", "family": "fem", "mesh": {"shape": "box", "size": )" + mesh +
+           R"(, "cells": [5, 1, 1]}, "fixed": ["xmin"], "material": )" + material + R"(, "fem": )" + fem +
+           "}";
+  };
+  const std::string rubber = R"({"E": 1e5, "nu": 0.3, "density": 100})";
+  const std::string stiffer = R"({"E": 2e5, "nu": 0.3, "density": 100})";
+  const std::string size = "[1.0, 0.2, 0.2]";
+  const std::string text =
+      R"({"pliant": 1, "time_step": 0.01, "bodies": [)" +
+      entry("a", size, rubber, R"({"damping": {"alpha": 0.5}})") + ", " +
+      entry("b", size, rubber, R"({"gravity": [0, -9.81, 0], "integrator": "newmark"})") + ", " +
+      entry("c", size, stiffer, "{}") + ", " + entry("d", "[1.0, 0.2, 0.25]", rubber, "{}") + ", " +
+      entry(
+          "e", size, rubber,
+          R"({"material_regions": [{"region": "x>0.5", "material": {"E": 4e5, "nu": 0.3, "density": 300}}]})") +
+      "]}";
+  Result<Scene> scene = parse_scene(text, "shared.json");
+  ASSERT_TRUE(scene.ok()) << scene.message();
+  const auto asset = [&](const Scene& s, std::size_t i) { return fem_body(s.world->body(i))->asset().get(); };
+  ASSERT_NE(asset(*scene, 0), nullptr);
+  EXPECT_EQ(asset(*scene, 0), asset(*scene, 1)) << "only per-body settings differ";
+  EXPECT_NE(asset(*scene, 0), asset(*scene, 2)) << "the material differs";
+  EXPECT_NE(asset(*scene, 0), asset(*scene, 3)) << "the mesh differs";
+  EXPECT_NE(asset(*scene, 0), asset(*scene, 4)) << "a material region differs";
+  Result<Scene> again = parse_scene(text, "shared.json");
+  ASSERT_TRUE(again.ok()) << again.message();
+  EXPECT_EQ(asset(*again, 0), asset(*scene, 0)) << "a second load shares the live asset";
+  scene->world->step();
+  EXPECT_NE(fem_body(scene->world->body(0))->state_hash(), fem_body(scene->world->body(1))->state_hash());
+}
+
+// The C++ factory: an asset, a def, and the body behind the surface contract; a null asset or a def the
+// body refuses is an error, not a crash.
+TEST(FemSceneBody, TheFactoryBuildsFromAnAssetAndADef) {
+  const TetMesh mesh = meshing::box_mesh({.size = {0.1, 0.02, 0.02}, .cells = {4, 1, 1}}).value();
+  const auto rubber = materials::material_from_young_poisson(1e5, 0.3, 1000.0).value();
+  Result<std::shared_ptr<const fem::FemAsset>> asset = fem::FemAsset::build(mesh, {rubber});
+  ASSERT_TRUE(asset.ok()) << asset.message();
+  fem::FemDef def;
+  def.body.gravity = Vec3(0.0, 0.0, -9.81);
+  Result<std::unique_ptr<Body>> body = make_scene_body("bar", *asset, def);
+  ASSERT_TRUE(body.ok()) << body.message();
+  EXPECT_EQ((*body)->name(), "bar");
+  ASSERT_NE(fem_body(**body), nullptr);
+  EXPECT_EQ(fem_body(**body)->asset().get(), asset->get());
+  EXPECT_EQ((*body)->surface_triangles().size(), (*asset)->surface().triangles.size());
+
+  Result<std::unique_ptr<Body>> none = make_scene_body("none", nullptr, def);
+  ASSERT_FALSE(none.ok());
+  EXPECT_NE(none.message().find("no asset"), std::string::npos) << none.message();
+  fem::FemDef bad = def;
+  bad.step.explicit_safety = 2.0;
+  Result<std::unique_ptr<Body>> refused = make_scene_body("bad", *asset, bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.message(), "fem: explicit_safety must be in (0, 1]");
 }
 
 }  // namespace

@@ -154,12 +154,20 @@ std::vector<ElementKind> FemBody::hybrid_elements() const {
 
 Result<FemBody> FemBody::build(const TetMesh& rest, std::vector<materials::Material> materials,
                                FemBodyDef def, FemStepDef step, bool* substep_too_large) {
+  Result<std::shared_ptr<const FemAsset>> asset = FemAsset::build(rest, std::move(materials));
+  if (!asset.ok()) return Error{asset.message()};
+  return build(std::move(asset).value(), std::move(def), std::move(step), substep_too_large);
+}
+
+Result<FemBody> FemBody::build(std::shared_ptr<const FemAsset> asset, FemBodyDef def, FemStepDef step,
+                               bool* substep_too_large) {
+  if (!asset) return Error{"fem: no asset (build one with fem::FemAsset::build)"};
+  const TetMesh& rest = asset->rest();
   if (Status s = check_step_def(rest, def, step); !s.ok()) return Error{s.message()};
   std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
   def.fixed_nodes.erase(std::unique(def.fixed_nodes.begin(), def.fixed_nodes.end()), def.fixed_nodes.end());
   FemBody b;
-  b.rest_ = rest;
-  b.materials_ = std::move(materials);
+  b.asset_ = std::move(asset);
   b.def_ = def;
   b.step_ = std::move(step);
   if (!b.step_.operational.empty()) b.def_.tet_elements = b.hybrid_elements();
@@ -190,15 +198,16 @@ Result<FemBody> FemBody::build(const TetMesh& rest, std::vector<materials::Mater
   b.fixed_.assign(n, 0);
   for (Index i : b.def_.fixed_nodes) b.fixed_[static_cast<std::size_t>(i)] = 1;
   b.held_.assign(n, 0);
-  b.reextract_surface();
+  b.refresh_surface();
   return b;
 }
 
 // ---- grabs and forces ----
 
 bool FemBody::surface_node_free(Index sn) const {
-  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node_.size()) return false;
-  const auto vn = static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)]);
+  const std::vector<Index>& surface_node = asset_->surface_nodes();
+  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node.size()) return false;
+  const auto vn = static_cast<std::size_t>(surface_node[static_cast<std::size_t>(sn)]);
   return !fixed_[vn] && !held_[vn];
 }
 
@@ -214,7 +223,7 @@ GrabId FemBody::grab(std::span<const Index> nodes, const Vec3& point) {
   s.volume_nodes.clear();
   s.offsets.clear();
   for (Index sn : nodes) {
-    const Index vn = surface_node_[static_cast<std::size_t>(sn)];
+    const Index vn = asset_->surface_nodes()[static_cast<std::size_t>(sn)];
     s.nodes.push_back(sn);
     s.volume_nodes.push_back(vn);
     s.offsets.push_back(x_[static_cast<std::size_t>(vn)] - point);
@@ -255,8 +264,9 @@ Vec3 FemBody::grab_reaction(GrabId id) const {
 }
 
 void FemBody::add_surface_force(Index sn, const Vec3& f) {
-  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node_.size() || !f.allFinite()) return;
-  pending_[static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)])] += f;
+  const std::vector<Index>& surface_node = asset_->surface_nodes();
+  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node.size() || !f.allFinite()) return;
+  pending_[static_cast<std::size_t>(surface_node[static_cast<std::size_t>(sn)])] += f;
 }
 
 // The held nodes (volume ids, ascending).
@@ -289,9 +299,10 @@ Status FemBody::apply_held() {
 // only) and the others (operational or interface nodes).
 void FemBody::split_hybrid_held(const std::vector<Index>& held, std::vector<Index>& interior,
                                 std::vector<Index>& operational) const {
-  std::vector<char> in_op(rest_.positions.size(), 0), in_lin(rest_.positions.size(), 0);
-  for (std::size_t t = 0; t < rest_.tets.size(); ++t)
-    for (Index a : rest_.tets[t]) (step_.operational[t] ? in_op : in_lin)[static_cast<std::size_t>(a)] = 1;
+  const TetMesh& rest = asset_->rest();
+  std::vector<char> in_op(rest.positions.size(), 0), in_lin(rest.positions.size(), 0);
+  for (std::size_t t = 0; t < rest.tets.size(); ++t)
+    for (Index a : rest.tets[t]) (step_.operational[t] ? in_op : in_lin)[static_cast<std::size_t>(a)] = 1;
   for (Index i : held) {
     const auto is = static_cast<std::size_t>(i);
     (in_lin[is] && !in_op[is] ? interior : operational).push_back(i);
@@ -302,7 +313,7 @@ void FemBody::split_hybrid_held(const std::vector<Index>& held, std::vector<Inde
 
 // The full-body force model with the held nodes kinematic and the pending point forces.
 Result<std::unique_ptr<FemForceModel>> FemBody::build_model() const {
-  Result<FemForceModel> model = FemForceModel::build(rest_, materials_, def_);
+  Result<FemForceModel> model = FemForceModel::build(asset_->rest(), asset_->materials(), def_);
   if (!model.ok()) return Error{model.message()};
   auto next = std::make_unique<FemForceModel>(std::move(model).value());
   if (Status st = next->set_held_nodes(held_nodes()); !st.ok()) return Error{st.message()};
@@ -321,7 +332,8 @@ Status FemBody::build_hybrid_solver(const ImplicitSolverDef& sd, std::optional<H
   split_hybrid_held(held_nodes(), interior_held, operational_held);
   hybrid_def.fixed_nodes.insert(hybrid_def.fixed_nodes.end(), interior_held.begin(), interior_held.end());
   std::sort(hybrid_def.fixed_nodes.begin(), hybrid_def.fixed_nodes.end());
-  Result<HybridSolver> built = HybridSolver::build(rest_, materials_, hybrid_def, step_.operational, sd);
+  Result<HybridSolver> built =
+      HybridSolver::build(asset_->rest(), asset_->materials(), hybrid_def, step_.operational, sd);
   if (!built.ok()) return Error{built.message()};
   hybrid.emplace(std::move(built).value());
   if (Status st = hybrid->set_held_nodes(operational_held); !st.ok()) return st;
@@ -484,8 +496,9 @@ void FemBody::step(double dt, Profile& profile) {
       if (hybrid_) hybrid_->set_point_force(static_cast<Index>(i), Vec3::Zero());
     }
   }
-  for (std::size_t k = 0; k < surface_node_.size(); ++k)
-    xs_[k] = x_[static_cast<std::size_t>(surface_node_[k])];
+  const std::vector<Index>& surface_node = asset_->surface_nodes();
+  for (std::size_t k = 0; k < surface_node.size(); ++k)
+    xs_[k] = x_[static_cast<std::size_t>(surface_node[k])];
   update_reactions();
   profile.record("fem.reaction", watch.ms());
   const bool finite = std::all_of(x_.begin(), x_.end(), [](const Vec3& p) { return p.allFinite(); }) &&
@@ -498,11 +511,12 @@ void FemBody::step(double dt, Profile& profile) {
 // ---- output ----
 
 void FemBody::von_mises(std::span<double> out) const {
-  if (out.size() != rest_.tets.size()) return;
+  const std::vector<Tet>& tets = asset_->rest().tets;
+  if (out.size() != tets.size()) return;
   const FemForceModel& m = *model_;
-  for (std::size_t t = 0; t < rest_.tets.size(); ++t) {
+  for (std::size_t t = 0; t < tets.size(); ++t) {
     const ElementKind kind = m.element(static_cast<Index>(t));
-    const Tet& e = rest_.tets[t];
+    const Tet& e = tets[t];
     Vec12 xe;
     for (int a = 0; a < 4; ++a)
       xe.segment<3>(3 * a) = x_[static_cast<std::size_t>(e[static_cast<std::size_t>(a)])];
@@ -531,14 +545,16 @@ void FemBody::surface_von_mises(std::span<double> out) const {
   std::fill(vm_node_.begin(), vm_node_.end(), 0.0);
   std::fill(volume_node_.begin(), volume_node_.end(), 0.0);
   const auto& volume = model_->rest_shape().volume;
-  for (std::size_t t = 0; t < rest_.tets.size(); ++t) {
-    for (Index a : rest_.tets[t]) {
+  const std::vector<Tet>& tets = asset_->rest().tets;
+  for (std::size_t t = 0; t < tets.size(); ++t) {
+    for (Index a : tets[t]) {
       vm_node_[static_cast<std::size_t>(a)] += volume[t] * vm_tet_[t];
       volume_node_[static_cast<std::size_t>(a)] += volume[t];
     }
   }
+  const std::vector<Index>& surface_node = asset_->surface_nodes();
   for (std::size_t k = 0; k < xs_.size(); ++k) {
-    const auto i = static_cast<std::size_t>(surface_node_[k]);
+    const auto i = static_cast<std::size_t>(surface_node[k]);
     out[k] = volume_node_[i] > 0.0 ? vm_node_[i] / volume_node_[i] : 0.0;
   }
 }

@@ -24,6 +24,7 @@
 #include "pliant/dynamics/integrator.hpp"
 #include "pliant/materials/material.hpp"
 #include "pliant/models/fem/cut/tet_cut.hpp"
+#include "pliant/models/fem/fem_asset.hpp"
 #include "pliant/models/fem/hybrid/hybrid_solver.hpp"
 #include "pliant/models/fem/implicit/fem_force_model.hpp"
 #include "pliant/models/fem/implicit/implicit_solver.hpp"
@@ -84,6 +85,13 @@ struct FemStepDef {
   TetCutDef cut = {};
 };
 
+/// A FEM body's per-instance settings beside its shared fem::FemAsset: the force model's def (element,
+/// mass, damping, gravity, fixed nodes, surface loads) and the stepping (C++20 aggregate).
+struct FemDef {
+  FemBodyDef body = {};
+  FemStepDef step = {};
+};
+
 /// What the last FemBody::step did, summed over its substeps (iteration counts) or worst over them
 /// (residuals).
 struct FemStepReport {
@@ -139,18 +147,25 @@ double explicit_stable_step(const FemForceModel& model);
 
 class FemBody {
  public:
-  /// The tet mesh `rest` (unit: m) with one material or one per tet, `def` (element, mass, Rayleigh
-  /// damping, gravity, fixed nodes) and the stepping `step`. Fails with one line ("fem: ...") on a bad
-  /// mesh, material, def, an explicit substep above the stable step (then *substep_too_large is set when
+  /// A body over `asset` (shared, never changed: see fem_asset.hpp) with `def` (element, mass, Rayleigh
+  /// damping, gravity, fixed nodes) and the stepping `step`. Fails with one line ("fem: ...") on a null
+  /// asset, a bad def, an explicit substep above the stable step (then *substep_too_large is set when
   /// given, so that a reader can name its key), or a consistent mass with an explicit integrator or a
   /// hybrid body.
+  static Result<FemBody> build(std::shared_ptr<const FemAsset> asset, FemBodyDef def, FemStepDef step,
+                               bool* substep_too_large = nullptr);
+  /// A convenience for callers that do not share the rest data: builds a private FemAsset from the tet
+  /// mesh `rest` (unit: m) with one material or one per tet, then the body over it. Fails as
+  /// FemAsset::build does on a bad mesh or material, else as the build above.
   static Result<FemBody> build(const TetMesh& rest, std::vector<materials::Material> materials,
                                FemBodyDef def, FemStepDef step, bool* substep_too_large = nullptr);
 
+  /// The rest data the body reads: the shared asset it was built from, or, after a cut, its own.
+  const std::shared_ptr<const FemAsset>& asset() const { return asset_; }
   /// The force model; its fixed nodes include the nodes grabs hold.
   const FemForceModel& model() const { return *model_; }
   /// The mesh as cut so far (unit: m) and its def (without the held nodes) and stepping.
-  const TetMesh& rest() const { return rest_; }
+  const TetMesh& rest() const { return asset_->rest(); }
   const FemBodyDef& def() const { return def_; }
   const FemStepDef& step_def() const { return step_; }
   /// All node positions (unit: m) and velocities (unit: m/s), interior nodes included.
@@ -167,10 +182,10 @@ class FemBody {
 
   /// The boundary surface: rest positions (unit: m) and outward triangles in surface numbering, its
   /// nodes' volume ids, their current positions (unit: m) and the surface's edge adjacency.
-  const TriMesh& surface() const { return surface_; }
-  std::span<const Index> surface_nodes() const { return surface_node_; }
+  const TriMesh& surface() const { return asset_->surface(); }
+  std::span<const Index> surface_nodes() const { return asset_->surface_nodes(); }
   std::span<const Vec3> surface_positions() const { return xs_; }
-  const Adjacency& surface_adjacency() const { return adjacency_; }
+  const Adjacency& surface_adjacency() const { return asset_->surface_adjacency(); }
   /// Incremented whenever a cut re-extracts the surface.
   std::uint64_t surface_topology_version() const { return topology_version_; }
   /// Whether surface node `sn` is neither fixed nor held by a grab.
@@ -196,8 +211,10 @@ class FemBody {
   /// Cuts the operational tets of a hybrid body along the blade's sweep (fem::cut_tets with
   /// step_def().cut, the interface and fixed nodes frozen), accumulating the sweep while the blade keeps
   /// moving in one direction; the solver is updated locally (HybridSolver::replace_operational, the
-  /// condensed part kept) and the surface re-extracted. False (nothing changed) for a body that is not
-  /// hybrid or a sweep that cuts nothing; a cut allocates, a miss allocates nothing.
+  /// condensed part kept) and the surface re-extracted. The cut mesh goes into a new asset the body
+  /// owns alone (copy on write): the asset it shared, and the bodies sharing it, are left unchanged. False
+  /// (nothing changed) for a body that is not hybrid or a sweep that cuts nothing; a cut allocates, a miss
+  /// allocates nothing.
   bool cut(const TetCutBlade& sweep);
   /// The cuts since the previous step's start (valid until the next step).
   std::span<const FemCutEvent> cut_events() const { return cut_events_; }
@@ -257,11 +274,10 @@ class FemBody {
   std::optional<Stroke> select_stroke(const TetCutBlade& b, double pending, double extent);
   bool apply_cut(const TetCutResult& cut);
   void resize_state();
-  void reextract_surface();
+  void refresh_surface();
 
-  TetMesh rest_;
-  std::vector<materials::Material> materials_;
-  FemBodyDef def_;  // without the held nodes
+  std::shared_ptr<const FemAsset> asset_;  // rest mesh, materials, surface: shared until a cut
+  FemBodyDef def_;                         // without the held nodes
   FemStepDef step_;
   std::unique_ptr<FemForceModel> model_;
   std::optional<ImplicitSolver> solver_;
@@ -273,10 +289,7 @@ class FemBody {
   std::vector<Vec3> start_v_;  // held nodes' velocities at the step's start (unit: m/s)
   double step_dt_ = 0.0;       // the last step (unit: s)
   std::vector<char> fixed_, held_;
-  TriMesh surface_;
-  std::vector<Index> surface_node_;
-  std::vector<Vec3> xs_;
-  Adjacency adjacency_;
+  std::vector<Vec3> xs_;  // current surface positions (unit: m)
   GrabSlots<Slot> slots_;
   FemStepReport report_;
   std::optional<FemSolverWarning> warning_;

@@ -74,9 +74,10 @@ bool FemBody::stroke_misses_region(const TetCutBlade& b) const {
 
 // The bounds of tet t at the current positions (unit: m).
 void FemBody::tet_bounds(std::size_t t, Vec3& lo, Vec3& hi) const {
-  lo = x_[static_cast<std::size_t>(rest_.tets[t][0])];
+  const Tet& tet = asset_->rest().tets[t];
+  lo = x_[static_cast<std::size_t>(tet[0])];
   hi = lo;
-  for (Index a : rest_.tets[t]) {
+  for (Index a : tet) {
     lo = lo.cwiseMin(x_[static_cast<std::size_t>(a)]);
     hi = hi.cwiseMax(x_[static_cast<std::size_t>(a)]);
   }
@@ -85,7 +86,7 @@ void FemBody::tet_bounds(std::size_t t, Vec3& lo, Vec3& hi) const {
 // The largest bounding-box side of an operational tet (unit: m).
 double FemBody::largest_operational_extent() const {
   double extent = 0.0;
-  for (std::size_t t = 0; t < rest_.tets.size(); ++t) {
+  for (std::size_t t = 0; t < asset_->rest().tets.size(); ++t) {
     if (!step_.operational[t]) continue;
     Vec3 tlo, thi;
     tet_bounds(t, tlo, thi);
@@ -109,7 +110,7 @@ std::optional<FemBody::Stroke> FemBody::select_stroke(const TetCutBlade& b, doub
   cut_b_ = b.b1;
   const Vec3 band_lo = blade.a0.cwiseMin(blade.b0).cwiseMin(b.a1).cwiseMin(b.b1) - Vec3::Constant(extent);
   const Vec3 band_hi = blade.a0.cwiseMax(blade.b0).cwiseMax(b.a1).cwiseMax(b.b1) + Vec3::Constant(extent);
-  const std::size_t old_t = rest_.tets.size();
+  const std::size_t old_t = asset_->rest().tets.size();
   std::vector<std::uint8_t> cuttable(old_t, 0);
   std::size_t near = 0;
   for (std::size_t t = 0; t < old_t; ++t) {
@@ -144,32 +145,37 @@ bool FemBody::cut(const TetCutBlade& b) {
   if (moving && pending < extent) return false;
   const std::optional<Stroke> stroke = select_stroke(b, pending, extent);
   if (!stroke) return false;
-  std::vector<std::uint8_t> frozen(rest_.positions.size(), 0);
+  std::vector<std::uint8_t> frozen(asset_->rest().positions.size(), 0);
   for (Index i : hybrid_->interface_nodes()) frozen[static_cast<std::size_t>(i)] = 1;
   for (Index i : def_.fixed_nodes) frozen[static_cast<std::size_t>(i)] = 1;
-  Result<TetCutResult> result = cut_tets(rest_, x_, stroke->cuttable, frozen, stroke->blade, step_.cut);
+  Result<TetCutResult> result =
+      cut_tets(asset_->rest(), x_, stroke->cuttable, frozen, stroke->blade, step_.cut);
   if (!result.ok() || result->empty()) return false;
   return apply_cut(*result);
 }
 
 // Applies a cut: the new mesh and state, the hybrid solver's operational part replaced (the condensed
-// part kept), the full-body force model rebuilt, the surface re-extracted and the event queued. False,
-// changing nothing, when the solver refuses the new operational part.
+// part kept), the full-body force model rebuilt, the surface re-extracted and the event queued. The cut
+// mesh goes into a new asset the body alone holds (copy on write): the asset it had, possibly shared
+// with other bodies, is never changed. False, changing nothing, when the new asset cannot be built or
+// the solver refuses the new operational part.
 bool FemBody::apply_cut(const TetCutResult& cut) {
+  const TetMesh& old_rest = asset_->rest();
   // Where the cut happens, before the tets change: the mean centroid of the tets it replaces.
   Vec3 where = Vec3::Zero();
   for (Index t : cut.removed_tets)
-    for (Index a : rest_.tets[static_cast<std::size_t>(t)]) where += 0.25 * x_[static_cast<std::size_t>(a)];
+    for (Index a : old_rest.tets[static_cast<std::size_t>(t)])
+      where += 0.25 * x_[static_cast<std::size_t>(a)];
   if (!cut.removed_tets.empty()) where /= static_cast<double>(cut.removed_tets.size());
 
-  const std::size_t old_n = rest_.positions.size();
-  TetMesh rest = rest_;
+  const std::size_t old_n = old_rest.positions.size();
+  TetMesh rest = old_rest;
   std::vector<Vec3> x = x_, v = v_;
   const std::vector<Index> tet_map = apply_tet_cut(cut, rest, x, v);
-  const std::size_t nt = rest.tets.size(), n = rest.positions.size();
+  const std::size_t nt = rest.tets.size();
   std::vector<std::uint8_t> operational;
   std::vector<materials::Material> materials;
-  remap_tet_data(cut, tet_map, nt, step_.operational, materials_, operational, materials);
+  remap_tet_data(cut, tet_map, nt, step_.operational, asset_->materials(), operational, materials);
   std::vector<Tet> op_tets;
   std::vector<materials::Material> op_materials;
   for (std::size_t t = 0; t < nt; ++t) {
@@ -178,19 +184,21 @@ bool FemBody::apply_cut(const TetCutResult& cut) {
     if (materials.size() > 1) op_materials.push_back(materials[t]);
   }
   if (materials.size() == 1) op_materials = materials;
-  const std::span<const Vec3> appended(rest.positions.data() + old_n, n - old_n);
+  Result<std::shared_ptr<const FemAsset>> own = FemAsset::build(std::move(rest), std::move(materials));
+  if (!own.ok()) return false;
+  const TetMesh& cut_rest = (*own)->rest();
+  const std::span<const Vec3> appended(cut_rest.positions.data() + old_n, cut_rest.positions.size() - old_n);
   if (!hybrid_->replace_operational(appended, op_tets, op_materials).ok()) return false;
 
-  rest_ = std::move(rest);
+  asset_ = std::move(own).value();
   x_ = std::move(x);
   v_ = std::move(v);
-  materials_ = std::move(materials);
   step_.operational = std::move(operational);
   def_.tet_elements = hybrid_elements();
   resize_state();
   // The full-body force model (the reactions' and the stresses'); the solver is not rebuilt.
   if (Result<std::unique_ptr<FemForceModel>> model = build_model(); model.ok()) model_ = std::move(*model);
-  reextract_surface();
+  refresh_surface();
   ++topology_version_;
   pending_cuts_.push_back({cut.tets_split, cut.tets_removed, cut.nodes_added, where});
   return true;
@@ -198,7 +206,7 @@ bool FemBody::apply_cut(const TetCutResult& cut) {
 
 // Sizes the per-node and per-tet arrays for the mesh after a cut (a cut only appends nodes).
 void FemBody::resize_state() {
-  const std::size_t n = rest_.positions.size(), nt = rest_.tets.size();
+  const std::size_t n = asset_->rest().positions.size(), nt = asset_->rest().tets.size();
   for (std::vector<Vec3>* a : {&f_, &pending_, &start_, &start_v_}) a->resize(n, Vec3::Zero());
   fixed_.resize(n, 0);
   held_.resize(n, 0);
@@ -207,19 +215,18 @@ void FemBody::resize_state() {
   volume_node_.assign(n, 0.0);
 }
 
-// The boundary of the current mesh: surface, its current positions and edge adjacency. Grabs keep their
-// volume nodes (a cut only appends nodes); their surface numbering follows the new surface.
-void FemBody::reextract_surface() {
-  BoundarySurface boundary = extract_boundary(rest_);
-  surface_ = std::move(boundary.mesh);
-  surface_node_ = std::move(boundary.volume_node);
-  xs_.resize(surface_node_.size());
-  for (std::size_t k = 0; k < surface_node_.size(); ++k)
-    xs_[k] = x_[static_cast<std::size_t>(surface_node_[k])];
-  adjacency_ = vertex_adjacency(static_cast<Index>(xs_.size()), unique_edges(surface_.triangles));
+// The current positions of the asset's boundary surface (its triangles, node maps and edge adjacency
+// are the asset's). Grabs keep their volume nodes (a cut only appends nodes); their surface numbering
+// follows the asset's surface.
+void FemBody::refresh_surface() {
+  const std::vector<Index>& surface_index = asset_->surface_index();
+  const std::vector<Index>& surface_node = asset_->surface_nodes();
+  xs_.resize(surface_node.size());
+  for (std::size_t k = 0; k < surface_node.size(); ++k)
+    xs_[k] = x_[static_cast<std::size_t>(surface_node[k])];
   slots_.for_each([&](Slot& s) {
     for (std::size_t j = 0; j < s.volume_nodes.size(); ++j)
-      s.nodes[j] = boundary.surface_node[static_cast<std::size_t>(s.volume_nodes[j])];
+      s.nodes[j] = surface_index[static_cast<std::size_t>(s.volume_nodes[j])];
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/parallel_for.hpp"
 #include "models/fem/elements/corotational_lanes.hpp"
+#include "models/fem/implicit/tet_materials_check.hpp"
 #include "pliant/core/threads.hpp"
 #include "pliant/models/fem/assembly/assembly.hpp"
 #include "pliant/models/fem/elements/hyperelastic_tet.hpp"
@@ -130,12 +131,7 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
   auto shape = build_rest_shape(rest);
   if (!shape) return Error{"fem body: " + shape.message()};
   const std::size_t nt = rest.tet_count(), n = rest.node_count();
-  if (materials.size() != 1 && materials.size() != nt)
-    return Error{"fem body: " + std::to_string(materials.size()) + " materials for " + std::to_string(nt) +
-                 " tets (give 1 or one per tet)"};
-  for (std::size_t i = 0; i < materials.size(); ++i)
-    if (auto ok = materials::validate(materials[i]); !ok)
-      return Error{"fem body: material " + std::to_string(i) + ": " + ok.message()};
+  if (Status s = detail::check_tet_materials(materials, nt); !s.ok()) return Error{s.message()};
   if (!(std::isfinite(def.rayleigh_alpha) && def.rayleigh_alpha >= 0.0 && std::isfinite(def.rayleigh_beta) &&
         def.rayleigh_beta >= 0.0))
     return Error{"fem body: Rayleigh alpha and beta must be finite and >= 0"};
