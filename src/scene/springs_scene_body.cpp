@@ -12,8 +12,10 @@
 #include "family_registry.hpp"
 #include "setting_reader.hpp"
 
+#include "pliant/core/asset_cache.hpp"
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
+#include "pliant/models/springs/springs_asset.hpp"
 #include "pliant/models/springs/springs_body.hpp"
 #include "pliant/models/springs/tearing.hpp"
 #include "pliant/scene/family_registry.hpp"
@@ -196,8 +198,12 @@ void check_time_step(const JsonReader& body, double world_step, const springs::S
 
 namespace pliant::scene {
 
-std::unique_ptr<Body> make_springs_scene_body(std::string name, springs::SpringsBody body) {
-  return std::make_unique<detail::SpringsSceneBody>(std::move(name), std::move(body));
+Result<std::unique_ptr<Body>> make_scene_body(std::string name,
+                                              std::shared_ptr<const springs::SpringsAsset> asset,
+                                              springs::SpringsBodyDef def) {
+  Result<springs::SpringsBody> body = springs::SpringsBody::build(std::move(asset), def);
+  if (!body.ok()) return body.error();
+  return std::unique_ptr<Body>(std::make_unique<detail::SpringsSceneBody>(std::move(name), std::move(*body)));
 }
 
 const springs::SpringsBody* springs_body(const Body& body) {
@@ -380,14 +386,26 @@ std::unique_ptr<Body> make_springs_body(const JsonReader& body, BodyInputs in) {
     s.tearing.edge_threshold = settings.number(*t, "springs/tearing/edge_threshold");
     s.tearing.inner_threshold = settings.number(*t, "springs/tearing/inner_threshold");
   }
-  Result<springs::SpringMesh> mesh = in.volume ? springs::build_spring_mesh(*in.volume, mesh_def)
-                                               : springs::build_spring_mesh(*in.surface, mesh_def);
-  if (!mesh.ok()) body.at("mesh").fail(mesh.message());
+  // The fixed regions select initial nodes, which are the mesh's own nodes in order: the asset's key
+  // is known before anything is built, and bodies with the same mesh and settings share one asset.
+  const std::vector<Vec3>& rest = in.volume ? in.volume->positions : in.surface->positions;
+  std::vector<Index> fixed;
   for (const Region& r : in.fixed) {
-    for (Index n : select_nodes(mesh->rest_position, r)) mesh->set_fixed(n, true);
+    for (Index n : select_nodes(rest, r)) fixed.push_back(n);
   }
-  if (springs::method_is_dynamic(s.method.method)) check_time_step(body, in.time_step, *mesh, s.method);
-  return make_springs_scene_body(in.name, springs::SpringsBody(std::move(*mesh), s));
+  const std::uint64_t key = in.volume ? springs::SpringsAsset::key_of(*in.volume, mesh_def, fixed)
+                                      : springs::SpringsAsset::key_of(*in.surface, mesh_def, fixed);
+  Result<std::shared_ptr<const springs::SpringsAsset>> asset =
+      AssetCache::global().get_or_build<springs::SpringsAsset>(key, [&] {
+        return in.volume ? springs::SpringsAsset::build(*in.volume, mesh_def, fixed)
+                         : springs::SpringsAsset::build(*in.surface, mesh_def, fixed);
+      });
+  if (!asset.ok()) body.at("mesh").fail(asset.message());
+  if (springs::method_is_dynamic(s.method.method))
+    check_time_step(body, in.time_step, (*asset)->mesh(), s.method);
+  Result<std::unique_ptr<Body>> made = make_scene_body(in.name, std::move(*asset), s);
+  if (!made.ok()) body.fail(made.message());
+  return std::move(*made);
 }
 
 FamilyEntry springs_family() {

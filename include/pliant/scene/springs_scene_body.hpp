@@ -5,7 +5,9 @@
 // need the accessors.
 #pragma once
 
+#include "pliant/core/result.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
+#include "pliant/models/springs/springs_asset.hpp"
 #include "pliant/models/springs/springs_body.hpp"
 #include "pliant/scene/body.hpp"
 
@@ -14,7 +16,12 @@
 
 namespace pliant::scene {
 
-/// A scene body named `name` that drives `body`. Its surface is the whole SpringMesh (positions in
+/// A scene body named `name` that drives a springs::SpringsBody made from `asset` (the initial network:
+/// rest positions in m, springs, masses in kg, fixed nodes; shared, never changed: the body copies its
+/// mesh once, and tearing changes only that copy; build it with springs::SpringsAsset::build, or
+/// through AssetCache::global() to share it) and `def` (per-body settings, units in SpringsBodyDef).
+/// Fails with one line for a null asset or a def the body refuses (springs::SpringsBody::build). Its
+/// surface is the whole SpringMesh (positions in
 /// m, every node a surface node, the mesh's triangles); a grab holds the triangle corner nearest the
 /// picked point; apply_force spreads a force (unit: N) over the triangle's corners by barycentric
 /// weight for the next step; its events are the body's tears and released grabs. Body::step(dt)
@@ -22,7 +29,9 @@ namespace pliant::scene {
 /// dynamic methods, lround(dt / method.dt) of them: pick a method dt that divides the world's step and
 /// is stable for the mesh (springs::explicit_euler_stable_step; a scene file's reader rounds and
 /// checks it). Stages recorded: "springs.interaction", "springs.solve", "springs.tear" (unit: ms).
-std::unique_ptr<Body> make_springs_scene_body(std::string name, springs::SpringsBody body);
+Result<std::unique_ptr<Body>> make_scene_body(std::string name,
+                                              std::shared_ptr<const springs::SpringsAsset> asset,
+                                              springs::SpringsBodyDef def);
 
 /// The SpringsBody behind a springs-family scene body, or nullptr for a body of another family.
 const springs::SpringsBody* springs_body(const Body& body);

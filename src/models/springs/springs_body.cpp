@@ -4,6 +4,8 @@
 
 #include "pliant/core/hash.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -30,9 +32,23 @@ std::optional<TearMode> tear_mode_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+Result<SpringsBody> SpringsBody::build(std::shared_ptr<const SpringsAsset> asset, const SpringsBodyDef& def) {
+  if (!asset) return Error{"springs: no asset (null SpringsAsset)"};
+  if (method_is_dynamic(def.method.method) && !(def.method.dt > 0.0))
+    return Error{fmt::format("springs: method dt must be > 0 s, got {}", def.method.dt)};
+  if (def.tear_mode == TearMode::area_preserving && def.tears_per_step < 1)
+    return Error{fmt::format("springs: tears_per_step must be >= 1, got {}", def.tears_per_step)};
+  return SpringsBody(std::move(asset), def);
+}
+
 SpringsBody::SpringsBody(SpringMesh mesh, const SpringsBodyDef& def)
-    : def_(def),
-      mesh_(std::move(mesh)),
+    : SpringsBody(SpringsAsset::from_mesh(std::move(mesh)), def) {}
+
+// The one copy of the initial network: the body's state is its mesh (see the top of the header).
+SpringsBody::SpringsBody(std::shared_ptr<const SpringsAsset> asset, const SpringsBodyDef& def)
+    : asset_(std::move(asset)),
+      def_(def),
+      mesh_(asset_->mesh()),
       stepper_(def.method),
       tearing_(def.tearing),
       pressure_(def.pressure) {

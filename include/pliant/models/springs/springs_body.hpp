@@ -2,7 +2,9 @@
 // happens. The scene adapter (scene/springs_scene_body.hpp) and the tearing scenes (scenes_tearing.hpp)
 // both drive one; neither steps a SpringMesh itself.
 //
-// It owns the SpringMesh (state, including the topology that tearing changes), a MethodStepper (one of
+// It is made from a shared SpringsAsset (the initial network) and a def. It owns the SpringMesh (state,
+// including the topology that tearing changes: a copy of the asset's mesh made once, when the body is
+// made, because the state IS the mesh; the asset never changes), a MethodStepper (one of
 // the nine Table 2.1 methods), the tearing of its TearMode, node grabs, external node forces, gravity,
 // an optional internal pressure and rigid cylinder obstacles. step(dt) covers dt with substeps of the
 // method's own time step (one substep for the quasi-static methods); each substep runs
@@ -34,9 +36,11 @@
 #include "pliant/models/springs/forces.hpp"
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
+#include "pliant/models/springs/springs_asset.hpp"
 #include "pliant/models/springs/tearing.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -80,10 +84,17 @@ struct GrabRelease : GrabReleased {
 
 class SpringsBody {
  public:
-  /// Takes the mesh as it is (fixed nodes, positions, velocities) and the settings.
+  /// A body on `asset` (shared, never changed: the body copies its mesh once, here) with the settings
+  /// `def`. Fails with one line for a null asset, a dynamic method's dt <= 0 (unit: s) or
+  /// tears_per_step < 1 with area-preserving tearing.
+  static Result<SpringsBody> build(std::shared_ptr<const SpringsAsset> asset, const SpringsBodyDef& def);
+  /// A convenience for tests and hand-made set-ups: wraps the mesh as it is (fixed nodes, positions,
+  /// velocities) in its own asset (SpringsAsset::from_mesh) and makes the body on it, unchecked.
   SpringsBody(SpringMesh mesh, const SpringsBodyDef& def);
 
   const SpringsBodyDef& def() const { return def_; }
+  /// The initial network the body was made from (shared; its mesh is the body's state at construction).
+  const std::shared_ptr<const SpringsAsset>& asset() const { return asset_; }
   /// The mesh: valid until the next step or cut (tearing may reallocate its arrays).
   const SpringMesh& mesh() const { return mesh_; }
   /// The current internal pressure (unit: Pa): def().pressure, decayed since the first tear.
@@ -141,7 +152,9 @@ class SpringsBody {
   bool tear();
   void apply_pressure();
   void push_out_of_obstacles();
+  SpringsBody(std::shared_ptr<const SpringsAsset> asset, const SpringsBodyDef& def);
 
+  std::shared_ptr<const SpringsAsset> asset_;
   SpringsBodyDef def_;
   SpringMesh mesh_;
   MethodStepper stepper_;
