@@ -4,6 +4,7 @@
 #include "setting_reader.hpp"
 #include "soft_grab_patch.hpp"
 
+#include "pliant/core/asset_cache.hpp"
 #include "pliant/io/vtu.hpp"
 #include "pliant/models/fem/modal/modal_fem_body.hpp"
 #include "pliant/scene/capabilities.hpp"
@@ -125,20 +126,39 @@ std::unique_ptr<Body> make_fem_modal_body(const JsonReader& settings, const TetM
     if (auto v = settings.find(key))
       v->fail(fmt::format("a modal body steps by the exact modal step: remove \"{}\"", key));
   }
-  fem::ModalFemDef modal;
-  modal.modes = static_cast<Index>(reader.integer(j, "fem/modal/modes"));
-  modal.warping = reader.boolean(j, "fem/modal/warping");
-  if (auto v = reader.number_if(j, "fem/modal/shift")) modal.shift = *v;
-  Result<fem::ModalFemBody> built =
-      fem::ModalFemBody::build(mesh, std::move(materials), std::move(def), modal, in.time_step);
-  if (!built.ok()) j.fail(built.message());
-  return std::make_unique<FemModalSceneBody>(in.name, std::move(built).value());
+  fem::ModalFemAssetDef basis{.modes = static_cast<Index>(reader.integer(j, "fem/modal/modes")),
+                              .mass = def.mass,
+                              .fixed_nodes = std::move(def.fixed_nodes)};
+  if (auto v = reader.number_if(j, "fem/modal/shift")) basis.shift = *v;
+  fem::ModalFemDef modal{.dt = in.time_step,
+                         .warping = reader.boolean(j, "fem/modal/warping"),
+                         .rayleigh_alpha = def.rayleigh_alpha,
+                         .rayleigh_beta = def.rayleigh_beta,
+                         .gravity = def.gravity,
+                         .surface_loads = std::move(def.surface_loads)};
+  if (!(modal.dt > 0.0) || !std::isfinite(modal.dt))
+    j.fail("fem modal: the step must be a finite number > 0 s");
+  // Bodies of this scene, or of another load while this one lives, with the same mesh, materials and
+  // basis settings share one asset: one eigen-solve.
+  Result<std::shared_ptr<const fem::ModalFemAsset>> asset =
+      AssetCache::global().get_or_build<fem::ModalFemAsset>(
+          fem::ModalFemAsset::key_of(mesh, materials, basis),
+          [&] { return fem::ModalFemAsset::build(mesh, std::move(materials), basis); });
+  if (!asset.ok()) j.fail(asset.message());
+  Result<std::unique_ptr<Body>> body = make_scene_body(in.name, std::move(asset).value(), std::move(modal));
+  if (!body.ok()) j.fail(body.message());
+  return std::move(body).value();
 }
 
 }  // namespace detail
 
-std::unique_ptr<Body> make_fem_modal_scene_body(std::string name, fem::ModalFemBody body) {
-  return std::make_unique<detail::FemModalSceneBody>(std::move(name), std::move(body));
+Result<std::unique_ptr<Body>> make_scene_body(std::string name,
+                                              std::shared_ptr<const fem::ModalFemAsset> asset,
+                                              fem::ModalFemDef def) {
+  Result<fem::ModalFemBody> built = fem::ModalFemBody::build(std::move(asset), std::move(def));
+  if (!built.ok()) return built.error();
+  return std::unique_ptr<Body>(
+      std::make_unique<detail::FemModalSceneBody>(std::move(name), std::move(built).value()));
 }
 
 const fem::ModalFemBody* fem_modal_body(const Body& body) {

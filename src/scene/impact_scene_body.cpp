@@ -15,6 +15,7 @@
 #include "family_registry.hpp"
 #include "setting_reader.hpp"
 
+#include "pliant/core/asset_cache.hpp"
 #include "pliant/core/bvh.hpp"
 #include "pliant/core/grab_slots.hpp"
 #include "pliant/models/impact/falloff.hpp"
@@ -251,7 +252,6 @@ impact::ImpactMaterial read_material(const SettingsReader& settings, const JsonR
 std::unique_ptr<Body> make_impact_body(const JsonReader& body, BodyInputs in) {
   if (!in.surface) body.at("mesh").fail("the impact family needs a surface mesh (triangles), not a volume");
   const SettingsReader settings(impact_settings(), in.time_step);
-  impact::DentOptions options;
   ImpactBodyDef def;
   std::vector<impact::ImpactRegion> regions;
   const std::vector<Vec3>& nodes = in.surface->positions;
@@ -262,9 +262,9 @@ std::unique_ptr<Body> make_impact_body(const JsonReader& body, BodyInputs in) {
   material.hardness = settings.number(j, "impact/hardness");
   material.min_force = settings.number(j, "impact/min_force");
   const std::string name = settings.text(j, "impact/method");
-  options.method = name == "octree"        ? impact::ImpactMethod::octree
-                   : name == "brute_force" ? impact::ImpactMethod::brute_force
-                                           : impact::ImpactMethod::bvh_grid;
+  const impact::ImpactMethod method = name == "octree"        ? impact::ImpactMethod::octree
+                                      : name == "brute_force" ? impact::ImpactMethod::brute_force
+                                                              : impact::ImpactMethod::bvh_grid;
   def.grab_stiffness = settings.number(j, "impact/grab_stiffness");
   def.projectile_deceleration = settings.number(j, "impact/projectile_deceleration");
   if (auto rs = settings.find(j, "impact/regions")) {
@@ -285,10 +285,17 @@ std::unique_ptr<Body> make_impact_body(const JsonReader& body, BodyInputs in) {
     rigid.resistance = 1.0;
     regions.push_back({r, rigid});
   }
-  if (in.max_threads > 0) options.threads = in.max_threads;
-  Result<impact::DentTarget> target = impact::DentTarget::create(*in.surface, material, regions, options);
-  if (!target.ok()) body.at("mesh").fail(target.message());
-  return make_impact_scene_body(in.name, std::move(*target), def);
+  if (in.max_threads > 0) def.threading.threads = in.max_threads;
+  // Bodies of this scene, or of another load while this one lives, with the same surface, materials
+  // and method share one asset: the structures are built once, and each body copies them on its first dent.
+  Result<std::shared_ptr<const impact::DentAsset>> asset =
+      AssetCache::global().get_or_build<impact::DentAsset>(
+          impact::DentAsset::key_of(*in.surface, material, regions, method),
+          [&] { return impact::DentAsset::build(*in.surface, material, regions, method); });
+  if (!asset.ok()) body.at("mesh").fail(asset.message());
+  Result<std::unique_ptr<Body>> made = make_scene_body(in.name, std::move(asset).value(), def);
+  if (!made.ok()) body.at("mesh").fail(made.message());
+  return std::move(made).value();
 }
 
 }  // namespace
@@ -310,8 +317,13 @@ FamilyEntry impact_family() {
 
 namespace pliant::scene {
 
-std::unique_ptr<Body> make_impact_scene_body(std::string name, impact::DentTarget target, ImpactBodyDef def) {
-  return std::make_unique<detail::ImpactSceneBody>(std::move(name), std::move(target), def);
+Result<std::unique_ptr<Body>> make_scene_body(std::string name,
+                                              std::shared_ptr<const impact::DentAsset> asset,
+                                              ImpactBodyDef def) {
+  Result<impact::DentTarget> target = impact::DentTarget::create(std::move(asset), def.threading);
+  if (!target.ok()) return target.error();
+  return std::unique_ptr<Body>(
+      std::make_unique<detail::ImpactSceneBody>(std::move(name), std::move(*target), def));
 }
 
 const impact::DentTarget* impact_target(const Body& body) {

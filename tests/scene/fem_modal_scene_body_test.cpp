@@ -52,13 +52,13 @@ TEST(FemModalSceneBody, StepsEqualTheModalBodyDrivenDirectly) {
   for (const fem::MassKind kind : {fem::MassKind::lumped, fem::MassKind::consistent})
     for (bool warping : {false, true}) {
       SCOPED_TRACE(fem::mass_kind_name(kind));
-      auto runtime = fem::ModalFemBody::build(
-          mesh, {mat},
-          {.mass = kind, .rayleigh_alpha = 0.5, .rayleigh_beta = 0.002, .gravity = g, .fixed_nodes = fixed},
-          {.modes = 8, .warping = warping}, dt);
-      ASSERT_TRUE(runtime.ok()) << runtime.message();
-      const std::unique_ptr<Body> built = make_fem_modal_scene_body("b", std::move(runtime).value());
-      Body& body = *built;
+      auto asset = fem::ModalFemAsset::build(mesh, {mat}, {.modes = 8, .mass = kind, .fixed_nodes = fixed});
+      ASSERT_TRUE(asset.ok()) << asset.message();
+      auto built = make_scene_body(
+          "b", *asset,
+          {.dt = dt, .warping = warping, .rayleigh_alpha = 0.5, .rayleigh_beta = 0.002, .gravity = g});
+      ASSERT_TRUE(built.ok()) << built.message();
+      Body& body = **built;
       // The reference: the same basis (a deterministic solve), the body driven by hand.
       auto basis = fem::modal_analysis(
           mesh, std::span(&mat, 1), fixed, {.modes = 8},

@@ -6,6 +6,8 @@
 // time is fem::ModalFemBody (models/fem/modal/modal_fem_body.hpp).
 #pragma once
 
+#include "pliant/core/result.hpp"
+#include "pliant/models/fem/modal/modal_fem_asset.hpp"
 #include "pliant/models/fem/modal/modal_fem_body.hpp"
 #include "pliant/scene/body.hpp"
 
@@ -14,7 +16,9 @@
 
 namespace pliant::scene {
 
-/// A scene body named `name` that drives `body` (build it with fem::ModalFemBody::build). Its surface is
+/// A scene body named `name`, a fem::ModalFemBody of `asset` (shared, never written; build it with
+/// fem::ModalFemAsset::build or take it from AssetCache) with the per-body settings `def` (step dt in s,
+/// damping α in 1/s and β in s, gravity in m/s², surface loads in Pa, warping). Its surface is
 /// the mesh's boundary, reconstructed per step; a grab ties the soft patch picked around the point (the
 /// free surface nodes within the radius that connect to the handle over the surface; default radius
 /// twice the mean surface edge length at the handle) by stiff springs to its target (see
@@ -23,7 +27,10 @@ namespace pliant::scene {
 /// the linear reconstruction). Stages: "fem.modal_step", "fem.reconstruct" (unit: ms). Events:
 /// fem::FemSolverWarning (a state no longer finite) and released grabs. It offers InteriorOutput: the
 /// full reconstruction, computed only when asked. Steps never throw and allocate nothing after the first.
-std::unique_ptr<Body> make_fem_modal_scene_body(std::string name, fem::ModalFemBody body);
+/// Fails with one line for a null asset or a def the body refuses.
+Result<std::unique_ptr<Body>> make_scene_body(std::string name,
+                                              std::shared_ptr<const fem::ModalFemAsset> asset,
+                                              fem::ModalFemDef def);
 
 /// The ModalFemBody behind a modal fem body, or nullptr for any other body.
 const fem::ModalFemBody* fem_modal_body(const Body& body);

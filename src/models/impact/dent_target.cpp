@@ -16,18 +16,6 @@
 
 namespace pliant::impact {
 
-const char* to_string(ImpactMethod method) {
-  switch (method) {
-    case ImpactMethod::brute_force:
-      return "brute_force";
-    case ImpactMethod::octree:
-      return "octree";
-    case ImpactMethod::bvh_grid:
-      return "bvh_grid";
-  }
-  return "?";
-}
-
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -115,15 +103,22 @@ struct DentTarget::Impl {
     double speed = 0, deceleration = 0, tau = 0, tau_stop = 0;
   };
 
-  TriMesh mesh;
-  std::vector<Vec3> rest;
-  std::vector<ImpactMaterial> materials;
-  double max_radius = 0;
-  DentOptions options;
-  Octree octree;
-  TriangleBvh bvh;
-  PointGrid grid;
-  Aabb bounds;
+  // The rest surface, materials and structures at rest, shared and never written.
+  std::shared_ptr<const DentAsset> asset;
+  DentThreading threading;
+  // The surface and structures the queries read: the asset's until the first dent or edit, then the
+  // target's own copies below (copy-on-write, own_surface()). The Impl lives on the heap and never
+  // moves, so the pointers into it stay valid.
+  const TriMesh* mesh_ = nullptr;
+  const Octree* octree_ = nullptr;
+  const TriangleBvh* bvh_ = nullptr;
+  const PointGrid* grid_ = nullptr;
+  bool owned = false;
+  TriMesh own_mesh;
+  Octree own_octree;
+  TriangleBvh own_bvh;
+  PointGrid own_grid;
+  Aabb bounds;  // the rest bounds grown by every dent (the passing test's neighbourhood)
   std::vector<Body> bodies;
   std::vector<ImpactEvent> events;
   StepStats stats;
@@ -134,16 +129,52 @@ struct DentTarget::Impl {
   std::vector<Index> ray_tri;
   NearestPoint nearest;
 
-  int threads() const { return options.threads > 0 ? options.threads : std::max(1, solver_threads()); }
+  int threads() const { return threading.threads > 0 ? threading.threads : std::max(1, solver_threads()); }
+  ImpactMethod method() const { return asset->method(); }
+  const TriMesh& mesh() const { return *mesh_; }
+  const Octree& octree() const { return *octree_; }
+  const TriangleBvh& bvh() const { return *bvh_; }
+  const PointGrid& grid() const { return *grid_; }
+  const std::vector<ImpactMaterial>& materials() const { return asset->materials(); }
+
+  void read_asset() {
+    mesh_ = &asset->surface();
+    octree_ = &asset->octree();
+    bvh_ = &asset->bvh();
+    grid_ = &asset->grid();
+    bounds = asset->bounds();
+  }
+  // Before the first change of the surface: the target's own copy of the surface and the method's
+  // structures (copied, not rebuilt, so that they equal the asset's bit for bit), which it then moves.
+  void own_surface() {
+    if (owned) return;
+    own_mesh = asset->surface();
+    switch (method()) {
+      case ImpactMethod::brute_force:
+        break;
+      case ImpactMethod::octree:
+        own_octree = asset->octree();
+        break;
+      case ImpactMethod::bvh_grid:
+        own_bvh = asset->bvh();
+        own_grid = asset->grid();
+        break;
+    }
+    mesh_ = &own_mesh;
+    octree_ = &own_octree;
+    bvh_ = &own_bvh;
+    grid_ = &own_grid;
+    owned = true;
+  }
 
   std::optional<RayHit> cast_target(const Ray& ray, double t_max) const {
-    switch (options.method) {
+    switch (method()) {
       case ImpactMethod::brute_force: {
         std::optional<RayHit> best;
-        for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
-          const Tri& tri = mesh.triangles[t];
-          if (auto h = intersect_ray_triangle(ray, mesh.positions[tri[0]], mesh.positions[tri[1]],
-                                              mesh.positions[tri[2]], t_max)) {
+        for (std::size_t t = 0; t < mesh().triangles.size(); ++t) {
+          const Tri& tri = mesh().triangles[t];
+          if (auto h = intersect_ray_triangle(ray, mesh().positions[tri[0]], mesh().positions[tri[1]],
+                                              mesh().positions[tri[2]], t_max)) {
             if (!best || h->t < best->t) {
               best = h;
               best->triangle = static_cast<Index>(t);
@@ -153,9 +184,9 @@ struct DentTarget::Impl {
         return best;
       }
       case ImpactMethod::octree:
-        return octree.raycast(mesh.positions, mesh.triangles, ray, t_max);
+        return octree().raycast(mesh().positions, mesh().triangles, ray, t_max);
       case ImpactMethod::bvh_grid:
-        return bvh.raycast(ray, t_max);
+        return bvh().raycast(ray, t_max);
     }
     return std::nullopt;
   }
@@ -164,7 +195,7 @@ struct DentTarget::Impl {
   std::optional<RayHit> cast_shape(const Body& b, const Vec3& offset, const Ray& world, double t_max) const {
     const Ray ray{world.origin - offset, world.direction};
     const TriMesh& s = b.def.shape;
-    switch (options.method) {
+    switch (method()) {
       case ImpactMethod::brute_force: {
         std::optional<RayHit> best;
         for (std::size_t t = 0; t < s.triangles.size(); ++t) {
@@ -195,7 +226,7 @@ struct DentTarget::Impl {
           .has_value();
     };
     if (hint >= 0 && meets(s.triangles[hint])) return true;
-    switch (options.method) {
+    switch (method()) {
       case ImpactMethod::brute_force:
         for (std::size_t t = 0; t < s.triangles.size(); ++t) {
           if (meets(s.triangles[t])) {
@@ -222,15 +253,15 @@ struct DentTarget::Impl {
   // Target nodes that may lie in `box`, ascending (brute force: all nodes).
   void nodes_near(const Aabb& box, std::vector<Index>& out) const {
     out.clear();
-    switch (options.method) {
+    switch (method()) {
       case ImpactMethod::brute_force:
-        for (std::size_t n = 0; n < mesh.positions.size(); ++n) out.push_back(static_cast<Index>(n));
+        for (std::size_t n = 0; n < mesh().positions.size(); ++n) out.push_back(static_cast<Index>(n));
         return;
       case ImpactMethod::octree:
-        octree.for_each_node_near(box, [&](Index n) { out.push_back(n); });
+        octree().for_each_node_near(box, [&](Index n) { out.push_back(n); });
         break;
       case ImpactMethod::bvh_grid:
-        grid.for_each_near(box, [&](Index n) { out.push_back(n); });
+        grid().for_each_near(box, [&](Index n) { out.push_back(n); });
         break;
     }
     std::sort(out.begin(), out.end());
@@ -241,21 +272,22 @@ struct DentTarget::Impl {
   void nodes_inside(const Aabb& swept, std::vector<Index>& out) const {
     const Aabb box = swept.inflated(1e-9 * std::max(1.0, swept.diagonal()));
     nodes_near(box, out);
-    if (options.method == ImpactMethod::brute_force) return;
-    std::erase_if(out, [&](Index n) { return !box.contains(mesh.positions[n]); });
+    if (method() == ImpactMethod::brute_force) return;
+    std::erase_if(out, [&](Index n) { return !box.contains(mesh().positions[n]); });
   }
 
+  // After own_surface() moved `nodes`.
   void refresh_structures(std::span<const Index> nodes) {
-    for (Index n : nodes) bounds.extend(mesh.positions[n]);  // the passing test's neighbourhood
-    switch (options.method) {
+    for (Index n : nodes) bounds.extend(mesh().positions[n]);  // the passing test's neighbourhood
+    switch (method()) {
       case ImpactMethod::brute_force:
         break;
       case ImpactMethod::octree:
-        octree.refresh(mesh.positions, mesh.triangles, nodes);
+        own_octree.refresh(own_mesh.positions, own_mesh.triangles, nodes);
         break;
       case ImpactMethod::bvh_grid:
-        grid.update(mesh.positions, nodes);
-        bvh.refit_nodes(mesh.positions, nodes);  // only the boxes above the moved triangles
+        own_grid.update(own_mesh.positions, nodes);
+        own_bvh.refit_nodes(own_mesh.positions, nodes);  // only the boxes above the moved triangles
         break;
     }
   }
@@ -267,7 +299,7 @@ struct DentTarget::Impl {
     ray_point.resize(n);
     ray_tri.assign(n, -1);
     const int nt = threads();
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) if (n >= options.parallel_min)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) if (n >= threading.parallel_min)
     for (Index i = 0; i < n; ++i) {
       const Ray ray{origin(i), direction};
       if (auto h = cast(ray, t_max)) {
@@ -281,18 +313,19 @@ struct DentTarget::Impl {
 
   Index nearest_node(Index tri, const Vec3& p) const {
     if (tri < 0) return -1;
-    Index best = mesh.triangles[tri][0];
+    Index best = mesh().triangles[tri][0];
     for (int k = 1; k < 3; ++k)
-      if ((mesh.positions[mesh.triangles[tri][k]] - p).squaredNorm() <
-          (mesh.positions[best] - p).squaredNorm())
-        best = mesh.triangles[tri][k];
+      if ((mesh().positions[mesh().triangles[tri][k]] - p).squaredNorm() <
+          (mesh().positions[best] - p).squaredNorm())
+        best = mesh().triangles[tri][k];
     return best;
   }
 
   Vec3 triangle_normal(Index tri, const Vec3& facing) const {
     if (tri < 0) return -facing.normalized();
-    const Tri& t = mesh.triangles[tri];
-    Vec3 n = (mesh.positions[t[1]] - mesh.positions[t[0]]).cross(mesh.positions[t[2]] - mesh.positions[t[0]]);
+    const Tri& t = mesh().triangles[tri];
+    Vec3 n = (mesh().positions[t[1]] - mesh().positions[t[0]])
+                 .cross(mesh().positions[t[2]] - mesh().positions[t[0]]);
     if (n.squaredNorm() == 0.0) return -facing.normalized();
     n.normalize();
     return n.dot(facing) > 0 ? Vec3(-n) : n;
@@ -327,10 +360,10 @@ struct DentTarget::Impl {
     nodes_inside(swept, candidates);
     // Only hits up to the earliest vertex hit can be the contact (ties kept: t_max is inclusive).
     cast_all(
-        static_cast<Index>(candidates.size()), [&](Index i) { return mesh.positions[candidates[i]]; }, -disp,
-        std::min(1.0, c.t), [&](const Ray& r, double tm) { return cast_shape(b, pos, r, tm); });
+        static_cast<Index>(candidates.size()), [&](Index i) { return mesh().positions[candidates[i]]; },
+        -disp, std::min(1.0, c.t), [&](const Ray& r, double tm) { return cast_shape(b, pos, r, tm); });
     for (std::size_t i = 0; i < candidates.size(); ++i)
-      if (ray_t[i] < c.t) c = {ray_t[i], mesh.positions[candidates[i]], -1, candidates[i]};
+      if (ray_t[i] < c.t) c = {ray_t[i], mesh().positions[candidates[i]], -1, candidates[i]};
     return c;
   }
 
@@ -339,7 +372,7 @@ struct DentTarget::Impl {
     const Vec3 dir = speed > 0 ? Vec3(velocity / speed) : Vec3::UnitZ();
     b.deceleration = b.def.contact_deceleration > 0 ? b.def.contact_deceleration : b.def.acceleration.norm();
     const Index node = c.node >= 0 ? c.node : nearest_node(c.triangle, c.point);
-    const ImpactMaterial& mat = materials[node >= 0 ? node : 0];
+    const ImpactMaterial& mat = materials()[node >= 0 ? node : 0];
     ImpactEvent e;
     e.projectile = id;
     e.node = node;
@@ -377,17 +410,17 @@ struct DentTarget::Impl {
       const auto nc = static_cast<Index>(candidates.size());
       ray_t.assign(nc, kInf);
       const int nt = threads();
-#pragma omp parallel num_threads(nt) if (nc >= options.parallel_min)
+#pragma omp parallel num_threads(nt) if (nc >= threading.parallel_min)
       {
         Index hint = -1;  // per thread
 #pragma omp for schedule(dynamic, 256)
         for (Index i = 0; i < nc; ++i)
-          if (hits_shape(b, pos, Ray{mesh.positions[candidates[i]], -dir}, S, hint)) ray_t[i] = 0.0;
+          if (hits_shape(b, pos, Ray{mesh().positions[candidates[i]], -dir}, S, hint)) ray_t[i] = 0.0;
       }
       stats.rays += nc;
       for (std::size_t i = 0; i < candidates.size(); ++i) {
         if (ray_t[i] < kInf) {
-          dent.hits.push_back(mesh.positions[candidates[i]]);
+          dent.hits.push_back(mesh().positions[candidates[i]]);
           node_hit[candidates[i]] = 1;  // a hit itself: distance 0 below, no search
           hit_nodes.push_back(candidates[i]);
         }
@@ -396,14 +429,14 @@ struct DentTarget::Impl {
     // Weights of the nodes within φ of a hit: (1 - R)·f(distance to the nearest hit).
     const double phi = mat.falloff_radius;
     nodes_inside(bounding_box(dent.hits).inflated(phi), candidates);
-    const bool brute = options.method == ImpactMethod::brute_force;
+    const bool brute = method() == ImpactMethod::brute_force;
     if (!brute) nearest.build(dent.hits);
     const auto n = static_cast<Index>(candidates.size());
     ray_t.assign(n, 0.0);
     const int nt = threads();
-#pragma omp parallel for num_threads(nt) schedule(static) if (n >= options.parallel_min)
+#pragma omp parallel for num_threads(nt) schedule(static) if (n >= threading.parallel_min)
     for (Index i = 0; i < n; ++i) {
-      const Vec3& x = mesh.positions[candidates[i]];
+      const Vec3& x = mesh().positions[candidates[i]];
       double d = kInf;
       if (brute) {
         for (const Vec3& h : dent.hits) d = std::min(d, (h - x).norm());
@@ -412,7 +445,7 @@ struct DentTarget::Impl {
       } else {
         d = nearest.nearest(x, phi);
       }
-      ray_t[i] = (1.0 - materials[candidates[i]].resistance) * falloff(d, phi, mat.hardness);
+      ray_t[i] = (1.0 - materials()[candidates[i]].resistance) * falloff(d, phi, mat.hardness);
     }
     for (Index h : hit_nodes) node_hit[h] = 0;
     hit_nodes.clear();
@@ -459,7 +492,7 @@ struct DentTarget::Impl {
     // Passed: outside the target's neighbourhood and moving (and accelerating) away from it.
     const Vec3 to_target = bounds.centre() - b.status.position;
     const double reach = b.shape_box.empty() ? 0.0 : b.shape_box.diagonal();
-    if (bounds.inflated(max_radius + reach).squared_distance(b.status.position) > 0 &&
+    if (bounds.inflated(asset->max_radius() + reach).squared_distance(b.status.position) > 0 &&
         b.status.velocity.dot(to_target) < 0 && a.dot(to_target) <= 0)
       b.status.phase = ProjectilePhase::passed;
   }
@@ -471,8 +504,9 @@ struct DentTarget::Impl {
     b.tau = t1;
     const Vec3 step = ds * b.dent.direction;
     b.status.position += step;
+    own_surface();
     for (std::size_t k = 0; k < b.dent.nodes.size(); ++k)
-      mesh.positions[b.dent.nodes[k]] += b.dent.weights[k] * step;
+      own_mesh.positions[b.dent.nodes[k]] += b.dent.weights[k] * step;
     stats.moved_nodes += static_cast<Index>(b.dent.nodes.size());
     refresh_structures(b.dent.nodes);
     if (b.tau >= b.tau_stop) {
@@ -489,43 +523,22 @@ DentTarget::DentTarget(DentTarget&&) noexcept = default;
 DentTarget& DentTarget::operator=(DentTarget&&) noexcept = default;
 DentTarget::~DentTarget() = default;
 
+Result<DentTarget> DentTarget::create(std::shared_ptr<const DentAsset> asset, DentThreading threading) {
+  if (!asset) return Error{"impact target: no asset (null)"};
+  auto impl = std::make_unique<Impl>();
+  impl->asset = std::move(asset);
+  impl->threading = threading;
+  impl->read_asset();
+  impl->node_hit.assign(impl->mesh().positions.size(), 0);
+  return DentTarget(std::move(impl));
+}
+
 Result<DentTarget> DentTarget::create(TriMesh surface, const ImpactMaterial& material,
                                       const std::vector<ImpactRegion>& regions, DentOptions options) {
-  if (surface.positions.empty() || surface.triangles.empty())
-    return Error{"impact target: the mesh has no triangles"};
-  const auto n = static_cast<Index>(surface.positions.size());
-  for (std::size_t t = 0; t < surface.triangles.size(); ++t)
-    for (int k = 0; k < 3; ++k)
-      if (surface.triangles[t][k] < 0 || surface.triangles[t][k] >= n)
-        return Error{fmt::format("impact target: triangle {} names node {}, but there are {} nodes", t,
-                                 surface.triangles[t][k], n)};
-  if (auto s = check_material(material); !s) return s.error();
-  for (const ImpactRegion& r : regions) {
-    if (auto s = check_material(r.material); !s) return s.error();
-    if (auto s = check_region(r.region, surface.positions.size()); !s) return s.error();
-  }
-  auto impl = std::make_unique<Impl>();
-  impl->mesh = std::move(surface);
-  impl->rest = impl->mesh.positions;
-  impl->materials = node_materials(impl->rest, material, regions);
-  for (const ImpactMaterial& m : impl->materials)
-    impl->max_radius = std::max(impl->max_radius, m.falloff_radius);
-  impl->options = options;
-  impl->bounds = bounding_box(impl->rest);
-  impl->node_hit.assign(impl->rest.size(), 0);
-  switch (options.method) {
-    case ImpactMethod::brute_force:
-      break;
-    case ImpactMethod::octree:
-      impl->octree = Octree(impl->mesh.positions, impl->mesh.triangles, {options.octree_depth, 0.25});
-      break;
-    case ImpactMethod::bvh_grid:
-      impl->bvh.build(impl->mesh.positions, impl->mesh.triangles);
-      impl->bvh.refit_nodes(impl->mesh.positions, {});  // builds its node-to-leaf map now, not mid-dent
-      impl->grid = PointGrid(impl->mesh.positions, impl->max_radius);
-      break;
-  }
-  return DentTarget(std::move(impl));
+  Result<std::shared_ptr<const DentAsset>> asset =
+      DentAsset::build(std::move(surface), material, regions, options.method, options.octree_depth);
+  if (!asset.ok()) return asset.error();
+  return create(std::move(asset).value(), {options.threads, options.parallel_min});
 }
 
 Index DentTarget::launch(Projectile projectile) {
@@ -534,9 +547,9 @@ Index DentTarget::launch(Projectile projectile) {
   b.status.velocity = projectile.velocity;
   if (!projectile.is_point()) {
     b.shape_box = bounding_box(projectile.shape.positions);
-    if (impl_->options.method == ImpactMethod::octree)
+    if (impl_->method() == ImpactMethod::octree)
       b.shape_octree = Octree(projectile.shape.positions, projectile.shape.triangles, {0, 0.25});
-    if (impl_->options.method == ImpactMethod::bvh_grid)
+    if (impl_->method() == ImpactMethod::bvh_grid)
       b.shape_bvh.build(projectile.shape.positions, projectile.shape.triangles);
   }
   b.def = std::move(projectile);
@@ -571,19 +584,24 @@ void DentTarget::drop_finished() {
   });
 }
 
-const TriMesh& DentTarget::surface() const { return impl_->mesh; }
-const std::vector<Vec3>& DentTarget::rest_positions() const { return impl_->rest; }
-const std::vector<ImpactMaterial>& DentTarget::materials() const { return impl_->materials; }
+const TriMesh& DentTarget::surface() const { return impl_->mesh(); }
+const std::vector<Vec3>& DentTarget::rest_positions() const { return impl_->asset->surface().positions; }
+const std::vector<ImpactMaterial>& DentTarget::materials() const { return impl_->materials(); }
 Index DentTarget::projectile_count() const { return static_cast<Index>(impl_->bodies.size()); }
 const ProjectileStatus& DentTarget::status(Index p) const { return impl_->bodies[p].status; }
 const Dent& DentTarget::dent(Index p) const { return impl_->bodies[p].dent; }
 std::span<const ImpactEvent> DentTarget::events() const { return impl_->events; }
 const StepStats& DentTarget::stats() const { return impl_->stats; }
-DentOptions DentTarget::options() const { return impl_->options; }
+DentOptions DentTarget::options() const {
+  return {impl_->method(), impl_->asset->octree_depth(), impl_->threading.threads,
+          impl_->threading.parallel_min};
+}
+const std::shared_ptr<const DentAsset>& DentTarget::asset() const { return impl_->asset; }
+bool DentTarget::owns_surface() const { return impl_->owned; }
 
 std::uint64_t DentTarget::state_hash() const {
   Hasher h;
-  h.add(impl_->mesh.positions);
+  h.add(impl_->mesh().positions);
   for (const auto& b : impl_->bodies) {
     h.add_value(b.status.position).add_value(b.status.velocity).add_value(b.status.phase);
   }
@@ -595,8 +613,10 @@ std::optional<RayHit> DentTarget::raycast(const Ray& ray, double t_max) const {
 }
 
 void DentTarget::move_nodes(std::span<const Index> nodes, std::span<const Vec3> positions) {
+  if (nodes.empty() || positions.empty()) return;
+  impl_->own_surface();
   for (std::size_t k = 0; k < nodes.size() && k < positions.size(); ++k)
-    impl_->mesh.positions[nodes[k]] = positions[k];
+    impl_->own_mesh.positions[nodes[k]] = positions[k];
   impl_->refresh_structures(nodes.subspan(0, std::min(nodes.size(), positions.size())));
 }
 

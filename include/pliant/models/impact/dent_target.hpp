@@ -14,11 +14,15 @@
 // baseline), octree (the source's method, with leaves refreshed after each dent step) and bvh_grid
 // (core's TriangleBvh for rays, refitting only the boxes above moved triangles after a dent step; a uniform
 // grid of falloff-radius cells for the neighbourhood) — the fastest, the default.
+//
+// The rest surface, the node materials and the structures at rest are a shared DentAsset; a target
+// reads them until its first dent or edit, then moves and refits its own copy (copy-on-write).
 #pragma once
 
 #include "pliant/core/ray.hpp"
 #include "pliant/core/result.hpp"
 #include "pliant/core/tri_mesh.hpp"
+#include "pliant/models/impact/dent_asset.hpp"
 #include "pliant/models/impact/impact_event.hpp"
 #include "pliant/models/impact/material.hpp"
 #include "pliant/models/impact/projectile.hpp"
@@ -31,11 +35,15 @@
 
 namespace pliant::impact {
 
-enum class ImpactMethod { brute_force, octree, bvh_grid };
+/// How a target runs its ray casts and weights: per target, not part of its asset.
+struct DentThreading {
+  int threads = 0;  ///< threads for the ray casts and weights; 0: core's solver_threads()
+  /// Fewest rays or nodes a loop needs to run on several threads: below it waking the threads costs
+  /// more than the work (a few ms on a loaded machine).
+  Index parallel_min = 4096;
+};
 
-/// "brute_force", "octree" or "bvh_grid".
-const char* to_string(ImpactMethod method);
-
+/// Everything create(surface, ...) takes: the asset's method and octree depth, and the threading.
 struct DentOptions {
   ImpactMethod method = ImpactMethod::bvh_grid;
   int octree_depth = 0;  ///< octree leaf level; 0: automatic (see Octree::Options)
@@ -62,7 +70,11 @@ struct StepStats {
 
 class DentTarget {
  public:
-  /// Fails (one line) on a material out of range, a region naming a missing node, or an empty mesh.
+  /// A target of `asset` (shared; the target copies its surface and structures on its first dent or
+  /// edit, never writing to the asset). Fails (one line) on a null asset.
+  static Result<DentTarget> create(std::shared_ptr<const DentAsset> asset, DentThreading threading = {});
+  /// Convenience for tests and tools: builds the asset (not shared), then the target. Fails (one line)
+  /// on a material out of range, a region naming a missing node, or an empty mesh.
   static Result<DentTarget> create(TriMesh surface, const ImpactMaterial& material,
                                    const std::vector<ImpactRegion>& regions = {}, DentOptions options = {});
   DentTarget(DentTarget&&) noexcept;
@@ -79,6 +91,11 @@ class DentTarget {
   /// and step time stay flat over a session of thousands of impacts. The dents stay in the surface.
   void drop_finished();
 
+  /// The shared asset: the rest surface and structures.
+  const std::shared_ptr<const DentAsset>& asset() const;
+  /// Whether the target has taken its own copy of the surface (after its first dent or edit).
+  bool owns_surface() const;
+  /// The current surface (the asset's until the first dent, then the target's own).
   const TriMesh& surface() const;
   const std::vector<Vec3>& rest_positions() const;
   const std::vector<ImpactMaterial>& materials() const;  ///< per node

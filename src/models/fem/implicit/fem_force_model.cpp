@@ -1,6 +1,7 @@
 // The dynamic FEM body over dynamics::ForceModel: per-tet stresses into per-tet slots, then a per-node
 // gather in incidence order (deterministic for any thread count).
 #include "pliant/models/fem/implicit/fem_force_model.hpp"
+#include "models/fem/implicit/surface_load_check.hpp"
 
 #include "core/parallel_for.hpp"
 #include "models/fem/elements/corotational_lanes.hpp"
@@ -145,16 +146,7 @@ Result<FemForceModel> FemForceModel::build(const TetMesh& rest,
     if (node < 0 || static_cast<std::size_t>(node) >= n)
       return Error{"fem body: fixed node " + std::to_string(node) + " out of range (" + std::to_string(n) +
                    " nodes)"};
-  for (std::size_t l = 0; l < def.surface_loads.size(); ++l) {
-    const SurfaceLoad& load = def.surface_loads[l];
-    if (!std::isfinite(load.pressure) || !load.traction.allFinite())
-      return Error{"fem body: surface load " + std::to_string(l) + ": pressure and traction must be finite"};
-    for (const Tri& tri : load.triangles)
-      for (Index node : tri)
-        if (node < 0 || static_cast<std::size_t>(node) >= n)
-          return Error{"fem body: surface load " + std::to_string(l) + ": node " + std::to_string(node) +
-                       " out of range (" + std::to_string(n) + " nodes)"};
-  }
+  if (Status loads = check_surface_loads(def.surface_loads, n); !loads.ok()) return loads.error();
 
   FemForceModel m;
   m.def_ = def;
@@ -436,6 +428,20 @@ void FemForceModel::forces(std::span<const Vec3> x, std::span<const Vec3> v, std
 
 void FemForceModel::add_surface_loads(std::span<const Vec3> x, std::span<Vec3> f) const {
   add_surface_load_forces(def_.surface_loads, rest_, x, f);
+}
+
+Status check_surface_loads(std::span<const SurfaceLoad> loads, std::size_t node_count) {
+  for (std::size_t l = 0; l < loads.size(); ++l) {
+    const SurfaceLoad& load = loads[l];
+    if (!std::isfinite(load.pressure) || !load.traction.allFinite())
+      return Error{"fem body: surface load " + std::to_string(l) + ": pressure and traction must be finite"};
+    for (const Tri& tri : load.triangles)
+      for (Index node : tri)
+        if (node < 0 || static_cast<std::size_t>(node) >= node_count)
+          return Error{"fem body: surface load " + std::to_string(l) + ": node " + std::to_string(node) +
+                       " out of range (" + std::to_string(node_count) + " nodes)"};
+  }
+  return {};
 }
 
 void add_surface_load_forces(std::span<const SurfaceLoad> loads, std::span<const Vec3> rest,

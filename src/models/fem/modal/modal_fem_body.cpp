@@ -2,6 +2,7 @@
 // Euler on the modal equations while springs couple the modes).
 #include "pliant/models/fem/modal/modal_fem_body.hpp"
 
+#include "models/fem/implicit/surface_load_check.hpp"
 #include "pliant/core/hash.hpp"
 
 #include <algorithm>
@@ -9,52 +10,46 @@
 
 namespace pliant::fem {
 
-Result<ModalFemBody> ModalFemBody::build(const TetMesh& rest, std::vector<materials::Material> materials,
-                                         FemBodyDef def, const ModalFemDef& modal, double dt) {
-  if (!(dt > 0.0) || !std::isfinite(dt)) return Error{"fem modal: the step must be a finite number > 0 s"};
-  def.element = ElementKind::linear;
-  std::sort(def.fixed_nodes.begin(), def.fixed_nodes.end());
-  def.fixed_nodes.erase(std::unique(def.fixed_nodes.begin(), def.fixed_nodes.end()), def.fixed_nodes.end());
-  // The force model checks the mesh, materials, damping and gravity, and gives the lumped masses.
-  Result<FemForceModel> model = FemForceModel::build(rest, materials, def);
-  if (!model.ok()) return Error{model.message()};
-  ModalAnalysisDef ad;
-  ad.modes = modal.modes;
-  ad.shift = modal.shift;
-  Result<ModalBasis> basis =
-      modal_analysis(rest, materials, def.fixed_nodes, ad,
-                     def.mass == MassKind::consistent ? ModalMass::consistent : ModalMass::lumped);
-  if (!basis.ok()) return Error{"fem modal: " + basis.message()};
+Result<ModalFemBody> ModalFemBody::build(std::shared_ptr<const ModalFemAsset> asset, ModalFemDef def) {
+  if (!asset) return Error{"fem modal: no asset (null)"};
+  if (!(def.dt > 0.0) || !std::isfinite(def.dt))
+    return Error{"fem modal: the step must be a finite number > 0 s"};
+  // The force model's checks of the per-body settings, with its messages.
+  if (!(std::isfinite(def.rayleigh_alpha) && def.rayleigh_alpha >= 0.0 && std::isfinite(def.rayleigh_beta) &&
+        def.rayleigh_beta >= 0.0))
+    return Error{"fem body: Rayleigh alpha and beta must be finite and >= 0"};
+  if (!def.gravity.allFinite()) return Error{"fem body: gravity must be finite"};
+  const TetMesh& rest = asset->rest();
+  const std::size_t n_nodes = rest.node_count();
+  if (Status loads = check_surface_loads(def.surface_loads, n_nodes); !loads.ok()) return loads.error();
   ModalFemBody b;
-  b.rest_ = rest;
-  b.basis_ = std::move(basis).value();
-  BoundarySurface boundary = extract_boundary(rest);
-  b.surface_ = std::move(boundary.mesh);
-  b.surface_node_ = std::move(boundary.volume_node);
-  b.xs_ = b.surface_.positions;
+  b.asset_ = std::move(asset);
+  const ModalBasis& basis = b.asset_->basis();
+  const std::vector<Index>& surface_node = b.asset_->surface_nodes();
+  b.xs_ = b.asset_->surface().positions;
   b.us_.assign(b.xs_.size(), Vec3::Zero());
   b.body_def_ = {.modes = 0,
-                 .dt = dt,
+                 .dt = def.dt,
                  .rayleigh_alpha = def.rayleigh_alpha,
                  .rayleigh_beta = def.rayleigh_beta,
-                 .warping = modal.warping,
-                 .output_nodes = b.surface_node_};
-  Result<ModalBody> mb = ModalBody::build(rest, b.basis_, b.body_def_);
+                 .warping = def.warping,
+                 .output_nodes = surface_node};
+  Result<ModalBody> mb = ModalBody::build(rest, basis, b.body_def_);
   if (!mb.ok()) return Error{"fem modal: " + mb.message()};
   b.body_.emplace(std::move(mb).value());
-  const auto n = static_cast<Eigen::Index>(rest.node_count());
-  const Eigen::Index r = b.basis_.mode_count();
+  const auto n = static_cast<Eigen::Index>(n_nodes);
+  const Eigen::Index r = basis.mode_count();
   // Gravity's modal force Φᵀ (M g), projected once at rest (M g = m_i g per node for either mass).
   Eigen::VectorXd weight = Eigen::VectorXd::Zero(3 * n);
   for (Eigen::Index i = 0; i < n; ++i)
-    weight.segment<3>(3 * i) = model->mass()[static_cast<std::size_t>(i)] * def.gravity;
-  b.gravity_ = b.basis_.shapes.transpose() * weight;
-  b.out_shapes_.resize(3 * static_cast<Eigen::Index>(b.surface_node_.size()), r);
-  for (std::size_t k = 0; k < b.surface_node_.size(); ++k)
+    weight.segment<3>(3 * i) = b.asset_->node_masses()[static_cast<std::size_t>(i)] * def.gravity;
+  b.gravity_ = basis.shapes.transpose() * weight;
+  b.out_shapes_.resize(3 * static_cast<Eigen::Index>(surface_node.size()), r);
+  for (std::size_t k = 0; k < surface_node.size(); ++k)
     b.out_shapes_.middleRows(3 * static_cast<Eigen::Index>(k), 3) =
-        b.basis_.shapes.middleRows(3 * b.surface_node_[k], 3);
+        basis.shapes.middleRows(3 * surface_node[k], 3);
   b.out_rates_.resize(b.out_shapes_.rows());
-  b.omega_ = b.basis_.angular_frequencies();
+  b.omega_ = basis.angular_frequencies();
   b.damping_ = (def.rayleigh_alpha + def.rayleigh_beta * b.omega_.array().square()).matrix();
   b.system_.resize(r, r);
   // Factored once (of the identity) so that the LLT is fully initialised: moving an LLT that never
@@ -63,37 +58,45 @@ Result<ModalFemBody> ModalFemBody::build(const TetMesh& rest, std::vector<materi
   b.rhs_.resize(r);
   b.q_next_.resize(r);
   b.scratch_.resize(r);
-  b.fixed_.assign(rest.node_count(), 0);
-  for (Index i : def.fixed_nodes) b.fixed_[static_cast<std::size_t>(i)] = 1;
-  b.pending_.assign(rest.node_count(), Vec3::Zero());
-  b.loads_ = def.surface_loads;
-  std::vector<char> loaded(rest.node_count(), 0);
+  b.pending_.assign(n_nodes, Vec3::Zero());
+  b.loads_ = std::move(def.surface_loads);
+  std::vector<char> loaded(n_nodes, 0);
   for (const SurfaceLoad& load : b.loads_)
     for (const Tri& tri : load.triangles)
       for (Index i : tri) loaded[static_cast<std::size_t>(i)] = 1;
   for (std::size_t i = 0; i < loaded.size(); ++i)
     if (loaded[i]) b.load_nodes_.push_back(static_cast<Index>(i));
-  b.load_x_.assign(rest.node_count(), Vec3::Zero());
-  b.load_f_.assign(rest.node_count(), Vec3::Zero());
-  b.touched_.reserve(rest.node_count());
-  b.all_x_.assign(rest.node_count(), Vec3::Zero());
-  b.adjacency_ = vertex_adjacency(static_cast<Index>(b.xs_.size()), unique_edges(b.surface_.triangles));
-  b.dt_ = dt;
+  b.load_x_.assign(n_nodes, Vec3::Zero());
+  b.load_f_.assign(n_nodes, Vec3::Zero());
+  b.touched_.reserve(n_nodes);
+  b.all_x_.assign(n_nodes, Vec3::Zero());
+  b.dt_ = def.dt;
   return b;
+}
+
+Result<ModalFemBody> ModalFemBody::build(const TetMesh& rest, std::vector<materials::Material> materials,
+                                         const ModalFemAssetDef& basis, ModalFemDef def) {
+  if (!(def.dt > 0.0) || !std::isfinite(def.dt))
+    return Error{"fem modal: the step must be a finite number > 0 s"};
+  Result<std::shared_ptr<const ModalFemAsset>> asset =
+      ModalFemAsset::build(rest, std::move(materials), basis);
+  if (!asset.ok()) return asset.error();
+  return build(std::move(asset).value(), std::move(def));
 }
 
 // ---- grabs and forces ----
 
 bool ModalFemBody::surface_node_free(Index sn) const {
-  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node_.size()) return false;
-  return !fixed_[static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)])];
+  const std::vector<Index>& surface_node = asset_->surface_nodes();
+  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node.size()) return false;
+  return !asset_->fixed()[static_cast<std::size_t>(surface_node[static_cast<std::size_t>(sn)])];
 }
 
 GrabId ModalFemBody::grab(std::span<const Index> nodes, const Vec3& point) {
   if (nodes.empty()) return {};
   for (Index sn : nodes)
     if (!surface_node_free(sn)) return {};
-  const Eigen::Index r = basis_.mode_count();
+  const Eigen::Index r = basis().mode_count();
   Slot s;
   s.point = point;
   s.target = point;
@@ -103,12 +106,12 @@ GrabId ModalFemBody::grab(std::span<const Index> nodes, const Vec3& point) {
   s.force = Eigen::VectorXd::Zero(r);
   const Eigen::VectorXd& q = body_->amplitudes();
   for (Index sn : nodes) {
-    const Index vn = surface_node_[static_cast<std::size_t>(sn)];
-    const auto rows = basis_.shapes.middleRows(3 * vn, 3);
+    const Index vn = asset_->surface_nodes()[static_cast<std::size_t>(sn)];
+    const auto rows = basis().shapes.middleRows(3 * vn, 3);
     const Vec3 u = rows * q;
     s.nodes.push_back(sn);
     s.volume_nodes.push_back(vn);
-    s.held.push_back(rest_.positions[static_cast<std::size_t>(vn)] + u);
+    s.held.push_back(rest().positions[static_cast<std::size_t>(vn)] + u);
     s.sum_shapes += rows.transpose();
     s.gram += rows.transpose() * rows;
     s.grab_force += rows.transpose() * u;
@@ -145,8 +148,8 @@ Vec3 ModalFemBody::grab_reaction(GrabId id) const {
 }
 
 void ModalFemBody::add_surface_force(Index sn, const Vec3& f) {
-  if (sn < 0 || static_cast<std::size_t>(sn) >= surface_node_.size() || !f.allFinite()) return;
-  const auto vn = static_cast<std::size_t>(surface_node_[static_cast<std::size_t>(sn)]);
+  if (sn < 0 || static_cast<std::size_t>(sn) >= asset_->surface_nodes().size() || !f.allFinite()) return;
+  const auto vn = static_cast<std::size_t>(asset_->surface_nodes()[static_cast<std::size_t>(sn)]);
   if (pending_[vn].isZero(0.0)) touched_.push_back(static_cast<Index>(vn));
   pending_[vn] += f;
 }
@@ -161,7 +164,7 @@ void ModalFemBody::project_forces(double dt) {
   if (dt != dt_) {
     ModalBodyDef def = body_def_;
     def.dt = dt;
-    Result<ModalBody> next = ModalBody::build(rest_, basis_, def);
+    Result<ModalBody> next = ModalBody::build(rest(), basis(), def);
     if (!next.ok()) return;
     const Eigen::VectorXd q = body_->amplitudes(), v = body_->rates();
     body_.emplace(std::move(next).value());
@@ -178,10 +181,10 @@ void ModalFemBody::project_forces(double dt) {
   if (loads_.empty()) return;
   for (Index i : load_nodes_) {
     const auto is = static_cast<std::size_t>(i);
-    load_x_[is] = rest_.positions[is] + b.node_displacement(i);
+    load_x_[is] = rest().positions[is] + b.node_displacement(i);
     load_f_[is].setZero();
   }
-  add_surface_load_forces(loads_, rest_.positions, load_x_, load_f_);
+  add_surface_load_forces(loads_, rest().positions, load_x_, load_f_);
   for (Index i : load_nodes_) b.add_point_force(i, load_f_[static_cast<std::size_t>(i)]);
 }
 
@@ -225,7 +228,8 @@ void ModalFemBody::update_reactions() {
     s.reaction.setZero();
     for (std::size_t j = 0; j < s.volume_nodes.size(); ++j) {
       const Index vn = s.volume_nodes[j];
-      const Vec3 x = rest_.positions[static_cast<std::size_t>(vn)] + basis_.shapes.middleRows(3 * vn, 3) * q;
+      const Vec3 x =
+          rest().positions[static_cast<std::size_t>(vn)] + basis().shapes.middleRows(3 * vn, 3) * q;
       s.reaction += x - (s.held[j] + s.target - s.point);
     }
     s.reaction *= s.stiffness;
@@ -242,7 +246,8 @@ void ModalFemBody::step(double dt, Profile& profile) {
   watch.reset();
   const ModalBody& m = *body_;
   m.reconstruct(us_);
-  for (std::size_t k = 0; k < xs_.size(); ++k) xs_[k] = surface_.positions[k] + us_[k];
+  const std::vector<Vec3>& x0 = asset_->surface().positions;
+  for (std::size_t k = 0; k < xs_.size(); ++k) xs_[k] = x0[k] + us_[k];
   update_reactions();
   profile.record("fem.reconstruct", watch.ms());
   if (!(m.amplitudes().allFinite() && m.rates().allFinite()))
@@ -259,8 +264,9 @@ void ModalFemBody::surface_speeds(std::span<double> out) const {
 }
 
 std::span<const Vec3> ModalFemBody::node_positions() const {
+  const std::vector<Vec3>& x0 = rest().positions;
   for (std::size_t i = 0; i < all_x_.size(); ++i)
-    all_x_[i] = rest_.positions[i] + body_->node_displacement(static_cast<Index>(i));
+    all_x_[i] = x0[i] + body_->node_displacement(static_cast<Index>(i));
   return all_x_;
 }
 

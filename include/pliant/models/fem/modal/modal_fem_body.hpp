@@ -11,6 +11,9 @@
 // follows its target to about 1 % of the pull. While a grab is held the spring couples the modes and
 // the body steps by backward Euler on the r modal equations (one r×r Cholesky per step,
 // unconditionally stable); the reaction is the spring force on the tool, k Σ (xᵢ - tᵢ).
+//
+// The rest mesh, the boundary surface and the basis are a ModalFemAsset shared by every body built from
+// it; a body owns only its modal state, step coefficients, grabs and loads.
 #pragma once
 
 #include "pliant/core/grab_id.hpp"
@@ -27,24 +30,29 @@
 #include "pliant/models/fem/implicit/fem_force_model.hpp"
 #include "pliant/models/fem/modal/modal_analysis.hpp"
 #include "pliant/models/fem/modal/modal_body.hpp"
+#include "pliant/models/fem/modal/modal_fem_asset.hpp"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
 #include <cstdint>
-#include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
 namespace pliant::fem {
 
-/// How a modal FEM body is reduced (C++20 aggregate).
+/// A modal FEM body's own settings (C++20 aggregate); what the basis depends on is the asset's
+/// (ModalFemAssetDef).
 struct ModalFemDef {
-  Index modes = 20;      ///< r, the lowest modes kept (a free body's six rigid modes count among them)
-  bool warping = false;  ///< reconstruct with modal warping (Choi & Ko 2005)
-  /// Shift σ of the shift-invert eigen-solve (unit: rad²/s²); NaN: modal_analysis.hpp's default.
-  double shift = std::numeric_limits<double>::quiet_NaN();
+  double dt = 1e-3;             ///< step of the exact damped modal step (unit: s), > 0
+  bool warping = false;         ///< reconstruct with modal warping (Choi & Ko 2005)
+  double rayleigh_alpha = 0.0;  ///< α of C = αM + βK (unit: 1/s), ≥ 0
+  double rayleigh_beta = 0.0;   ///< β (unit: s), ≥ 0
+  Vec3 gravity = Vec3::Zero();  ///< body acceleration g, force m_i g per node (unit: m/s²)
+  /// Pressure and traction loads on boundary triangles (volume node numbering).
+  std::vector<SurfaceLoad> surface_loads = {};
 };
 
 /// Grab spring stiffness factor κ (dimensionless): k = κ ω_r² m_P.
@@ -52,29 +60,31 @@ inline constexpr double kModalGrabStiffnessFactor = 100.0;
 
 class ModalFemBody {
  public:
-  /// The tet mesh `rest` (unit: m) with one material or one per tet, the mass (def.mass), Rayleigh
-  /// damping, gravity, surface loads and fixed nodes of `def` (its element is ignored: the modes are
-  /// those of linear elasticity about the rest shape and M), reduced to the lowest `modal.modes` modes
-  /// computed here, stepped by the exact damped modal step of `dt` (unit: s, > 0; another dt at step
-  /// time rebuilds the step coefficients once). Gravity is projected once on the modes at rest (Φᵀ M g,
-  /// not rotated by warping); pressure and traction are projected each step, the pressure on the
-  /// current reconstructed triangles. Fails with one line on a bad mesh, material, damping, dt or mode
-  /// count, or an eigen-solve that does not converge.
+  /// A body of `asset` (shared, never written) with the Rayleigh damping, gravity, surface loads,
+  /// warping and step `def.dt` of `def` (another dt at step time rebuilds the step coefficients once).
+  /// Gravity is projected once on the modes at rest (Φᵀ M g, not rotated by warping); pressure and
+  /// traction are projected each step, the pressure on the current reconstructed triangles. Fails with
+  /// one line on a null asset, a bad dt, damping, gravity or surface load.
+  static Result<ModalFemBody> build(std::shared_ptr<const ModalFemAsset> asset, ModalFemDef def);
+  /// Convenience for tests and tools: builds the asset of (rest, materials, basis) (unit: m), not
+  /// shared, then the body. Fails with the asset's or the body's line.
   static Result<ModalFemBody> build(const TetMesh& rest, std::vector<materials::Material> materials,
-                                    FemBodyDef def, const ModalFemDef& modal, double dt);
+                                    const ModalFemAssetDef& basis, ModalFemDef def);
 
-  const TetMesh& rest() const { return rest_; }
-  const ModalBasis& basis() const { return basis_; }
+  /// The shared asset the body reads its rest data from.
+  const std::shared_ptr<const ModalFemAsset>& asset() const { return asset_; }
+  const TetMesh& rest() const { return asset_->rest(); }
+  const ModalBasis& basis() const { return asset_->basis(); }
   const ModalBody& modal_body() const { return *body_; }
 
   /// The boundary surface: rest positions (unit: m) and outward triangles in surface numbering, its
   /// nodes' volume ids, their current positions and displacements (unit: m; only the surface nodes are
   /// reconstructed per step) and the surface's edge adjacency.
-  const TriMesh& surface() const { return surface_; }
-  std::span<const Index> surface_nodes() const { return surface_node_; }
+  const TriMesh& surface() const { return asset_->surface(); }
+  std::span<const Index> surface_nodes() const { return asset_->surface_nodes(); }
   std::span<const Vec3> surface_positions() const { return xs_; }
   std::span<const Vec3> surface_displacements() const { return us_; }
-  const Adjacency& surface_adjacency() const { return adjacency_; }
+  const Adjacency& surface_adjacency() const { return asset_->surface_adjacency(); }
   /// Whether surface node `sn` is not a fixed node.
   bool surface_node_free(Index sn) const;
   /// The speed of every surface node (unit: m/s, of the linear reconstruction) into out (#surface nodes
@@ -84,7 +94,7 @@ class ModalFemBody {
   /// when asked; valid until the next call.
   std::span<const Vec3> node_positions() const;
   /// Every node's velocity of the linear reconstruction (unit: m/s; 3 entries a node). Allocates.
-  Eigen::VectorXd node_velocities() const { return basis_.shapes * body_->rates(); }
+  Eigen::VectorXd node_velocities() const { return basis().shapes * body_->rates(); }
 
   /// Ties `surface_nodes` (the handle first, each free) by springs to their targets, which move with the
   /// target of `point` (unit: m); an invalid id (slot -1) for an empty patch or one the basis does not
@@ -133,8 +143,7 @@ class ModalFemBody {
   void advance(double dt);
   void update_reactions();
 
-  TetMesh rest_;
-  ModalBasis basis_;
+  std::shared_ptr<const ModalFemAsset> asset_;
   ModalBodyDef body_def_;
   std::optional<ModalBody> body_;
   double dt_ = 0.0;
@@ -142,16 +151,12 @@ class ModalFemBody {
   Eigen::MatrixXd out_shapes_, system_;
   std::optional<Eigen::LLT<Eigen::MatrixXd>> llt_;
   mutable Eigen::VectorXd out_rates_;
-  TriMesh surface_;
-  std::vector<Index> surface_node_;
   std::vector<Vec3> xs_, us_, pending_;
   std::vector<SurfaceLoad> loads_;     // pressure and traction (fem_force_model.hpp)
   std::vector<Index> load_nodes_;      // the nodes they load, ascending
   std::vector<Vec3> load_x_, load_f_;  // per node: current position and load force (loaded nodes only)
   mutable std::vector<Vec3> all_x_;
   std::vector<Index> touched_;
-  std::vector<char> fixed_;
-  Adjacency adjacency_;
   GrabSlots<Slot> slots_;
   std::vector<GrabReleased> released_, pending_released_;
   std::optional<FemSolverWarning> warning_;
