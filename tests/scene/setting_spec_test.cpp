@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,7 +37,8 @@ std::string scene_with(const FamilyInfo& family, const std::string& path, const 
     if (!s.required || s.path == path || parent.empty() || path.rfind(parent + "/", 0) != 0) continue;
     json filler = "xmax";
     if (s.type == SettingType::choice) filler = std::string(s.choices.front());
-    if (s.type == SettingType::integer || s.type == SettingType::number) filler = std::max(s.min, 1.0);
+    if (s.type == SettingType::number) filler = std::max(s.min, 1.0);
+    if (s.type == SettingType::integer) filler = static_cast<std::int64_t>(std::max(s.min, 1.0));
     body[json::json_pointer("/" + std::string(s.path))] = filler;
   }
   body[json::json_pointer("/" + path)] = value;
@@ -157,6 +159,36 @@ TEST(SettingSpec, ReaderRefusesWhatIsNotDeclared) {
         const std::string message = load_error(f, std::string(s.path), s.max_open ? s.max : s.max + 1.0);
         EXPECT_NE(message.find(pointer + ": expected a"), std::string::npos) << message;
       }
+    }
+  }
+}
+
+// Every declared key is read, whatever its type: a value of the wrong JSON type is refused naming its
+// path (a declared key the reader forgot would load silently).
+TEST(SettingSpec, ReaderReadsEveryDeclaredKey) {
+  for (const FamilyInfo& f : registered_families()) {
+    for (const SettingSpec& s : family_settings(f.name)) {
+      SCOPED_TRACE(f.name + ": " + std::string(s.path));
+      json wrong;
+      switch (s.type) {
+        case SettingType::number:
+        case SettingType::integer:
+        case SettingType::boolean:
+        case SettingType::vec3:
+          wrong = "not a value";
+          break;
+        case SettingType::choice:
+        case SettingType::string:
+          wrong = json::array({1, 2});
+          break;
+        case SettingType::object:
+        case SettingType::array:
+          wrong = 7;
+          break;
+      }
+      const std::string message = load_error(f, std::string(s.path), wrong);
+      EXPECT_NE(message.find("/bodies/0/" + std::string(s.path) + ": expected"), std::string::npos)
+          << message;
     }
   }
 }
