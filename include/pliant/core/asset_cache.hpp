@@ -5,8 +5,10 @@
 // everything the asset was built from: mesh, materials, the settings that change it, a format version)
 // and the asset's type to the asset, held weakly: an asset lives as long as some body or caller holds
 // it, and the next build from the same inputs while it lives returns the same object instead of
-// building again. A scene of twenty identical organs builds one asset; reloading a scene while the old
-// world is alive rebuilds nothing. Nothing is ever stale: a changed input is a different key.
+// building again: the bodies of several Worlds built from one scene (parallel sessions of a trainer),
+// or a scene reloaded while the old World lives, build each asset once. Assets are in world
+// coordinates, so bodies sharing one start in the same place. Nothing is ever stale: a changed input is
+// a different key.
 #pragma once
 #include "pliant/core/result.hpp"
 
