@@ -4,6 +4,7 @@
 
 #include "models/fem/implicit/tet_materials_check.hpp"
 #include "pliant/core/hash.hpp"
+#include "pliant/materials/material_hash.hpp"
 #include "pliant/models/fem/assembly/assembly.hpp"
 
 #include <string>
@@ -24,8 +25,7 @@ std::uint64_t FemAsset::key_of(const TetMesh& rest, std::span<const materials::M
   h.add(std::string_view("fem.asset")).add_value(kFemAssetVersion);
   h.add_value(rest.positions.size()).add(rest.positions);
   h.add_value(rest.tets.size()).add(rest.tets);
-  h.add_value(materials.size());
-  for (const materials::Material& m : materials) h.add_value(m.lambda).add_value(m.mu).add_value(m.density);
+  pliant::materials::add_to_hash(h, materials);
   return h.value();
 }
 

@@ -10,6 +10,7 @@
 #include "pliant/core/topology.hpp"
 #include "pliant/linalg/hmatrix_build.hpp"
 #include "pliant/linalg/sparse_cholesky.hpp"
+#include "pliant/materials/material_hash.hpp"
 #include "pliant/models/fem/assembly/assembly.hpp"
 #include "pliant/models/fem/assembly/dirichlet.hpp"
 
@@ -87,7 +88,7 @@ std::uint64_t asset_key(const TetMesh& mesh, const materials::Material& material
                         const GreenBuildSettings& settings) {
   Hasher key(0x72616e6bULL);
   key.add_value(mesh_hash(mesh)).add_value(constraint_hash(fixed_nodes, controls));
-  key.add_value(material.lambda).add_value(material.mu).add_value(material.density);
+  materials::add_to_hash(key, material);
   key.add_value(settings.compress_tolerance).add_value(settings.block_columns);
   return key.value();
 }

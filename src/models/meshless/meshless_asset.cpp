@@ -2,6 +2,7 @@
 
 #include "pliant/core/hash.hpp"
 #include "pliant/core/region.hpp"
+#include "pliant/materials/material_hash.hpp"
 
 #include <variant>
 
@@ -26,9 +27,7 @@ std::uint64_t MeshlessAsset::key_of(const TriMesh& surface, const MeshlessAssetD
   h.add_value(m.support_factor).add_value(m.volume_stiffness).add_value(m.strain).add_value(m.max_condition);
   h.add_value(m.enlargement).add_value(m.max_enlargements);
   h.add_value(m.plasticity.yield).add_value(m.plasticity.creep).add_value(m.plasticity.max);
-  h.add_value(m.materials.size());
-  for (const materials::Material& mat : m.materials)
-    h.add_value(mat.lambda).add_value(mat.mu).add_value(mat.density);
+  materials::add_to_hash(h, m.materials);
   h.add_value(m.regions.size());
   for (const MaterialRegion& r : m.regions) {
     h.add_value(r.box.min).add_value(r.box.max).add_value(r.material);

@@ -2,6 +2,7 @@
 #include "pliant/models/fem/modal/modal_fem_asset.hpp"
 
 #include "pliant/core/hash.hpp"
+#include "pliant/materials/material_hash.hpp"
 
 #include <algorithm>
 
@@ -25,8 +26,7 @@ std::uint64_t ModalFemAsset::key_of(const TetMesh& rest, std::span<const materia
   Hasher h;
   h.add(std::string_view("fem.modal")).add_value(kModalAssetVersion);
   h.add_value(rest.positions.size()).add(rest.positions).add_value(rest.tets.size()).add(rest.tets);
-  h.add_value(materials.size());
-  for (const materials::Material& m : materials) h.add_value(m.lambda).add_value(m.mu).add_value(m.density);
+  pliant::materials::add_to_hash(h, materials);
   const std::vector<Index> fixed = sorted_unique(def.fixed_nodes);
   h.add_value(fixed.size()).add(fixed);
   // The NaN default shift hashes as its bits: every default NaN is the same quiet NaN.
