@@ -136,8 +136,6 @@ std::unique_ptr<Body> make_fem_modal_body(const JsonReader& settings, const TetM
                          .rayleigh_beta = def.rayleigh_beta,
                          .gravity = def.gravity,
                          .surface_loads = std::move(def.surface_loads)};
-  if (!(modal.dt > 0.0) || !std::isfinite(modal.dt))
-    j.fail("fem modal: the step must be a finite number > 0 s");
   // Bodies of this scene, or of another load while this one lives, with the same mesh, materials and
   // basis settings share one asset: one eigen-solve.
   Result<std::shared_ptr<const fem::ModalFemAsset>> asset =

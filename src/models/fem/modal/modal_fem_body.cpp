@@ -10,15 +10,25 @@
 
 namespace pliant::fem {
 
-Result<ModalFemBody> ModalFemBody::build(std::shared_ptr<const ModalFemAsset> asset, ModalFemDef def) {
-  if (!asset) return Error{"fem modal: no asset (null)"};
+namespace {
+
+// The per-body settings that need no asset, checked before a basis is computed for them; the
+// Rayleigh and gravity messages are the force model's.
+Status check_body_settings(const ModalFemDef& def) {
   if (!(def.dt > 0.0) || !std::isfinite(def.dt))
     return Error{"fem modal: the step must be a finite number > 0 s"};
-  // The force model's checks of the per-body settings, with its messages.
   if (!(std::isfinite(def.rayleigh_alpha) && def.rayleigh_alpha >= 0.0 && std::isfinite(def.rayleigh_beta) &&
         def.rayleigh_beta >= 0.0))
     return Error{"fem body: Rayleigh alpha and beta must be finite and >= 0"};
   if (!def.gravity.allFinite()) return Error{"fem body: gravity must be finite"};
+  return {};
+}
+
+}  // namespace
+
+Result<ModalFemBody> ModalFemBody::build(std::shared_ptr<const ModalFemAsset> asset, ModalFemDef def) {
+  if (!asset) return Error{"fem modal: no asset (null)"};
+  if (Status ok = check_body_settings(def); !ok) return ok.error();
   const TetMesh& rest = asset->rest();
   const std::size_t n_nodes = rest.node_count();
   if (Status loads = check_surface_loads(def.surface_loads, n_nodes); !loads.ok()) return loads.error();
@@ -76,8 +86,7 @@ Result<ModalFemBody> ModalFemBody::build(std::shared_ptr<const ModalFemAsset> as
 
 Result<ModalFemBody> ModalFemBody::build(const TetMesh& rest, std::vector<materials::Material> materials,
                                          const ModalFemAssetDef& basis, ModalFemDef def) {
-  if (!(def.dt > 0.0) || !std::isfinite(def.dt))
-    return Error{"fem modal: the step must be a finite number > 0 s"};
+  if (Status ok = check_body_settings(def); !ok) return ok.error();
   Result<std::shared_ptr<const ModalFemAsset>> asset =
       ModalFemAsset::build(rest, std::move(materials), basis);
   if (!asset.ok()) return asset.error();
