@@ -130,10 +130,14 @@ def _add_instrument(self, spec=None, *, file="instrument.json", **keys):
     """Adds an instrument and returns its index.
 
     ``spec`` and the keyword arguments are an instrument object of the scene-file schema
-    (docs/scene-format.md, "Instruments"): ``name``, ``type`` ("probe"), ``radius`` (m), ``length`` (m),
-    ``position`` (its tip, m), ``rotation``, ``track``, ``device``, ``friction`` and ``margin`` (m), e.g.
+    (docs/scene-format.md, "Instruments"): ``name``, ``type`` ("probe", "grasper" or "scalpel"),
+    ``position`` (its tip, m), ``rotation``, ``track``, ``device``, ``friction`` and ``margin`` (m); a
+    probe's ``radius`` and ``length`` (m), a grasper's ``jaws`` (``length``, ``width``, ``thickness``,
+    ``opening`` in m, ``grip`` in N, ``speed`` in m/s, ``track`` of ``{"t", "closed"}``), a scalpel's
+    ``blade`` (``length``, ``height``, ``thickness`` in m), e.g.
     ``world.add_instrument(name="probe", type="probe", radius=0.004, position=[0, 0, 0.1])``. Read it
-    back with ``world.instrument("probe")`` (pose and force). Errors name ``file`` and the key.
+    back with ``world.instrument("probe")`` (pose and force; a grasper's gap and grip); close a grasper
+    with ``world.close_jaws("grasper")``. Errors name ``file`` and the key.
     """
     instrument = _plain(dict(spec or {}))
     instrument.update(_plain(keys))

@@ -519,11 +519,33 @@ void bind_scene(py::module_& m) {
                 py::make_tuple(tip.rotation.w(), tip.rotation.x(), tip.rotation.y(), tip.rotation.z());
             d["force"] = vec3_array(w.instrument_force(i));
             d["contacts"] = w.instrument_contacts(i);
+            if (in.type == scene::InstrumentType::grasper) {
+              const scene::GrasperState jaws = w.grasper_state(i);
+              d["closed"] = jaws.closed;
+              d["gap"] = jaws.gap;
+              d["grip"] = jaws.grip;
+            }
+            if (in.type == scene::InstrumentType::scalpel) d["bodies_cut"] = w.scalpel_bodies_cut(i);
             return d;
           },
           py::arg("name"),
           "An instrument after the last step as a dict: name, type, radius (m), length (m), device, position "
-          "(its tip, m), rotation (w, x, y, z), force (N: the bodies' force on it), contacts (held nodes)")
+          "(its tip, m), rotation (w, x, y, z), force (N: the bodies' force on it), contacts (held nodes); a "
+          "grasper adds closed, gap (m, between its jaws) and grip (N, the mean of its jaws' normal forces), "
+          "a "
+          "scalpel bodies_cut (Cuttable bodies its edge reached in the last step)")
+      .def(
+          "close_jaws",
+          [](World& w, const std::string& name, bool closed) {
+            const Index i = w.find_instrument(name);
+            if (i < 0) throw py::key_error("no instrument named \"" + name + "\"");
+            if (w.instruments()[static_cast<std::size_t>(i)].type != scene::InstrumentType::grasper)
+              throw py::value_error("close_jaws: instrument \"" + name + "\" is not a grasper");
+            w.close_jaws(i, closed);
+          },
+          py::arg("name"), py::arg("closed") = true,
+          "Closes (closed=True) or opens a grasper's jaws from the next step on; its jaw track is no longer "
+          "followed")
       .def(
           "move_instrument",
           [](World& w, const std::string& name, const py::object& position, const py::object& rotation) {

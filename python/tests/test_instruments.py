@@ -61,9 +61,29 @@ def test_add_instrument_in_code_and_bad_ones_raise():
     assert w.instruments == ["probe", "second"]
     with pytest.raises(pliant.Error, match="/radius: expected a number > 0"):
         w.add_instrument(name="bad", type="probe", radius=0.0)
-    with pytest.raises(pliant.Error, match='/type: expected one of "probe"'):
-        w.add_instrument(name="bad", type="grasper")
+    with pytest.raises(pliant.Error, match='/type: expected one of "probe", "grasper", "scalpel"'):
+        w.add_instrument(name="bad", type="forceps")
+    with pytest.raises(pliant.Error, match="/jaws/grip: expected a number > 0"):
+        w.add_instrument(name="bad", type="grasper", jaws={"grip": -1.0})
     with pytest.raises(pliant.Error, match="one device drives one instrument"):
         w.add_instrument(name="third", type="probe", device=True)
     with pytest.raises((ValueError, pliant.Error)):
         w.add_instrument(name="nan", type="probe", position=[0.0, math.nan, 0.0])
+
+
+def test_grasper_jaws_close_on_command_and_meet_on_nothing():
+    w = probe_scene().world
+    w.add_instrument(name="jaws", type="grasper", position=[0.0, 0.0, 0.3],
+                     jaws={"opening": 0.02, "speed": 0.1})
+    g = w.instrument("jaws")
+    assert g["type"] == "grasper" and g["closed"] is False and g["gap"] == pytest.approx(0.02)
+    w.close_jaws("jaws")
+    for _ in range(30):  # 0.3 s at 0.1 m/s: the 2 cm gap shut after 0.2 s
+        w.step()
+    g = w.instrument("jaws")
+    assert g["closed"] is True and g["gap"] == 0.0 and g["grip"] == 0.0
+    assert "instrument:jaws" in w.reactions["name"]
+    with pytest.raises(ValueError, match="not a grasper"):
+        w.close_jaws("probe")
+    with pytest.raises(KeyError):
+        w.close_jaws("nothing")

@@ -98,13 +98,49 @@ Collider read_collider(const JsonReader& r, const std::filesystem::path& directo
 
 Instrument read_instrument(const JsonReader& r) {
   Instrument in;
-  const std::string type = r.at("type").one_of({"probe"});
-  in.type = InstrumentType::probe;
-  r.expect_object(
-      {"name", "type", "radius", "length", "position", "rotation", "track", "device", "friction", "margin"});
+  const std::string type = r.at("type").one_of({"probe", "grasper", "scalpel"});
+  std::vector<std::string_view> keys = {"name",  "type",   "position", "rotation",
+                                        "track", "device", "friction", "margin"};
+  if (type == "probe") {
+    in.type = InstrumentType::probe;
+    keys.insert(keys.end(), {"radius", "length"});
+  } else if (type == "grasper") {
+    in.type = InstrumentType::grasper;
+    keys.push_back("jaws");
+  } else {
+    in.type = InstrumentType::scalpel;
+    keys.push_back("blade");
+  }
+  r.expect_object(keys);
   in.name = r.string_or("name", type);
   if (auto v = r.find("radius")) in.radius = v->positive();
   if (auto v = r.find("length")) in.length = v->non_negative();
+  if (auto jaws = r.find("jaws")) {
+    jaws->expect_object({"length", "width", "thickness", "opening", "grip", "speed", "track"});
+    GrasperJaws& j = in.jaws;
+    j.length = jaws->positive_or("length", j.length);
+    j.width = jaws->positive_or("width", j.width);
+    j.thickness = jaws->positive_or("thickness", j.thickness);
+    j.opening = jaws->positive_or("opening", j.opening);
+    j.grip = jaws->positive_or("grip", j.grip);
+    j.speed = jaws->positive_or("speed", j.speed);
+    if (auto track = jaws->find("track")) {
+      const std::vector<JsonReader> keyframes = track->elements();
+      for (std::size_t k = 0; k < keyframes.size(); ++k) {
+        const JsonReader& key = keyframes[k];
+        key.expect_object({"t", "closed"});
+        JawKey jk{key.at("t").number(), key.at("closed").boolean()};
+        if (k > 0 && !(jk.t > j.track.back().t)) key.at("t").fail_expected("a time after the previous key's");
+        j.track.push_back(jk);
+      }
+    }
+  }
+  if (auto blade = r.find("blade")) {
+    blade->expect_object({"length", "height", "thickness"});
+    in.blade.length = blade->positive_or("length", in.blade.length);
+    in.blade.height = blade->positive_or("height", in.blade.height);
+    in.blade.thickness = blade->positive_or("thickness", in.blade.thickness);
+  }
   in.pose = read_pose(r, Pose{});
   in.device = r.boolean_or("device", false);
   if (auto v = r.find("friction")) in.friction = v->non_negative();

@@ -21,20 +21,44 @@ std::string csv_field(const std::string& s) {
 
 }  // namespace
 
+namespace {
+
+// Each collider's row after the grabs' rows: a plain collider has its own, an instrument one row for all
+// its colliders (a grasper's two jaws), at its first collider's place.
+std::vector<std::size_t> collider_rows(const World& world) {
+  const std::size_t colliders = world.colliders().size();
+  std::vector<std::size_t> row(colliders);
+  std::size_t next = world.scripted_grabs().size();
+  for (std::size_t c = 0; c < colliders; ++c) {
+    const Index i = world.collider_instrument(static_cast<Index>(c));
+    const Index first = i >= 0 ? world.instrument_collider(i) : static_cast<Index>(c);
+    row[c] = first == static_cast<Index>(c) ? next++ : row[static_cast<std::size_t>(first)];
+  }
+  return row;
+}
+
+}  // namespace
+
 std::vector<std::string> reaction_names(const World& world) {
   std::vector<std::string> names;
   for (std::size_t i = 0; i < world.scripted_grabs().size(); ++i) names.push_back(fmt::format("grab:{}", i));
   const std::span<const Collider> colliders = world.colliders();
-  for (std::size_t c = 0; c < colliders.size(); ++c)
-    names.push_back((world.collider_instrument(static_cast<Index>(c)) >= 0 ? "instrument:" : "collider:") +
-                    colliders[c].name);
+  for (std::size_t c = 0; c < colliders.size(); ++c) {
+    const Index i = world.collider_instrument(static_cast<Index>(c));
+    if (i < 0)
+      names.push_back("collider:" + colliders[c].name);
+    else if (world.instrument_collider(i) == static_cast<Index>(c))
+      names.push_back("instrument:" + world.instruments()[static_cast<std::size_t>(i)].name);
+  }
   return names;
 }
 
 void reaction_forces(const World& world, std::vector<Vec3>& out) {
   const std::span<const ScriptedGrab> grabs = world.scripted_grabs();
-  const std::span<const Collider> colliders = world.colliders();
-  out.assign(grabs.size() + colliders.size(), Vec3::Zero());
+  const std::vector<std::size_t> row = collider_rows(world);
+  std::size_t sources = grabs.size();
+  for (std::size_t r : row) sources = std::max(sources, r + 1);
+  out.assign(sources, Vec3::Zero());
   for (std::size_t i = 0; i < grabs.size(); ++i) {
     const ScriptedGrab& g = grabs[i];
     if (g.body < 0 || static_cast<std::size_t>(g.body) >= world.body_count()) continue;
@@ -45,8 +69,8 @@ void reaction_forces(const World& world, std::vector<Vec3>& out) {
   }
   // Newton's third law per pair: the collider takes the opposite of what it applies.
   for (const ContactEvent& e : world.contact_events())
-    if (e.collider >= 0 && static_cast<std::size_t>(e.collider) < colliders.size())
-      out[grabs.size() + static_cast<std::size_t>(e.collider)] -= e.force;
+    if (e.collider >= 0 && static_cast<std::size_t>(e.collider) < row.size())
+      out[row[static_cast<std::size_t>(e.collider)]] -= e.force;
 }
 
 ReactionSeries::ReactionSeries(const World& world) : names_(reaction_names(world)) {}

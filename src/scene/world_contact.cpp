@@ -66,6 +66,7 @@
 #include "pliant/scene/world.hpp"
 
 #include "pliant/core/mesh_distance.hpp"
+#include "pliant/scene/capabilities.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -253,12 +254,19 @@ Result<Index> World::add_instrument(Instrument instrument) {
       if (other.device)
         return Error{"instrument \"" + instrument.name + "\": the device already drives instrument \"" +
                      other.name + "\" (one device drives one instrument)"};
-  const Pose tip = instrument.pose_at(time_);
-  Result<Index> collider = add_collider(scene::instrument_collider(instrument, tip));
-  if (!collider.ok()) return collider;
   InstrumentState st;
-  st.collider = collider.value();
-  st.tip = tip;
+  st.tip = instrument.pose_at(time_);
+  st.gap = instrument.jaws.opening;
+  const std::vector<Collider> colliders = scene::instrument_colliders(instrument, st.tip, st.gap);
+  for (const Collider& c : colliders) {
+    Result<Index> collider = add_collider(c);
+    if (!collider.ok()) {
+      colliders_.resize(st.collider < 0 ? colliders_.size() : static_cast<std::size_t>(st.collider));
+      return collider;
+    }
+    if (st.collider < 0) st.collider = collider.value();
+  }
+  st.colliders = static_cast<int>(colliders.size());
   instruments_.push_back(std::move(instrument));
   instrument_state_.push_back(st);
   return static_cast<Index>(instruments_.size() - 1);
@@ -270,14 +278,22 @@ Index World::find_instrument(std::string_view name) const {
   return -1;
 }
 
-Index World::instrument_collider(Index i) const {
+Index World::instrument_collider(Index i, int k) const {
   if (i < 0 || static_cast<std::size_t>(i) >= instruments_.size()) return -1;
-  return instrument_state_[static_cast<std::size_t>(i)].collider;
+  const InstrumentState& st = instrument_state_[static_cast<std::size_t>(i)];
+  return k >= 0 && k < st.colliders ? st.collider + k : -1;
+}
+
+int World::instrument_collider_count(Index i) const {
+  if (i < 0 || static_cast<std::size_t>(i) >= instruments_.size()) return 0;
+  return instrument_state_[static_cast<std::size_t>(i)].colliders;
 }
 
 Index World::collider_instrument(Index c) const {
   for (std::size_t i = 0; i < instrument_state_.size(); ++i)
-    if (instrument_state_[i].collider == c) return static_cast<Index>(i);
+    if (c >= instrument_state_[i].collider &&
+        c < instrument_state_[i].collider + instrument_state_[i].colliders)
+      return static_cast<Index>(i);
   return -1;
 }
 
@@ -288,19 +304,18 @@ Pose World::instrument_pose(Index i) const {
 
 Vec3 World::instrument_force(Index i) const {
   Vec3 f = Vec3::Zero();
-  const Index c = instrument_collider(i);
-  if (c < 0) return f;
+  if (instrument_collider(i) < 0) return f;
   for (const ContactEvent& e : contact_events_)
-    if (e.collider == c) f -= e.force;  // Newton's third law: the bodies push the instrument back
+    if (e.collider >= 0 && collider_instrument(e.collider) == i)
+      f -= e.force;  // Newton's third law: the bodies push the instrument back
   return f;
 }
 
 int World::instrument_contacts(Index i) const {
   int n = 0;
-  const Index c = instrument_collider(i);
-  if (c < 0) return n;
+  if (instrument_collider(i) < 0) return n;
   for (const ContactEvent& e : contact_events_)
-    if (e.collider == c) n += e.contacts;
+    if (e.collider >= 0 && collider_instrument(e.collider) == i) n += e.contacts;
   return n;
 }
 
@@ -314,8 +329,91 @@ void World::move_instrument(Index i, const Pose& tip) {
   st.was_moved = true;
 }
 
-// Each instrument's tip where it is at the step's end, t: a haptic binding's proxy, else where
-// move_instrument put it, else its track; its collider follows (no track of its own).
+void World::close_jaws(Index i, bool closed) {
+  if (i < 0 || static_cast<std::size_t>(i) >= instruments_.size() ||
+      instruments_[static_cast<std::size_t>(i)].type != InstrumentType::grasper)
+    return;
+  instrument_state_[static_cast<std::size_t>(i)].jaws_command = closed ? 1 : 0;
+}
+
+// The grip of grasper i after the last step: the mean of its two jaws' forces on the bodies along
+// their closing directions (unit: N); `contacts` counts the nodes they hold.
+double World::jaw_grip(std::size_t i, int& contacts) const {
+  const InstrumentState& st = instrument_state_[i];
+  double grip = 0.0;
+  contacts = 0;
+  for (int k = 0; k < 2; ++k) {
+    const Vec3 closing = jaw_closing_direction(st.tip, k);
+    for (const ContactEvent& e : contact_events_)
+      if (e.collider == st.collider + k) {
+        grip += 0.5 * e.force.dot(closing);
+        contacts += e.contacts;
+      }
+  }
+  return grip;
+}
+
+GrasperState World::grasper_state(Index i) const {
+  GrasperState out;
+  if (i < 0 || static_cast<std::size_t>(i) >= instruments_.size() ||
+      instruments_[static_cast<std::size_t>(i)].type != InstrumentType::grasper)
+    return out;
+  const InstrumentState& st = instrument_state_[static_cast<std::size_t>(i)];
+  out.closed = st.closed;
+  out.gap = st.gap;
+  out.grip = jaw_grip(static_cast<std::size_t>(i), out.contacts);
+  return out;
+}
+
+int World::scalpel_bodies_cut(Index i) const {
+  if (i < 0 || static_cast<std::size_t>(i) >= instruments_.size()) return 0;
+  return instrument_state_[static_cast<std::size_t>(i)].bodies_cut;
+}
+
+// Grasper i's gap for the step ending at t. Open: it widens at the jaws' speed to their opening.
+// Closed: it narrows at that speed until the jaws push on something, then by the change that brings the
+// grip (measured after the last step) to the jaws' grip force, from a secant estimate of the grip's
+// answer to the gap over the last two steps. The estimate is kept within a factor 4 of the last one (a
+// dynamic body's answer over one step mixes its inertia with its stiffness) and taken only from a move
+// large against the margin's thousandth; each move is at most the jaws' speed × dt and half the
+// correction the estimate asks for, so a misread answer slows the grip rather than throwing the jaws
+// shut. The gap never goes below zero (the jaws meet).
+void World::update_jaws(std::size_t i, double t) {
+  const Instrument& in = instruments_[i];
+  InstrumentState& st = instrument_state_[i];
+  const GrasperJaws& jaws = in.jaws;
+  st.closed = st.jaws_command >= 0 ? st.jaws_command == 1 : jaws.closed_at(t);
+  const double most = jaws.speed * dt_;
+  int contacts = 0;
+  const double grip = jaw_grip(i, contacts);
+  double close = 0.0;
+  if (!st.closed) {
+    close = -std::min(most, jaws.opening - st.gap);
+    st.grip_stiffness = 0.0;
+  } else if (contacts == 0 || !(grip > 0.0)) {
+    close = most;
+    st.grip_stiffness = 0.0;
+  } else {
+    if (st.last_grip > 0.0 && std::abs(st.last_close) > 1e-3 * in.margin) {
+      const double k = (grip - st.last_grip) / st.last_close;
+      if (k > 0.0)
+        st.grip_stiffness =
+            st.grip_stiffness > 0.0 ? std::clamp(k, 0.25 * st.grip_stiffness, 4.0 * st.grip_stiffness) : k;
+    }
+    close = st.grip_stiffness > 0.0 ? 0.5 * (jaws.grip - grip) / st.grip_stiffness
+                                    : std::copysign(0.1 * in.margin, jaws.grip - grip);
+    close = std::clamp(close, -most, most);
+  }
+  close = std::min(close, st.gap);  // the jaws meet at gap 0
+  st.gap -= close;
+  st.last_close = close;
+  st.last_grip = st.closed && contacts > 0 ? grip : 0.0;
+}
+
+// Each instrument where it is at the step's end, t: a haptic binding's proxy, else where
+// move_instrument put it, else its track; its colliders follow (no track of their own). A grasper's
+// jaws close or open (update_jaws); a scalpel's edge, swept from its last place to this one, cuts every
+// Cuttable body it reaches.
 void World::place_instruments(double t) {
   for (std::size_t i = 0; i < instruments_.size(); ++i) {
     const Instrument& in = instruments_[i];
@@ -323,24 +421,31 @@ void World::place_instruments(double t) {
     Pose tip = st.was_moved ? st.moved : in.pose_at(t);
     for (const HapticBinding& h : haptic_)
       if (h.instrument == static_cast<Index>(i) && h.target.allFinite()) tip.position = h.target;
+    if (in.type == InstrumentType::grasper) update_jaws(i, t);
+    if (in.type == InstrumentType::scalpel) {
+      const auto [a0, b0] = scalpel_edge(in, st.tip);
+      const auto [a1, b1] = scalpel_edge(in, tip);
+      st.bodies_cut = 0;
+      for (auto& body : bodies_)
+        if (Cuttable* cuttable = capability<Cuttable>(*body); cuttable && cuttable->cut({a0, b0, a1, b1}))
+          ++st.bodies_cut;
+    }
     st.tip = tip;
-    colliders_[static_cast<std::size_t>(st.collider)].pose = instrument_collider_pose(in, tip);
+    const std::vector<Pose> poses = instrument_collider_poses(in, tip, st.gap);
+    for (std::size_t k = 0; k < poses.size(); ++k)
+      colliders_[static_cast<std::size_t>(st.collider) + k].pose = poses[k];
   }
 }
 
-// The stiffness of instrument i's contacts moved together with its tip (unit: N/m): per touched body,
-// Body::grab_set_stiffness over the contacts the instrument's collider holds; `exact` false when a
-// touched body gives none (its family has no compliance).
 Mat3 World::instrument_stiffness(Index i, bool& exact) const {
   exact = true;
   Mat3 k = Mat3::Zero();
-  const Index c = instrument_collider(i);
-  if (c < 0 || !contact_state_) return k;
+  if (instrument_collider(i) < 0 || !contact_state_) return k;
   std::vector<GrabId> grabs;
   for (std::size_t b = 0; b < contact_state_->bodies.size() && b < bodies_.size(); ++b) {
     grabs.clear();
     for (const ContactState::Contact& contact : contact_state_->bodies[b].contacts)
-      if (contact.collider == c) grabs.push_back(contact.grab);
+      if (contact.collider >= 0 && collider_instrument(contact.collider) == i) grabs.push_back(contact.grab);
     if (grabs.empty()) continue;
     const Mat3 kb = bodies_[b]->grab_set_stiffness(grabs);
     if (kb.squaredNorm() == 0.0 || !kb.allFinite()) exact = false;
@@ -434,11 +539,18 @@ void World::contact_detect(double t) {
       c.penetration = std::max(0.0, -colliders_[ci].distance(cs.poses[ci], x0).distance);
     }
     // Broad phase by bounding boxes, then every free surface node inside the box.
+    const bool cuttable = capability<Cuttable>(body) != nullptr;
     for (std::size_t c = 0; c < colliders_.size(); ++c) {
       const Collider& col = colliders_[c];
       const double margin = settings.margin + col.margin;
       const Aabb reach = cs.bounds[c].inflated(margin);
       if (!reach.overlaps(pb.box)) continue;
+      // A scalpel's blade cuts a body that can be cut and does not push it: held ahead of the edge, the
+      // tissue would be pushed away and never reached, and held on the flats, the faces of its own cut
+      // would be kept from separating. It touches the other bodies like any collider.
+      if (const Index in = collider_instrument(static_cast<Index>(c));
+          cuttable && in >= 0 && instruments_[static_cast<std::size_t>(in)].type == InstrumentType::scalpel)
+        continue;
       for (std::size_t i = 0; i < x.size(); ++i) {
         if (pb.slot[i] >= 0 || pb.unholdable[i] || pb.corner[i].triangle < 0 || !reach.contains(x[i]))
           continue;
@@ -584,16 +696,25 @@ void World::contact_solve(double /*t*/) {
       }
     }
     // Targets on the collider surface where it is at the step's end, or on the master's surface where
-    // it is now, plus the margin.
-    for (ContactState::Contact& c : pb.contacts) {
+    // it is now, plus the margin. A contact that slid over an edge of its collider (its surface normal
+    // turned by more than 45° in one slide: off a box's face, a jaw's end) lets go: held on by the next
+    // face, it would be pulled round the edge with a force the step never saw; detection catches the
+    // node again where it still touches.
+    for (std::size_t k = 0; k < pb.contacts.size();) {
+      ContactState::Contact& c = pb.contacts[k];
       if (c.collider >= 0) {
         const std::size_t ci = static_cast<std::size_t>(c.collider);
         const Pose& pose = cs.poses[ci];
         const SurfaceDistance s = colliders_[ci].distance(pose, pose.to_world(c.anchor));
+        if (c.slipping && s.normal.dot(c.normal) < std::sqrt(0.5)) {
+          ContactState::drop(pb, k, body);
+          continue;
+        }
         c.anchor = pose.to_local(s.point);
         c.normal = s.normal;
         body.move_grab(c.grab, s.point + c.margin * s.normal);
         c.applied.setZero();
+        ++k;
         continue;
       }
       Body& master = *bodies_[static_cast<std::size_t>(c.other)];
@@ -605,6 +726,7 @@ void World::contact_solve(double /*t*/) {
       // step moved by ω towards minus the force the slave felt (header comment: the stability condition).
       c.applied += relaxation * (-c.force - c.applied);
       master.apply_force(c.on, c.applied);
+      ++k;
     }
     // New contacts, the deepest surface first for a node that meets two.
     std::sort(pb.candidates.begin(), pb.candidates.end(), [](const auto& x, const auto& y) {

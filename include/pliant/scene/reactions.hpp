@@ -17,7 +17,8 @@ namespace pliant::scene {
 /// The names of a world's reaction sources, in order: one per scripted grab, "grab:I" with I its index
 /// in World::scripted_grabs() (the order of the scene's grab interactions), then one per collider,
 /// "collider:NAME" with the collider's name (a scene collider without "name" is named for its shape),
-/// or "instrument:NAME" for the collider an instrument owns (World::add_instrument).
+/// or "instrument:NAME" for an instrument (World::add_instrument): one source for all its colliders (a
+/// grasper's two jaws), at its first collider's place.
 std::vector<std::string> reaction_names(const World& world);
 
 /// The force each source takes from the bodies after the last step (unit: N, world frame), in the

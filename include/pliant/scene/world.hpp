@@ -88,18 +88,27 @@ class World {
   /// returns its index.
   Result<Index> add_collider(Collider collider);
   std::span<const Collider> colliders() const { return colliders_; }
-  /// Adds an instrument (instrument.hpp), which owns a capsule collider named like it (colliders(),
-  /// instrument_collider()); refused with its one-line error when invalid, when its name is taken by
-  /// a collider or another instrument, or when it is driven by the device and another instrument
-  /// already is. Returns its index.
+  /// Adds an instrument (instrument.hpp), which owns its colliders (a probe's capsule, a grasper's two
+  /// jaws, a scalpel's blade: colliders(), instrument_collider()); refused with its one-line error when
+  /// invalid, when its name is taken by a collider or another instrument, or when it is driven by the
+  /// device and another instrument already is. Returns its index.
   Result<Index> add_instrument(Instrument instrument);
   std::span<const Instrument> instruments() const { return instruments_; }
   /// The instrument named `name`, or -1.
   Index find_instrument(std::string_view name) const;
-  /// Instrument i's collider index in colliders().
-  Index instrument_collider(Index i) const;
+  /// Instrument i's k-th collider's index in colliders() (k < instrument_collider_count(i)), or -1.
+  Index instrument_collider(Index i, int k = 0) const;
+  /// How many colliders instrument i owns (1, or 2 for a grasper's jaws), 0 for i out of range.
+  int instrument_collider_count(Index i) const;
   /// The instrument owning collider c, or -1 for a plain collider.
   Index collider_instrument(Index c) const;
+  /// Closes (true) or opens a grasper's jaws from the next step on, its jaw track then no longer used
+  /// (a viewer key, a device button); nothing for another instrument type.
+  void close_jaws(Index i, bool closed);
+  /// Grasper i's jaws after the last step (default values for another instrument type).
+  GrasperState grasper_state(Index i) const;
+  /// Cuttable bodies that scalpel i's edge reached in the last step (0 for another instrument type).
+  int scalpel_bodies_cut(Index i) const;
   /// Where instrument i's tip was in the last step (its pose before the first step) (unit: m).
   Pose instrument_pose(Index i) const;
   /// The force the bodies exert on instrument i after the last step (unit: N): minus the sum of its
@@ -207,13 +216,24 @@ class World {
   std::vector<Collider> colliders_;
   std::vector<Instrument> instruments_;
   struct InstrumentState {
-    Index collider = -1;
+    Index collider = -1;     // its first collider
+    int colliders = 1;       // how many (a grasper: 2)
     Pose tip;                // where the last step put it (unit: m)
     Pose moved;              // move_instrument's pose
     bool was_moved = false;  // follows `moved`, not its track
+    // A grasper's jaws (update_jaws).
+    double gap = 0.0;             // between the inner faces (unit: m)
+    int jaws_command = -1;        // close_jaws: 1 closed, 0 open, -1 the jaw track
+    bool closed = false;          // commanded closed in the last step
+    double last_grip = 0.0;       // the grip force one step earlier (unit: N)
+    double last_close = 0.0;      // how much the gap narrowed in the last step (unit: m)
+    double grip_stiffness = 0.0;  // ∂grip/∂closing, secant estimate (unit: N/m); 0: not known
+    int bodies_cut = 0;           // a scalpel's Cuttable bodies cut in the last step
   };
   std::vector<InstrumentState> instrument_state_;
   void place_instruments(double t);
+  void update_jaws(std::size_t instrument, double t);
+  double jaw_grip(std::size_t instrument, int& contacts) const;
   Mat3 instrument_stiffness(Index instrument, bool& exact) const;
   std::vector<BodyContact> body_contact_;
   ContactSolverDef contact_solver_;

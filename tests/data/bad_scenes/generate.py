@@ -426,8 +426,8 @@ def instrument(**changes):
     return green(instruments=[{k: v for k, v in p.items() if v is not None}])
 
 
-put("instrument_unknown_type.json", instrument(type="scalpel"),
-    '/instruments/0/type: expected one of "probe", got "scalpel"')
+put("instrument_unknown_type.json", instrument(type="forceps"),
+    '/instruments/0/type: expected one of "probe", "grasper", "scalpel", got "forceps"')
 put("instrument_radius_zero.json", instrument(radius=0), "/instruments/0/radius: expected a number > 0, got 0")
 put("instrument_radius_negative.json", instrument(radius=-0.002),
     "/instruments/0/radius: expected a number > 0, got -0.002")
@@ -449,6 +449,24 @@ put("instrument_name_taken.json", green(colliders=[dict(FLOOR, name="probe")], i
     '/instruments/0: duplicate name "probe"')
 put("instrument_unknown_key.json", instrument(half_length=0.02), "/instruments/0/half_length: unknown key")
 put("instrument_missing_type.json", instrument(type=None), '/instruments/0: missing required key "type"')
+GRASPER = {"name": "grasper", "type": "grasper", "position": [0.01, 0.01, 0.05],
+           "jaws": {"grip": 1.0, "track": [{"t": 0.1, "closed": True}]}}
+SCALPEL = {"name": "scalpel", "type": "scalpel", "position": [0.01, 0.01, 0.05], "blade": {"length": 0.02}}
+put("grasper_grip_zero.json", green(instruments=[dict(GRASPER, jaws={"grip": 0})]),
+    "/instruments/0/jaws/grip: expected a number > 0, got 0")
+put("grasper_opening_negative.json", green(instruments=[dict(GRASPER, jaws={"opening": -0.01})]),
+    "/instruments/0/jaws/opening: expected a number > 0, got -0.01")
+put("grasper_jaw_track_order.json",
+    green(instruments=[dict(GRASPER, jaws={"track": [{"t": 0.5, "closed": True}, {"t": 0.2, "closed": False}]})]),
+    "/instruments/0/jaws/track/1/t: expected a time after the previous key's")
+put("grasper_jaw_closed_number.json", green(instruments=[dict(GRASPER, jaws={"track": [{"t": 0.5, "closed": 1}]})]),
+    "/instruments/0/jaws/track/0/closed: expected")
+put("grasper_probe_key.json", green(instruments=[dict(GRASPER, radius=0.01)]), "/instruments/0/radius: unknown key")
+put("grasper_jaws_unknown_key.json", green(instruments=[dict(GRASPER, jaws={"force": 1})]),
+    "/instruments/0/jaws/force: unknown key")
+put("scalpel_blade_thickness_zero.json", green(instruments=[dict(SCALPEL, blade={"thickness": 0})]),
+    "/instruments/0/blade/thickness: expected a number > 0, got 0")
+put("scalpel_jaws_key.json", green(instruments=[dict(SCALPEL, jaws={})]), "/instruments/0/jaws: unknown key")
 
 # ---- a body's render mesh ----
 def render_mesh(value):
