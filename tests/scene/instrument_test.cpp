@@ -278,6 +278,46 @@ TEST(Instrument, PressAndSlideIsPassiveOnGreenAndFem) {
   }
 }
 
+// The same press-and-slide over the two other dynamic families: a meshless jelly block resting on a
+// floor and a springs membrane clamped at its edges (a trampoline), pressed at a node.
+TEST(Instrument, PressAndSlideIsPassiveOnMeshlessAndSprings) {
+  {
+    World world(0.01);
+    Result<std::unique_ptr<Body>> body = make_body(
+        R"({"name": "jelly", "family": "meshless",
+            "mesh": {"shape": "box", "origin": [0, 0, 0.001], "size": [0.06, 0.06, 0.06], "cells": [4, 4, 4]},
+            "material": {"E": 20000, "nu": 0.3, "density": 1000},
+            "meshless": {"spacing": 0.01, "volume_stiffness": 20000, "mass_damping": 5, "gravity": [0, 0, -9.81]}})",
+        "jelly.json", world.time_step());
+    ASSERT_TRUE(body.ok()) << body.message();
+    world.add_body(std::move(body).value());
+    ASSERT_TRUE(world.add_collider(floor_plane()).ok());
+    // Over the top face's centre node (4 cells of 1.5 cm).
+    const Vec3 start(0.03, 0.03, 0.061 + 0.008 + 0.001);
+    const Index p = world.add_instrument(probe(start, 0.5)).value();
+    const HapticForceStats st = run_coupled(world, p, press_and_slide(start, 0.004, 0.01, 0.6), 2.1, 10);
+    EXPECT_TRUE(st.passive) << "meshless: lowest balance " << st.min_energy_balance;
+    EXPECT_GT(st.energy_received, 0.0);
+    EXPECT_GT(st.max_force, 0.1);
+  }
+  {
+    World world(0.01);
+    Result<std::unique_ptr<Body>> body = make_body(
+        R"({"name": "sheet", "family": "springs", "mesh": {"shape": "rect", "size": [0.1, 0.1], "cells": [8, 8]},
+            "fixed": ["xmin", "xmax", "ymin", "ymax"], "springs": {"mass_density": 1.0}})",
+        "sheet.json", world.time_step());
+    ASSERT_TRUE(body.ok()) << body.message();
+    world.add_body(std::move(body).value());
+    // Over the centre node of the flat sheet (z = 0).
+    const Vec3 start(0.05, 0.05, 0.008 + 0.001);
+    const Index p = world.add_instrument(probe(start, 0.5)).value();
+    const HapticForceStats st = run_coupled(world, p, press_and_slide(start, 0.004, 0.01), 1.5, 10);
+    EXPECT_TRUE(st.passive) << "springs: lowest balance " << st.min_energy_balance;
+    EXPECT_GT(st.energy_received, 0.0);
+    EXPECT_GT(st.max_force, 0.01);
+  }
+}
+
 TEST(Instrument, SceneFileInstrumentLoadsAndWritesItsForce) {
   Result<Scene> sc = load_scene(std::string(PLIANT_TESTS_DATA_DIR) + "/scenes/probe_green.json");
   ASSERT_TRUE(sc.ok()) << sc.message();
