@@ -47,15 +47,21 @@ struct HapticArgs {
 };
 
 // The scripted hand path, which stops answering from `drop_at` seconds on (--drop-device-at): what a
-// device that was unplugged or whose driver hung looks like to the loop.
+// device that was unplugged or whose driver hung looks like to the loop. Driving a grasper, its first
+// button follows the jaws' track (held while they are to be closed), as a hand on a real device would.
 class ScriptedHand final : public scene::HapticDevice {
  public:
-  ScriptedHand(scene::DeviceTrajectory path, scene::DeviceLimits limits, double drop_at)
-      : path_(std::move(path)), limits_(limits), drop_at_(drop_at) {}
+  ScriptedHand(scene::DeviceTrajectory path, scene::DeviceLimits limits, double drop_at,
+               std::optional<scene::GrasperJaws> jaws)
+      : path_(std::move(path)), limits_(limits), drop_at_(drop_at), jaws_(std::move(jaws)) {}
   scene::DeviceLimits limits() const override { return limits_; }
   scene::DeviceStatus read(double seconds, scene::DeviceReading& out) override {
     if (seconds >= drop_at_) return scene::DeviceStatus::timeout;
     out.position = path_(seconds);
+    if (jaws_) {
+      out.has_buttons = true;
+      out.buttons = jaws_->closed_at(seconds) ? 1u : 0u;
+    }
     return scene::DeviceStatus::ok;
   }
   scene::DeviceStatus send_force(const Vec3&) override { return scene::DeviceStatus::ok; }
@@ -64,6 +70,7 @@ class ScriptedHand final : public scene::HapticDevice {
   scene::DeviceTrajectory path_;
   scene::DeviceLimits limits_;
   double drop_at_;
+  std::optional<scene::GrasperJaws> jaws_;
 };
 
 void run(const HapticArgs& args) {
@@ -83,11 +90,13 @@ void run(const HapticArgs& args) {
   }
   Vec3 anchor = Vec3::Zero();
   scene::DeviceTrajectory path;
+  std::optional<scene::GrasperJaws> jaws;  // a grasper's: its jaws follow the device's first button
   if (instrument >= 0) {
     // The simulated hand follows the instrument's track (its tip's path).
     const scene::Instrument in = world.instruments()[static_cast<std::size_t>(instrument)];
     anchor = in.pose_at(0.0).position;
     path = [in](double t) -> Vec3 { return in.pose_at(t).position; };
+    if (in.type == scene::InstrumentType::grasper) jaws = in.jaws;
     world.bind_haptic_instrument(0, instrument, anchor);
   } else {
     scene::ScriptedGrab device = world.take_scripted_grab(0);
@@ -115,7 +124,7 @@ void run(const HapticArgs& args) {
     fail("--no-coupling and --coupling-stiffness/--coupling-damping contradict each other: give one");
   settings.coupling = unwrap(scene::coupling_gains(coupling, args.limits, args.rate));
 
-  ScriptedHand hand(std::move(path), args.limits, args.drop_at);
+  ScriptedHand hand(std::move(path), args.limits, args.drop_at, jaws);
   scene::HapticLoop loop(world.haptics(), hand, settings);
   using Clock = std::chrono::steady_clock;
   const auto period =
@@ -127,9 +136,13 @@ void run(const HapticArgs& args) {
   double step_ms_max = 0.0, step_ms_total = 0.0;
   while (Clock::now() - start < std::chrono::duration<double>(args.seconds)) {
     // Until the device has answered once, the grab stays where the scene put it.
-    const Vec3 target = loop.answered() > 0 ? loop.grab_target() : anchor;
+    const scene::HapticLoop::HandSample sample = loop.hand();
+    const Vec3 target = loop.answered() > 0 ? sample.target : anchor;
     Stopwatch w;
     world.move_haptic_grab(0, target);
+    // A device with buttons closes a grasper's jaws while its first button is held.
+    if (jaws && loop.answered() > 0 && sample.has_buttons)
+      world.close_jaws(instrument, (sample.buttons & 1u) != 0);
     world.step();
     ++steps;
     const double ms = w.ms();
@@ -189,7 +202,7 @@ void run(const HapticArgs& args) {
         fs.bad_forces));
   for (const std::string& w : warnings) fmt::print(stderr, "pliant: warning: {}\n", w);
 
-  const nlohmann::json out = {
+  nlohmann::json out = {
       {"scene", sc.name},
       {"drives", instrument >= 0
                      ? "instrument:" + world.instruments()[static_cast<std::size_t>(instrument)].name
@@ -226,6 +239,10 @@ void run(const HapticArgs& args) {
       {"step_ms_mean", steps ? step_ms_total / static_cast<double>(steps) : 0.0},
       {"step_ms_max", step_ms_max},
       {"warnings", warnings}};
+  if (jaws) {
+    const scene::GrasperState g = world.grasper_state(instrument);
+    out["jaws"] = {{"closed", g.closed}, {"gap_m", g.gap}, {"grip_n", g.grip}, {"contacts", g.contacts}};
+  }
   if (args.json) {
     fmt::print("{}\n", out.dump(2));
     return;
@@ -238,7 +255,13 @@ void run(const HapticArgs& args) {
   if (settings.coupling.enabled)
     fmt::print("  coupling: {:.4g} N/m, {:.4g} N·s/m (Colgate et al. 1995)\n", settings.coupling.stiffness,
                settings.coupling.damping);
-  else
+  if (jaws) {
+    const scene::GrasperState g = world.grasper_state(instrument);
+    fmt::print(
+        "  jaws at the end: {}, gap {:.4g} mm, grip {:.4g} N on {} contacts (the device's first button "
+        "closes them)\n",
+        g.closed ? "closed" : "open", 1e3 * g.gap, g.grip, g.contacts);
+  } else
     fmt::print("  coupling: off (the body's reaction at the handle)\n");
   fmt::print("  force rendered: max {:.4g} N, largest jump between samples {:.4g} N\n", st.max_force,
              st.max_force_jump);

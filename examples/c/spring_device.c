@@ -71,7 +71,7 @@ static int spring_limits(void* context, pliant_device_limits* limits) {
 }
 
 pliant_haptic_device spring_device_abi(spring_device* d) {
-  pliant_haptic_device abi;
+  pliant_haptic_device abi = {0}; /* optional members (buttons) stay NULL */
   abi.context = d;
   abi.read = spring_read;
   abi.send_force = spring_send_force;

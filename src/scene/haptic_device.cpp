@@ -53,6 +53,12 @@ class CDevice final : public HapticDevice {
     out.position = {p[0], p[1], p[2]};
     out.has_orientation = std::isfinite(q[0]);
     if (out.has_orientation) out.orientation = Eigen::Quaterniond(q[0], q[1], q[2], q[3]);
+    unsigned pressed = 0;
+    // A button read that fails keeps the last buttons: a hand does not let go for one missed read.
+    if (d_.buttons && status_of(d_.buttons(d_.context, &pressed)) == DeviceStatus::ok) {
+      out.buttons = pressed;
+      out.has_buttons = true;
+    }
     return s;
   }
   DeviceStatus send_force(const Vec3& force) override {

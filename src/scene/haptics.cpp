@@ -96,6 +96,8 @@ HapticLoop::HandSample HapticLoop::hand() const {
       out.position[k] = position_[k].load(std::memory_order_relaxed);
       out.target[k] = target_[k].load(std::memory_order_relaxed);
     }
+    out.buttons = buttons_.load(std::memory_order_relaxed);
+    out.has_buttons = has_buttons_.load(std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
     if (hand_sequence_.load(std::memory_order_relaxed) == before) return out;
   }
@@ -142,6 +144,8 @@ void HapticLoop::run() {
         position_[k].store(reading.position[k], std::memory_order_relaxed);
         target_[k].store(target[k], std::memory_order_relaxed);
       }
+      buttons_.store(reading.buttons, std::memory_order_relaxed);
+      has_buttons_.store(reading.has_buttons, std::memory_order_relaxed);
       hand_sequence_.store(sequence + 2, std::memory_order_release);
       // Release: a reader that sees the count also sees the positions stored before it.
       answered_.fetch_add(1, std::memory_order_release);

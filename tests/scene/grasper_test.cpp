@@ -178,7 +178,8 @@ TEST(Grasper, JawsMeetOnNothingAndOpenAgain) {
 // A FEM slab held at one end, its middle a hybrid cut region (the FEM body a blade cuts); the scalpel's
 // edge runs along z through x = 0.1625 and comes down through it in 0.2 s.
 TEST(Scalpel, CutsACuttableBodyInTwoAlongItsEdge) {
-  Result<Scene> scene = parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "slab", "family": "fem",
+  Result<Scene> scene =
+      parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "slab", "family": "fem",
       "mesh": {"shape": "box", "size": [0.3, 0.04, 0.04], "cells": [6, 2, 2]}, "fixed": ["xmin"],
       "material": {"E": 1e6, "nu": 0.3, "density": 1000},
       "fem": {"element": "corotational", "damping": {"alpha": 0.5, "beta": 0.002}, "gravity": [0, -9.81, 0],
@@ -186,14 +187,15 @@ TEST(Scalpel, CutsACuttableBodyInTwoAlongItsEdge) {
       "instruments": [{"name": "knife", "type": "scalpel", "blade": {"length": 0.08, "height": 0.01},
           "rotation": {"axis": [0, 1, 0], "degrees": 90},
           "track": [{"t": 0.0, "position": [0.1625, 0.06, 0.02]}, {"t": 0.2, "position": [0.1625, -0.03, 0.02]}]}]})",
-                                     "scalpel.json");
+                  "scalpel.json");
   ASSERT_TRUE(scene.ok()) << scene.message();
   World& world = *scene->world;
   const auto pieces = [&] {
     const Body& b = world.body(0);
     std::vector<Edge> edges;
     for (const Tri& t : b.surface_triangles())
-      for (int c = 0; c < 3; ++c) edges.push_back({t[static_cast<std::size_t>(c)], t[static_cast<std::size_t>((c + 1) % 3)]});
+      for (int c = 0; c < 3; ++c)
+        edges.push_back({t[static_cast<std::size_t>(c)], t[static_cast<std::size_t>((c + 1) % 3)]});
     return connected_components(static_cast<Index>(b.surface_positions().size()), edges).count;
   };
   ASSERT_EQ(pieces(), 1);
@@ -214,12 +216,13 @@ TEST(Scalpel, CutsACuttableBodyInTwoAlongItsEdge) {
 
 TEST(Scalpel, PushesABodyItCannotCut) {
   // A Green block (not Cuttable) pressed by the blade's edge: contact, no cut.
-  Result<Scene> scene = parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "g", "family": "green",
+  Result<Scene> scene =
+      parse_scene(R"({"pliant": 1, "time_step": 0.01, "bodies": [{"name": "g", "family": "green",
       "mesh": {"shape": "box", "size": [0.04, 0.04, 0.04], "cells": [4, 4, 4]},
       "material": {"E": 1e5, "nu": 0.3}, "fixed": ["zmin"]}],
       "instruments": [{"name": "knife", "type": "scalpel", "rotation": {"axis": [1, 0, 0], "degrees": 90},
           "track": [{"t": 0.0, "position": [0.02, 0.02, 0.0415]}, {"t": 0.1, "position": [0.02, 0.02, 0.038]}]}]})",
-                                    "scalpel_green.json");
+                  "scalpel_green.json");
   ASSERT_TRUE(scene.ok()) << scene.message();
   World& world = *scene->world;
   for (int s = 0; s < 15; ++s) world.step();
@@ -235,15 +238,18 @@ TEST(Instrument, BadGraspersAndScalpelsAreRefusedWithOneLine) {
   };
   EXPECT_NE(error(R"({"type": "grasper", "jaws": {"grip": 0}})").find("grip"), std::string::npos);
   EXPECT_NE(error(R"({"type": "grasper", "jaws": {"opening": -1}})").find("opening"), std::string::npos);
-  EXPECT_NE(error(R"({"type": "grasper", "jaws": {"track": [{"t": 1, "closed": true}, {"t": 0.5, "closed": false}]}})")
-                .find("/jaws/track/1/t"),
-            std::string::npos);
+  EXPECT_NE(
+      error(
+          R"({"type": "grasper", "jaws": {"track": [{"t": 1, "closed": true}, {"t": 0.5, "closed": false}]}})")
+          .find("/jaws/track/1/t"),
+      std::string::npos);
   EXPECT_NE(error(R"({"type": "grasper", "jaws": {"track": [{"t": 1, "closed": 1}]}})").find("closed"),
             std::string::npos);
   EXPECT_NE(error(R"({"type": "grasper", "radius": 0.01})").find("radius"), std::string::npos);
   EXPECT_NE(error(R"({"type": "scalpel", "blade": {"thickness": 0}})").find("thickness"), std::string::npos);
   EXPECT_NE(error(R"({"type": "scalpel", "jaws": {}})").find("jaws"), std::string::npos);
-  EXPECT_EQ(error(R"({"type": "grasper", "jaws": {"grip": 3, "track": [{"t": 0, "closed": true}]}})"), "accepted");
+  EXPECT_EQ(error(R"({"type": "grasper", "jaws": {"grip": 3, "track": [{"t": 0, "closed": true}]}})"),
+            "accepted");
   Instrument in;
   in.type = InstrumentType::grasper;
   in.jaws.speed = std::nan("");

@@ -336,11 +336,81 @@ TEST(HapticDeviceCAbi, WrapsTheFunctionPointers) {
   ASSERT_EQ(device->read(0.001, r), DeviceStatus::ok);
   EXPECT_EQ(device->read(0.002, r), DeviceStatus::timeout);
 
+  EXPECT_FALSE(r.has_buttons);  // no `buttons` function: no buttons
+
   pliant_haptic_device missing = d;
   missing.send_force = nullptr;
   const auto bad = wrap_c_device(missing);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("send_force"), std::string::npos);
+}
+
+// The optional `buttons` function: read after every answered `read`; a failed button read keeps the
+// buttons the reading had (a hand does not let go for one missed read).
+TEST(HapticDeviceCAbi, ReadsTheButtonsWhenTheDeviceHasThem) {
+  struct Buttons {
+    unsigned pressed = 0;
+    int status = PLIANT_DEVICE_OK;
+  } state;
+  pliant_haptic_device d{};
+  d.context = &state;
+  d.read = [](void*, double, double position[3], double*) -> int {
+    position[0] = position[1] = position[2] = 0.0;
+    return PLIANT_DEVICE_OK;
+  };
+  d.send_force = [](void*, const double*) -> int { return PLIANT_DEVICE_OK; };
+  d.limits = [](void*, pliant_device_limits* l) -> int {
+    *l = {3.3, 1000.0, 1000.0};
+    return PLIANT_DEVICE_OK;
+  };
+  d.buttons = [](void* ctx, unsigned* pressed) -> int {
+    const auto* st = static_cast<const Buttons*>(ctx);
+    if (st->status == PLIANT_DEVICE_OK) *pressed = st->pressed;
+    return st->status;
+  };
+  auto device = wrap_c_device(d).value();
+  DeviceReading r;
+  state.pressed = 0b101u;
+  ASSERT_EQ(device->read(0.0, r), DeviceStatus::ok);
+  EXPECT_TRUE(r.has_buttons);
+  EXPECT_EQ(r.buttons, 0b101u);
+  state.pressed = 0u;
+  state.status = PLIANT_DEVICE_FAULT;
+  ASSERT_EQ(device->read(0.001, r), DeviceStatus::ok);
+  EXPECT_EQ(r.buttons, 0b101u);
+  state.status = PLIANT_DEVICE_OK;
+  ASSERT_EQ(device->read(0.002, r), DeviceStatus::ok);
+  EXPECT_EQ(r.buttons, 0u);
+}
+
+// The loop hands the buttons of the sample it answered to the simulation thread with the position
+// (HapticLoop::hand), so a grasper's jaws follow the device's first button.
+TEST(HapticLoopButtons, HandSampleCarriesTheDeviceButtons) {
+  class Pressing final : public HapticDevice {
+   public:
+    DeviceLimits limits() const override { return {}; }
+    DeviceStatus read(double, DeviceReading& out) override {
+      out.position = Vec3(0.0, 0.0, 0.01);
+      out.has_buttons = true;
+      out.buttons = 1u;
+      return DeviceStatus::ok;
+    }
+    DeviceStatus send_force(const Vec3&) override { return DeviceStatus::ok; }
+  } device;
+  SnapshotBuffer buffer;
+  HapticRenderSettings settings;
+  settings.rate_hz = 1000.0;
+  settings.coupling = coupling_gains({}, settings.limits, settings.rate_hz).value();
+  HapticLoop loop(buffer, device, settings);
+  const HapticLoop::HandSample before = loop.hand();
+  EXPECT_FALSE(before.has_buttons);
+  ASSERT_TRUE(loop.start());
+  while (loop.answered() == 0) std::this_thread::yield();
+  const HapticLoop::HandSample h = loop.hand();
+  loop.stop();
+  EXPECT_TRUE(h.has_buttons);
+  EXPECT_EQ(h.buttons, 1u);
+  EXPECT_EQ(h.position, Vec3(0.0, 0.0, 0.01));
 }
 
 }  // namespace

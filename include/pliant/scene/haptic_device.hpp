@@ -39,6 +39,8 @@ struct DeviceReading {
   Vec3 position = Vec3::Zero();                                     ///< handle position (unit: m)
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();  ///< handle orientation, if it has one
   bool has_orientation = false;                                     ///< the device reports an orientation
+  unsigned buttons = 0;      ///< the buttons held down, bit k for button k (bit 0 closes a grasper's jaws)
+  bool has_buttons = false;  ///< the device reports buttons
 };
 
 /// A haptic device. The loop calls read() then send_force() once per sample from its own thread,

@@ -35,6 +35,11 @@ typedef struct pliant_haptic_device {
   int (*send_force)(void* context, const double force[3]);
   /* Fills in the device's limits; called once, before the loop starts. */
   int (*limits)(void* context, pliant_device_limits* limits);
+  /* Optional (NULL: the device has no buttons): the buttons held down, read right after `read`, bit k
+   * for button k (bit 0 closes a grasper's jaws while held: a Touch's first stylus button, an omega.7's
+   * gripper closed). Zero-initialise the struct (`= {0}` or a brace list) so that optional members
+   * read NULL. */
+  int (*buttons)(void* context, unsigned* pressed);
 } pliant_haptic_device;
 
 #ifdef __cplusplus

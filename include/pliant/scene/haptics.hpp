@@ -85,6 +85,8 @@ class HapticLoop {
   struct HandSample {
     Vec3 position = Vec3::Zero();
     Vec3 target = Vec3::Zero();
+    unsigned buttons = 0;      ///< the device's buttons held down (DeviceReading::buttons)
+    bool has_buttons = false;  ///< the device reports buttons
   };
   /// The last answered sample's position and target together, never a mix of two samples (a
   /// seqlock: the device thread never waits; a reader retries while a sample is being written).
@@ -112,6 +114,8 @@ class HapticLoop {
   std::atomic<std::uint64_t> hand_sequence_{0};
   std::atomic<double> position_[3] = {0.0, 0.0, 0.0};
   std::atomic<double> target_[3] = {0.0, 0.0, 0.0};
+  std::atomic<unsigned> buttons_{0};
+  std::atomic<bool> has_buttons_{false};
   std::atomic<std::uint64_t> answered_{0};
 };
 
