@@ -422,8 +422,10 @@ void World::repeat_scripts(double offset) {
     for (Keyframe& k : blade.track) k.t += offset;
   for (Collider& c : colliders_)
     for (PoseKey& k : c.track) k.t += offset;
-  for (Instrument& in : instruments_)
+  for (Instrument& in : instruments_) {
     for (PoseKey& k : in.track) k.t += offset;
+    for (JawKey& k : in.jaws.track) k.t += offset;
+  }
   for (ScriptedProjectile& p : projectiles_) {
     p.time += offset;
     p.position = Vec3::Zero();

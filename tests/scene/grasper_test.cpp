@@ -175,6 +175,25 @@ TEST(Grasper, JawsMeetOnNothingAndOpenAgain) {
   EXPECT_NEAR(world.grasper_state(g).gap, 0.019, 1e-12);
 }
 
+// World::repeat_scripts replays the jaws' track with the rest of the script.
+TEST(Grasper, RepeatedScriptClosesTheJawsAgain) {
+  World world(0.01);
+  Instrument in;
+  in.name = "jaws";
+  in.type = InstrumentType::grasper;
+  in.jaws.opening = 0.02;
+  in.jaws.speed = 0.1;
+  in.jaws.track = {{0.05, true}, {0.3, false}};
+  const Index g = world.add_instrument(in).value();
+  for (int s = 0; s < 50; ++s) world.step();
+  EXPECT_FALSE(world.grasper_state(g).closed);
+  EXPECT_DOUBLE_EQ(world.grasper_state(g).gap, 0.02);
+  world.repeat_scripts(0.5);  // keys now at 0.55 s and 0.8 s
+  for (int s = 0; s < 10; ++s) world.step();
+  EXPECT_TRUE(world.grasper_state(g).closed);
+  EXPECT_LT(world.grasper_state(g).gap, 0.02);
+}
+
 // A FEM slab held at one end, its middle a hybrid cut region (the FEM body a blade cuts); the scalpel's
 // edge runs along z through x = 0.1625 and comes down through it in 0.2 s.
 TEST(Scalpel, CutsACuttableBodyInTwoAlongItsEdge) {
