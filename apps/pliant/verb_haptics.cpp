@@ -47,20 +47,24 @@ struct HapticArgs {
 };
 
 // The scripted hand path, which stops answering from `drop_at` seconds on (--drop-device-at): what a
-// device that was unplugged or whose driver hung looks like to the loop. Driving a grasper, its first
-// button follows the jaws' track (held while they are to be closed), as a hand on a real device would.
+// device that was unplugged or whose driver hung looks like to the loop. Driving an instrument, the hand
+// turns as its track does (a 6-DoF handle's orientation); driving a grasper, its first button follows
+// the jaws' track (held while they are to be closed), as a hand on a real device would.
 class ScriptedHand final : public scene::HapticDevice {
  public:
   ScriptedHand(scene::DeviceTrajectory path, scene::DeviceLimits limits, double drop_at,
-               std::optional<scene::GrasperJaws> jaws)
-      : path_(std::move(path)), limits_(limits), drop_at_(drop_at), jaws_(std::move(jaws)) {}
+               std::optional<scene::Instrument> instrument)
+      : path_(std::move(path)), limits_(limits), drop_at_(drop_at), instrument_(std::move(instrument)) {}
   scene::DeviceLimits limits() const override { return limits_; }
   scene::DeviceStatus read(double seconds, scene::DeviceReading& out) override {
     if (seconds >= drop_at_) return scene::DeviceStatus::timeout;
     out.position = path_(seconds);
-    if (jaws_) {
+    if (!instrument_) return scene::DeviceStatus::ok;
+    out.has_orientation = true;
+    out.orientation = instrument_->pose_at(seconds).rotation;
+    if (instrument_->type == scene::InstrumentType::grasper) {
       out.has_buttons = true;
-      out.buttons = jaws_->closed_at(seconds) ? 1u : 0u;
+      out.buttons = instrument_->jaws.closed_at(seconds) ? 1u : 0u;
     }
     return scene::DeviceStatus::ok;
   }
@@ -70,7 +74,7 @@ class ScriptedHand final : public scene::HapticDevice {
   scene::DeviceTrajectory path_;
   scene::DeviceLimits limits_;
   double drop_at_;
-  std::optional<scene::GrasperJaws> jaws_;
+  std::optional<scene::Instrument> instrument_;
 };
 
 void run(const HapticArgs& args) {
@@ -90,13 +94,15 @@ void run(const HapticArgs& args) {
   }
   Vec3 anchor = Vec3::Zero();
   scene::DeviceTrajectory path;
-  std::optional<scene::GrasperJaws> jaws;  // a grasper's: its jaws follow the device's first button
+  std::optional<scene::Instrument> driven;  // the instrument the device drives
+  bool jaws = false;                        // a grasper: its jaws follow the device's first button
   if (instrument >= 0) {
     // The simulated hand follows the instrument's track (its tip's path).
     const scene::Instrument in = world.instruments()[static_cast<std::size_t>(instrument)];
     anchor = in.pose_at(0.0).position;
     path = [in](double t) -> Vec3 { return in.pose_at(t).position; };
-    if (in.type == scene::InstrumentType::grasper) jaws = in.jaws;
+    driven = in;
+    jaws = in.type == scene::InstrumentType::grasper;
     world.bind_haptic_instrument(0, instrument, anchor);
   } else {
     scene::ScriptedGrab device = world.take_scripted_grab(0);
@@ -124,7 +130,7 @@ void run(const HapticArgs& args) {
     fail("--no-coupling and --coupling-stiffness/--coupling-damping contradict each other: give one");
   settings.coupling = unwrap(scene::coupling_gains(coupling, args.limits, args.rate));
 
-  ScriptedHand hand(std::move(path), args.limits, args.drop_at, jaws);
+  ScriptedHand hand(std::move(path), args.limits, args.drop_at, driven);
   scene::HapticLoop loop(world.haptics(), hand, settings);
   using Clock = std::chrono::steady_clock;
   const auto period =
@@ -140,6 +146,10 @@ void run(const HapticArgs& args) {
     const Vec3 target = loop.answered() > 0 ? sample.target : anchor;
     Stopwatch w;
     world.move_haptic_grab(0, target);
+    // A handle with an orientation turns the instrument (3-DoF force out, 6-DoF pose in: no torque is
+    // rendered).
+    if (driven && loop.answered() > 0 && sample.has_orientation)
+      world.move_instrument(instrument, Pose{target, sample.orientation});
     // A device with buttons closes a grasper's jaws while its first button is held.
     if (jaws && loop.answered() > 0 && sample.has_buttons)
       world.close_jaws(instrument, (sample.buttons & 1u) != 0);

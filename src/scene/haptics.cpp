@@ -98,6 +98,10 @@ HapticLoop::HandSample HapticLoop::hand() const {
     }
     out.buttons = buttons_.load(std::memory_order_relaxed);
     out.has_buttons = has_buttons_.load(std::memory_order_relaxed);
+    out.orientation = Eigen::Quaterniond(
+        orientation_[0].load(std::memory_order_relaxed), orientation_[1].load(std::memory_order_relaxed),
+        orientation_[2].load(std::memory_order_relaxed), orientation_[3].load(std::memory_order_relaxed));
+    out.has_orientation = has_orientation_.load(std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_acquire);
     if (hand_sequence_.load(std::memory_order_relaxed) == before) return out;
   }
@@ -146,6 +150,16 @@ void HapticLoop::run() {
       }
       buttons_.store(reading.buttons, std::memory_order_relaxed);
       has_buttons_.store(reading.has_buttons, std::memory_order_relaxed);
+      // A non-finite or zero orientation is no orientation: the instrument keeps its own.
+      const bool oriented = reading.has_orientation && reading.orientation.coeffs().allFinite() &&
+                            reading.orientation.norm() > 1e-12;
+      const Eigen::Quaterniond q =
+          oriented ? reading.orientation.normalized() : Eigen::Quaterniond::Identity();
+      orientation_[0].store(q.w(), std::memory_order_relaxed);
+      orientation_[1].store(q.x(), std::memory_order_relaxed);
+      orientation_[2].store(q.y(), std::memory_order_relaxed);
+      orientation_[3].store(q.z(), std::memory_order_relaxed);
+      has_orientation_.store(oriented, std::memory_order_relaxed);
       hand_sequence_.store(sequence + 2, std::memory_order_release);
       // Release: a reader that sees the count also sees the positions stored before it.
       answered_.fetch_add(1, std::memory_order_release);

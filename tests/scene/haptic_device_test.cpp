@@ -383,9 +383,10 @@ TEST(HapticDeviceCAbi, ReadsTheButtonsWhenTheDeviceHasThem) {
   EXPECT_EQ(r.buttons, 0u);
 }
 
-// The loop hands the buttons of the sample it answered to the simulation thread with the position
-// (HapticLoop::hand), so a grasper's jaws follow the device's first button.
-TEST(HapticLoopButtons, HandSampleCarriesTheDeviceButtons) {
+// The loop hands the buttons and the handle's orientation of the sample it answered to the simulation
+// thread with the position (HapticLoop::hand), so a grasper's jaws follow the device's first button and
+// an instrument turns with the handle.
+TEST(HapticLoopButtons, HandSampleCarriesTheDeviceButtonsAndOrientation) {
   class Pressing final : public HapticDevice {
    public:
     DeviceLimits limits() const override { return {}; }
@@ -393,6 +394,8 @@ TEST(HapticLoopButtons, HandSampleCarriesTheDeviceButtons) {
       out.position = Vec3(0.0, 0.0, 0.01);
       out.has_buttons = true;
       out.buttons = 1u;
+      out.has_orientation = true;
+      out.orientation = Eigen::Quaterniond(2.0, 0.0, 0.0, 2.0);  // not unit: the loop normalises it
       return DeviceStatus::ok;
     }
     DeviceStatus send_force(const Vec3&) override { return DeviceStatus::ok; }
@@ -411,6 +414,10 @@ TEST(HapticLoopButtons, HandSampleCarriesTheDeviceButtons) {
   EXPECT_TRUE(h.has_buttons);
   EXPECT_EQ(h.buttons, 1u);
   EXPECT_EQ(h.position, Vec3(0.0, 0.0, 0.01));
+  EXPECT_TRUE(h.has_orientation);
+  EXPECT_NEAR(h.orientation.angularDistance(Eigen::Quaterniond(Eigen::AngleAxisd(0.5 * M_PI, Vec3::UnitZ()))),
+              0.0, 1e-12);
+  EXPECT_FALSE(before.has_orientation);
 }
 
 }  // namespace

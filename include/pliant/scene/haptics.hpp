@@ -87,6 +87,8 @@ class HapticLoop {
     Vec3 target = Vec3::Zero();
     unsigned buttons = 0;      ///< the device's buttons held down (DeviceReading::buttons)
     bool has_buttons = false;  ///< the device reports buttons
+    Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();  ///< the handle's, when it has one
+    bool has_orientation = false;                                     ///< the device reports an orientation
   };
   /// The last answered sample's position and target together, never a mix of two samples (a
   /// seqlock: the device thread never waits; a reader retries while a sample is being written).
@@ -116,6 +118,8 @@ class HapticLoop {
   std::atomic<double> target_[3] = {0.0, 0.0, 0.0};
   std::atomic<unsigned> buttons_{0};
   std::atomic<bool> has_buttons_{false};
+  std::atomic<double> orientation_[4] = {1.0, 0.0, 0.0, 0.0};  // w, x, y, z
+  std::atomic<bool> has_orientation_{false};
   std::atomic<std::uint64_t> answered_{0};
 };
 
