@@ -73,6 +73,15 @@ class SceneSetModel : public ViewerModel {
   void move_grab(const Vec3& target) override;
   void release() override;
   Vec3 grab_reaction() const override;
+  std::optional<ViewerInstrument> instrument() const override {
+    return current() ? current()->instrument() : std::nullopt;
+  }
+  void move_instrument(const Vec3& tip) override {
+    if (current()) current()->move_instrument(tip);
+  }
+  void close_jaws(bool closed) override {
+    if (current()) current()->close_jaws(closed);
+  }
   /// Lands finished builds; every built scene lands its own background work. Only the shown one steps.
   void poll() override;
   void step() override;

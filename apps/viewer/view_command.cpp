@@ -55,6 +55,9 @@ void add_view_options(CLI::App& app, ViewCommand& c, WithoutFile without_file) {
       ->capture_default_str();
   app.add_option("--script-drag", c.drag,
                  "inject a left-drag x0,y0,x1,y1,frames (window pixels; default: none)");
+  app.add_flag("--instrument-mode", c.options.instrument_mode,
+               "start in instrument mode (the I key): a left-drag, also --script-drag, moves the scene's "
+               "instrument (its \"device\" one, else its first) instead of grabbing a body (default: off)");
   app.add_option("--field", c.options.field,
                  "colour by this field at start (e.g. displacement, stress; default: the scene's output "
                  "colour field)");

@@ -11,6 +11,7 @@
 //   --width W --height H  window size (unit: screen pixel)
 //   --field NAME          colour by this field from the start
 //   --screenshot F --after N --first-screenshot F0 --script-drag x0,y0,x1,y1,frames --no-panel
+//   --instrument-mode     start in instrument mode: a left-drag moves the scene's instrument
 #pragma once
 
 #include "pliant/core/result.hpp"

@@ -49,7 +49,7 @@ std::string join(const std::vector<std::string>& names) {
   return out;
 }
 
-enum class Gesture { none, grab, orbit, pan };
+enum class Gesture { none, grab, orbit, pan, instrument };
 
 class Viewer {
  public:
@@ -58,7 +58,8 @@ class Viewer {
         options_(options),
         show_grid_(options.grid),
         show_axes_(options.axes),
-        show_fixed_(options.fixed_markers) {}
+        show_fixed_(options.fixed_markers),
+        instrument_mode_(options.instrument_mode) {}
   Status run();
 
  private:
@@ -66,6 +67,10 @@ class Viewer {
   void press(double x, double y, int button);
   void move(double x, double y);
   void release_button();
+  void drive_instrument(double x, double y);
+  void set_instrument_mode(bool on);
+  void toggle_jaws();
+  void add_instrument_force(render::Frame& f);
   void frame_camera();
   void reset();
   void add_tools(render::Frame& f);
@@ -95,6 +100,13 @@ class Viewer {
   Vec3 grab_plane_normal_ = Vec3::UnitZ();
   Vec3 grab_target_ = Vec3::Zero();
   double force_scale_ = 0.0;  // largest force seen, sets the arrow length (unit: N)
+  // Instrument mode: a left-drag moves the model's instrument tip (instead of grabbing a body) in the
+  // plane through the tip facing the camera, keeping the offset between the tip and the point under
+  // the mouse when the drag began (instrument_mode_ below says whether a left-drag does that).
+  Vec3 instrument_plane_point_ = Vec3::Zero();
+  Vec3 instrument_plane_normal_ = Vec3::UnitZ();
+  Vec3 instrument_offset_ = Vec3::Zero();
+  double instrument_force_scale_ = 0.0;  // largest instrument force seen (unit: N)
 
   bool paused_ = false;
   bool step_once_ = false;
@@ -105,11 +117,12 @@ class Viewer {
   int shading_ = 0;
   bool wireframe_ = false;
   int show_ = 0;  // 0: body surfaces; 1: and their interior points (phyxels, FEM nodes); 2: points only
-  bool show_grid_ = true;   // floor grid at the scene's floor, else just below the bodies
-  bool show_axes_ = true;   // world axes at the grid's corner
-  bool show_fixed_ = true;  // markers on the fixed surface nodes
-  TriMesh grid_mesh_;       // borrowed by the frame
-  Aabb guide_box_;          // the bodies' box when last framed: where the grid and axes go
+  bool show_grid_ = true;         // floor grid at the scene's floor, else just below the bodies
+  bool show_axes_ = true;         // world axes at the grid's corner
+  bool show_fixed_ = true;        // markers on the fixed surface nodes
+  bool instrument_mode_ = false;  // a left-drag moves the model's instrument (the I key)
+  TriMesh grid_mesh_;             // borrowed by the frame
+  Aabb guide_box_;                // the bodies' box when last framed: where the grid and axes go
   render::PointGlyphs fixed_glyphs_;
   std::vector<Vec3> fixed_points_;
   render::PointGlyphs point_glyphs_;
@@ -165,7 +178,8 @@ void Viewer::update_picking() {
   // A model that replaced its surfaces: the held triangle means nothing in the new ones.
   if (model_.surfaces_generation() != surfaces_generation_) {
     surfaces_generation_ = model_.surfaces_generation();
-    if (gesture_ == Gesture::grab) {
+    // So does a drag of the instrument: the new world's instrument starts at its own pose.
+    if (gesture_ == Gesture::grab || gesture_ == Gesture::instrument) {
       gesture_ = Gesture::none;
       grab_triangle_ = -1;
     }
@@ -181,6 +195,20 @@ void Viewer::update_picking() {
 void Viewer::press(double x, double y, int button) {
   last_x_ = x;
   last_y_ = y;
+  if (button == GLFW_MOUSE_BUTTON_LEFT && instrument_mode_) {
+    if (const std::optional<ViewerInstrument> in = model_.instrument()) {
+      const Ray ray = camera_.ray(x, y);
+      instrument_plane_point_ = in->tip;
+      instrument_plane_normal_ = camera_.forward();
+      const double denom = ray.direction.dot(instrument_plane_normal_);
+      const double t =
+          std::abs(denom) > 1e-9 ? (in->tip - ray.origin).dot(instrument_plane_normal_) / denom : -1.0;
+      // The tip keeps its offset from the point under the mouse: it does not jump to the cursor.
+      instrument_offset_ = t > 0 ? Vec3(in->tip - ray.at(t)) : Vec3::Zero();
+      gesture_ = Gesture::instrument;
+      return;
+    }
+  }
   if (button == GLFW_MOUSE_BUTTON_LEFT) {
     const Ray ray = camera_.ray(x, y);
     const std::optional<SurfaceHit> picked = picker_.pick(ray);
@@ -226,13 +254,59 @@ void Viewer::move(double x, double y) {
       }
       break;
     }
+    case Gesture::instrument:
+      drive_instrument(x, y);
+      break;
     case Gesture::none:
       break;
   }
 }
 
+// Where the mouse ray meets the instrument's plane, plus the offset taken when the drag began.
+void Viewer::drive_instrument(double x, double y) {
+  const Ray ray = camera_.ray(x, y);
+  const double denom = ray.direction.dot(instrument_plane_normal_);
+  if (std::abs(denom) <= 1e-9) return;
+  const double t = (instrument_plane_point_ - ray.origin).dot(instrument_plane_normal_) / denom;
+  if (t > 0) model_.move_instrument(ray.at(t) + instrument_offset_);
+}
+
+void Viewer::set_instrument_mode(bool on) {
+  if (gesture_ == Gesture::grab || gesture_ == Gesture::instrument) release_button();
+  instrument_mode_ = on;
+}
+
+void Viewer::toggle_jaws() {
+  if (const std::optional<ViewerInstrument> in = model_.instrument(); in && in->grasper)
+    model_.close_jaws(!in->jaws_closed);
+}
+
+// The bodies' contact force on the instrument, as an arrow at its tip labelled in N, whenever it is
+// not zero (the mouse or its own track moving it); the largest seen is drawn half a scene radius long.
+void Viewer::add_instrument_force(render::Frame& f) {
+  const std::optional<ViewerInstrument> in = model_.instrument();
+  if (!in || !in->tip.allFinite() || !in->force.allFinite()) return;
+  const double magnitude = in->force.norm();
+  instrument_force_scale_ = std::max(instrument_force_scale_, magnitude);
+  if (!(magnitude > 0) || !(instrument_force_scale_ > 0)) return;
+  char label[32];
+  std::snprintf(label, sizeof label, "%.3g N", magnitude);
+  // Beside the tip as seen from the camera (across both the force and the view direction), clear of
+  // the instrument by the arrow head's radius: a probe's force runs along its own shaft, which would
+  // hide an arrow starting at the tip.
+  const double radius = camera_.scene_radius / 80.0;  // the renderer's default arrow shaft
+  Vec3 side = in->force.cross(camera_.forward());
+  side = side.norm() > 1e-6 * magnitude ? Vec3(side.normalized()) : camera_.right();
+  const Vec3 start = in->tip + (in->reach + 3.0 * radius) * side;
+  f.arrows.push_back({start,
+                      start + (0.5 * camera_.scene_radius / instrument_force_scale_) * in->force,
+                      {0.95f, 0.3f, 0.15f},
+                      radius,
+                      label});
+}
+
 void Viewer::release_button() {
-  if (gesture_ == Gesture::grab) model_.release();
+  if (gesture_ == Gesture::grab) model_.release();  // an instrument stays where the drag left it
   gesture_ = Gesture::none;
   grab_triangle_ = -1;
 }
@@ -365,6 +439,7 @@ void Viewer::reset() {
   release_button();
   model_.reset();
   force_scale_ = 0;
+  instrument_force_scale_ = 0;
 }
 
 render::Frame Viewer::build_frame() {
@@ -432,6 +507,7 @@ render::Frame Viewer::build_frame() {
     const std::vector<std::span<const Vec3>> clouds = model_.interior_points();
     point_glyphs_.add_to(f, clouds, camera_.scene_radius / 150.0);
   }
+  add_instrument_force(f);
   if (gesture_ == Gesture::grab && grab_triangle_ >= 0 && grab_surface_ < model_.surface_count()) {
     const ViewerSurface s = model_.surface(grab_surface_);
     if (static_cast<std::size_t>(grab_triangle_) < s.triangles.size()) {
@@ -507,6 +583,26 @@ void Viewer::draw_panel() {
     if (field_index_ > 0) ImGui::Text("range %.4g .. %.4g %s", field_min_, field_max_, field_unit_.c_str());
     if (ImGui::Button("Frame all (F)")) frame_camera();
   }
+  if (const std::optional<ViewerInstrument> in = model_.instrument();
+      in && ImGui::CollapsingHeader("Instrument", ImGuiTreeNodeFlags_DefaultOpen)) {
+    bool mode = instrument_mode_;
+    if (ImGui::Checkbox("instrument mode (I)", &mode)) set_instrument_mode(mode);
+    if (instrument_mode_)
+      ImGui::TextWrapped(
+          "instrument mode: left-drag moves %s (%s; wheel while dragging: nearer or "
+          "farther)",
+          in->name.c_str(), in->type.c_str());
+    else
+      ImGui::TextWrapped("%s (%s; I: drive it with the mouse)", in->name.c_str(), in->type.c_str());
+    ImGui::Text("contact force %.4g N  (%.3g, %.3g, %.3g)", in->force.norm(), in->force.x(), in->force.y(),
+                in->force.z());
+    ImGui::Text("contacts %d", in->contacts);
+    if (in->grasper) {
+      if (ImGui::Button(in->jaws_closed ? "Open jaws (J)" : "Close jaws (J)")) toggle_jaws();
+      ImGui::SameLine();
+      ImGui::Text("gap %.2f mm  grip %.3g N", 1e3 * in->gap, in->grip);
+    }
+  }
   if (gesture_ == Gesture::grab && model_.has_reaction()) {
     const Vec3 f = model_.grab_reaction();
     ImGui::TextWrapped("grab reaction %.4g N  (%.3g, %.3g, %.3g)", f.norm(), f.x(), f.y(), f.z());
@@ -536,7 +632,10 @@ void Viewer::draw_panel() {
         "Left-drag a body: grab it (red arrow: the force it pulls back with). Left-drag elsewhere: "
         "orbit. Right or middle drag: pan. Wheel: zoom.\n"
         "Space: pause/run. S: one step. R: reset. F: frame all. P: fire a projectile along the mouse ray "
-        "(speed in the panel). Esc: quit.");
+        "(speed in the panel). Esc: quit.\n"
+        "I: instrument mode (a scene with an instrument): left-drag moves its tip in the plane facing "
+        "you, the wheel while dragging moves it nearer or farther; red arrow at the tip: the bodies' "
+        "force on it. J: close/open a grasper's jaws.");
     ImGui::PopTextWrapPos();
   }
   ImGui::PopItemWidth();
@@ -604,7 +703,7 @@ Status Viewer::run() {
   }
   bool field_checked = status.ok() && !model_.loading().active;
   bool was_down[3] = {false, false, false};
-  bool key_down[6] = {false, false, false, false, false, false};
+  bool key_down[8] = {false, false, false, false, false, false, false, false};
   while (status.ok() && !glfwWindowShouldClose(window_)) {
     glfwPollEvents();
     // Frames count (for --after and the screenshots) only once the model has something to show.
@@ -642,11 +741,20 @@ Status Viewer::run() {
       was_down[b] = down;
     }
     if (gesture_ != Gesture::none && !options_.script_drag) move(cx, cy);
-    if (!io.WantCaptureMouse && io.MouseWheel != 0.0f) camera_.zoom(std::pow(0.9, io.MouseWheel));
+    if (!io.WantCaptureMouse && io.MouseWheel != 0.0f) {
+      if (gesture_ == Gesture::instrument) {
+        // Wheel forward pushes the instrument away from the camera, a twentieth of the scene per notch.
+        instrument_plane_point_ += (0.05 * camera_.scene_radius * io.MouseWheel) * instrument_plane_normal_;
+        drive_instrument(cx, cy);
+      } else {
+        camera_.zoom(std::pow(0.9, io.MouseWheel));
+      }
+    }
     if (!io.WantCaptureKeyboard) {
       // ImGui 1.86 names only a few keys: read GLFW's, acting on the press edge.
-      const int keys[6] = {GLFW_KEY_SPACE, GLFW_KEY_S, GLFW_KEY_R, GLFW_KEY_F, GLFW_KEY_ESCAPE, GLFW_KEY_P};
-      for (int k = 0; k < 6; ++k) {
+      const int keys[8] = {GLFW_KEY_SPACE,  GLFW_KEY_S, GLFW_KEY_R, GLFW_KEY_F,
+                           GLFW_KEY_ESCAPE, GLFW_KEY_P, GLFW_KEY_I, GLFW_KEY_J};
+      for (int k = 0; k < 8; ++k) {
         const bool down = glfwGetKey(window_, keys[k]) == GLFW_PRESS;
         if (down && !key_down[k]) {
           if (k == 0) paused_ = !paused_;
@@ -655,6 +763,8 @@ Status Viewer::run() {
           if (k == 3) frame_camera();
           if (k == 4) glfwSetWindowShouldClose(window_, GLFW_TRUE);
           if (k == 5) model_.fire(camera_.ray(cx, cy));  // a projectile along the mouse ray
+          if (k == 6) set_instrument_mode(!instrument_mode_);
+          if (k == 7) toggle_jaws();
         }
         key_down[k] = down;
       }
@@ -682,6 +792,7 @@ Status Viewer::run() {
       // own output field.
       scene_generation_ = model_.scene_generation();
       force_scale_ = 0;
+      instrument_force_scale_ = 0;
       frame_camera();
       glfwSetWindowTitle(window_, ("Pliant - " + model_.title()).c_str());
       const bool strict = !field_checked && !model_.loading().active;
@@ -708,7 +819,7 @@ Status Viewer::run() {
     glfwSwapBuffers(window_);
     if (loading.active) glfwWaitEventsTimeout(0.03);  // nothing moves: do not spin while waiting
   }
-  if (gesture_ == Gesture::grab) model_.release();
+  release_button();
   renderer_.release();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -3,11 +3,15 @@
 // Mouse: left-drag on a surface grabs it along the mouse ray (the grabbed point follows the cursor in
 // the plane facing the camera through it) and shows the reaction force as an arrow and a number;
 // left-drag on the background orbits; right- or middle-drag pans; the wheel zooms. Keys: space
-// pause, S step, R reset, F frame, Esc quit.
+// pause, S step, R reset, F frame, P fire, Esc quit. With a model that has an instrument
+// (ViewerModel::instrument), I toggles instrument mode: a left-drag then moves the instrument's tip in
+// the plane through it facing the camera (the wheel while dragging: along the view direction) instead
+// of grabbing a body, and J closes or opens a grasper's jaws. The instrument's contact force is drawn
+// at its tip as an arrow labelled in N whenever it is not zero, in either mode.
 //
 // Automation: `screenshot` with `after` saves frame N as PNG and exits 0; `script_drag` injects a
 // left-drag from one pixel to another over a number of frames through the same input path as the
-// mouse, so a test can grab a body without a person.
+// mouse, so a test can grab a body (or, with `instrument_mode`, move the instrument) without a person.
 #pragma once
 
 #include "pliant/core/result.hpp"
@@ -38,6 +42,9 @@ struct ViewerOptions {
   std::filesystem::path first_screenshot;  ///< saved at frame 1 (before any scripted drag)
   int after = 0;                           ///< frame count before exiting (0: run until closed)
   std::optional<ScriptedDrag> script_drag;
+  /// Start in instrument mode (the I key): a left-drag, scripted or not, moves the model's instrument
+  /// instead of grabbing a body. Without an instrument it does nothing.
+  bool instrument_mode = false;
   /// Field coloured at start (a name from ViewerModel::field_names); empty: the model's
   /// default_field() (a scene's output colour field)
   std::string field;

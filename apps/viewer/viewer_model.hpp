@@ -39,6 +39,24 @@ struct LoadingState {
   double seconds = 0;   ///< time spent building so far (unit: s)
 };
 
+/// The instrument the viewer's instrument mode drives with the mouse (a scene's probe, grasper or
+/// scalpel, scene/instrument.hpp), as it was after the last step.
+struct ViewerInstrument {
+  std::string name;
+  std::string type;           ///< "probe", "grasper" or "scalpel"
+  Vec3 tip = Vec3::Zero();    ///< where its tip is (unit: m)
+  Vec3 force = Vec3::Zero();  ///< the bodies' contact force on it (unit: N)
+  int contacts = 0;           ///< surface nodes it holds in contact
+  /// Radius of a sphere about the tip that holds the instrument's cross-section there (a probe's
+  /// radius; a grasper's jaws; a scalpel's edge) (unit: m): the force arrow starts that far in front
+  /// of the tip, so that the instrument's own body does not hide it.
+  double reach = 0.0;
+  bool grasper = false;      ///< it has jaws (the fields below mean something)
+  bool jaws_closed = false;  ///< the jaws are commanded closed
+  double gap = 0.0;          ///< between the jaws' inner faces (unit: m)
+  double grip = 0.0;         ///< the jaws' mean normal force on what they pinch (unit: N)
+};
+
 /// A rigid tool or blade the model moves by itself (a scene's scripted instrument), drawn but not
 /// pickable.
 using ViewerTool = scene::ToolCylinder;
@@ -89,6 +107,16 @@ class ViewerModel {
   virtual void release() = 0;
   /// Force the body exerts on the grabbing tool (unit: N); zero without a grab.
   virtual Vec3 grab_reaction() const = 0;
+
+  /// The instrument the mouse drives in instrument mode, or nullopt when the model has none (the
+  /// default). A scene's drives its "device" instrument, else its first.
+  virtual std::optional<ViewerInstrument> instrument() const { return std::nullopt; }
+  /// Moves that instrument's tip to `tip` (unit: m) from the next step on, keeping its orientation; its
+  /// track then no longer moves it.
+  virtual void move_instrument(const Vec3& /*tip*/) {}
+  /// Closes (true) or opens a grasper's jaws from the next step on; nothing for another instrument.
+  virtual void close_jaws(bool /*closed*/) {}
+
   /// Fires a point projectile from the ray's origin along its direction (the viewer's P key: the
   /// camera's mouse ray); false if this model has no projectiles.
   virtual bool fire(const Ray& /*ray*/) { return false; }

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -160,6 +161,61 @@ Vec3 WorldViewerModel::grab_reaction() const {
   return grab_body_ >= 0 ? world_->body(grab_body_).grab_reaction(grab_) : Vec3::Zero();
 }
 
+Index WorldViewerModel::driven_instrument() const {
+  const std::span<const scene::Instrument> all = world_->instruments();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i].device) return static_cast<Index>(i);
+  return all.empty() ? -1 : 0;
+}
+
+std::optional<ViewerInstrument> WorldViewerModel::instrument() const {
+  const Index i = driven_instrument();
+  if (i < 0) return std::nullopt;
+  const scene::Instrument& in = world_->instruments()[static_cast<std::size_t>(i)];
+  ViewerInstrument v;
+  v.name = in.name;
+  v.type = std::string(scene::instrument_type_name(in.type));
+  v.tip = world_->instrument_pose(i).position;
+  v.force = world_->instrument_force(i);
+  v.contacts = world_->instrument_contacts(i);
+  switch (in.type) {
+    case scene::InstrumentType::probe:
+      v.reach = in.radius;
+      break;
+    case scene::InstrumentType::grasper:
+      v.reach = std::hypot(0.5 * world_->grasper_state(i).gap + in.jaws.thickness, 0.5 * in.jaws.width);
+      break;
+    case scene::InstrumentType::scalpel:
+      v.reach = std::hypot(0.5 * in.blade.length, 0.5 * in.blade.thickness);
+      break;
+  }
+  v.reach += in.margin;
+  if (in.type == scene::InstrumentType::grasper) {
+    const scene::GrasperState g = world_->grasper_state(i);
+    v.grasper = true;
+    v.jaws_closed = jaws_command_.value_or(g.closed);
+    v.gap = g.gap;
+    v.grip = g.grip;
+  }
+  return v;
+}
+
+void WorldViewerModel::move_instrument(const Vec3& tip) {
+  const Index i = driven_instrument();
+  if (i < 0 || !tip.allFinite()) return;
+  Pose pose = world_->instrument_pose(i);  // its orientation kept: the mouse moves only the tip
+  pose.position = tip;
+  world_->move_instrument(i, pose);
+}
+
+void WorldViewerModel::close_jaws(bool closed) {
+  const Index i = driven_instrument();
+  if (i < 0 || world_->instruments()[static_cast<std::size_t>(i)].type != scene::InstrumentType::grasper)
+    return;
+  world_->close_jaws(i, closed);
+  jaws_command_ = closed;
+}
+
 std::vector<ViewerTool> WorldViewerModel::tools() const { return scene::tool_cylinders(*world_); }
 
 std::vector<TriMesh> WorldViewerModel::collider_surfaces(const Aabb& around) const {
@@ -246,6 +302,7 @@ void WorldViewerModel::reset() {
   }
   rebuild_error_.clear();
   world_ = std::move(fresh).value();
+  jaws_command_.reset();
   ++generation_;
 }
 
@@ -305,6 +362,7 @@ void WorldViewerModel::land(Built built, json doc, double ms) {
   last_build_ms_ = ms;
   release();
   world_ = std::move(built.world);
+  jaws_command_.reset();
   built_doc_ = std::move(doc);
   ++generation_;
 }

@@ -70,6 +70,12 @@ class WorldViewerModel : public ViewerModel {
   void move_grab(const Vec3& target) override;
   void release() override;
   Vec3 grab_reaction() const override;
+  /// The scene's "device" instrument, else its first (nullopt without instruments).
+  std::optional<ViewerInstrument> instrument() const override;
+  void move_instrument(const Vec3& tip) override;
+  void close_jaws(bool closed) override;
+  /// Which of the world's instruments instrument() is, or -1.
+  Index driven_instrument() const;
   /// Adds a point projectile of fire_speed() (scene::projectile_along_ray, 0.1 kg) to the world.
   bool fire(const Ray& ray) override;
   double fire_speed() const { return fire_speed_; }           ///< (unit: m/s)
@@ -149,6 +155,9 @@ class WorldViewerModel : public ViewerModel {
   mutable std::uint64_t fixed_generation_ = ~std::uint64_t{0};
   Index grab_body_ = -1;
   scene::GrabId grab_;
+  // The jaws' command given through close_jaws() in this world: the World reports it only after the
+  // next step (grasper_state), the viewer's J key toggles it at once, also while paused.
+  std::optional<bool> jaws_command_;
   std::string rebuild_error_;  // shown in the panel when a rebuild failed (the old world is kept)
   double fire_speed_ = 10.0;   // of projectiles fired with the P key (unit: m/s)
 };

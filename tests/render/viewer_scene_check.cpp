@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <thread>
@@ -561,6 +562,97 @@ TEST(ScenePanels, ACheckboxAndASliderEditTheSceneThroughTheMouse) {
   const double k2 = m->scene_json()["bodies"][0]["springs"]["stiffness"].get<double>();
   EXPECT_GT(k2, k1);
   m->finish_rebuild();
+}
+
+// A soft Green pad (8 × 2 × 8 cm, +Y up, fixed below) with a grasper beside it and, over its middle, a
+// probe whose tip sphere hangs 1.5 mm above the top; `device` marks the probe as the device's.
+std::string instrument_scene(bool probe, bool device) {
+  std::string instruments =
+      R"({ "name": "jaws", "type": "grasper", "position": [0.15, 0.03, 0.04],
+           "jaws": { "opening": 0.03, "speed": 0.5 } })";
+  if (probe)
+    instruments += std::string(R"(, { "name": "probe", "type": "probe", "radius": 0.008, "length": 0.05,
+           "position": [0.04, 0.0295, 0.04], "friction": 0.3, "device": )") +
+                   (device ? "true" : "false") + " }";
+  return R"({ "pliant": 1, "name": "instrument_test", "time_step": 0.01,
+    "bodies": [{ "name": "pad", "family": "green",
+                 "mesh": { "shape": "box", "size": [0.08, 0.02, 0.08], "cells": [4, 2, 4] },
+                 "material": { "E": 2e4, "nu": 0.45 }, "fixed": ["ymin"] }],
+    "instruments": [)" +
+         instruments + "] }";
+}
+
+TEST(SceneViewerModel, TheMouseDrivesTheScenesDeviceInstrumentIntoThePad) {
+  auto m = open(instrument_scene(true, true));
+  ASSERT_TRUE(m);
+  scene::World& world = m->world();
+  const Index probe = world.find_instrument("probe");
+  ASSERT_GE(probe, 0);
+  // The device instrument, though listed second.
+  std::optional<ViewerInstrument> in = m->instrument();
+  ASSERT_TRUE(in);
+  EXPECT_EQ(in->name, "probe");
+  EXPECT_EQ(in->type, "probe");
+  EXPECT_FALSE(in->grasper);
+  m->step();
+  in = m->instrument();
+  EXPECT_EQ(in->force, Vec3::Zero());  // clear of the pad
+  EXPECT_EQ(in->contacts, 0);
+
+  // Pressed 4 mm down: the tip follows exactly, the pad pushes it back up.
+  const Vec3 target = in->tip - Vec3(0, 0.004, 0);
+  m->move_instrument(target);
+  for (int i = 0; i < 5; ++i) m->step();
+  EXPECT_LT((world.instrument_pose(probe).position - target).norm(), 1e-12);
+  in = m->instrument();
+  EXPECT_LT((in->tip - target).norm(), 1e-12);
+  EXPECT_EQ(in->force, world.instrument_force(probe));
+  EXPECT_GT(in->force.y(), 0.0);
+  EXPECT_GT(in->force.y(), 10 * std::hypot(in->force.x(), in->force.z()));
+  EXPECT_GT(in->contacts, 0);
+  // Its orientation is kept: a probe's shaft still runs up +Y.
+  EXPECT_LT((world.instrument_pose(probe).rotation * Vec3::UnitY() - Vec3::UnitY()).norm(), 1e-12);
+
+  // A probe has no jaws: close_jaws does nothing, to it or to the grasper.
+  m->close_jaws(true);
+  m->step();
+  EXPECT_FALSE(m->instrument()->jaws_closed);
+  EXPECT_FALSE(world.grasper_state(world.find_instrument("jaws")).closed);
+}
+
+TEST(SceneViewerModel, WithoutADeviceTheFirstInstrumentIsDrivenAndItsJawsToggle) {
+  auto m = open(instrument_scene(true, false));
+  ASSERT_TRUE(m);
+  scene::World& world = m->world();
+  std::optional<ViewerInstrument> in = m->instrument();
+  ASSERT_TRUE(in);
+  EXPECT_EQ(in->name, "jaws");
+  ASSERT_TRUE(in->grasper);
+  EXPECT_FALSE(in->jaws_closed);
+  m->step();
+  EXPECT_NEAR(m->instrument()->gap, 0.03, 1e-12);  // open
+
+  // Closed (the J key): reported at once, in the World after the next step, the gap narrowing at the
+  // jaws' speed (nothing between them).
+  m->close_jaws(true);
+  EXPECT_TRUE(m->instrument()->jaws_closed);
+  m->step();
+  EXPECT_TRUE(world.grasper_state(0).closed);
+  EXPECT_NEAR(world.grasper_state(0).gap, 0.03 - 0.5 * 0.01, 1e-9);
+  EXPECT_EQ(m->instrument()->gap, world.grasper_state(0).gap);
+  // And open again.
+  m->close_jaws(!m->instrument()->jaws_closed);
+  EXPECT_FALSE(m->instrument()->jaws_closed);
+  m->step();
+  EXPECT_FALSE(world.grasper_state(0).closed);
+
+  // A model without instruments has none to drive.
+  auto plain = open(membrane_scene(100));
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->instrument());
+  plain->move_instrument(Vec3(0, 0, 0));  // nothing to move: no effect, no crash
+  plain->close_jaws(true);
+  plain->step();
 }
 
 }  // namespace

@@ -378,6 +378,116 @@ TEST_F(ViewerXvfb, FloorGridAxesAndFixedMarkersToggle) {
   EXPECT_GT(yellow, 0.6 * fixed);
 }
 
+// Pixels of the instruments' colliders: render::kColliderColor (0.42, 0.50, 0.66), lit, whose
+// channel ratios no viridis colour, background, label or arrow has.
+bool collider_pixel(const std::uint8_t* p) {
+  return p[2] > 90 && p[0] > 0.55 * p[2] && p[0] < 0.75 * p[2] && p[1] > 0.68 * p[2] && p[1] < 0.86 * p[2];
+}
+
+// The mean row of the colliders' pixels, or -1 when fewer than 100 show.
+double collider_row(const Image& img) {
+  double sum = 0;
+  int n = 0;
+  for (int y = 0; y < img.height; ++y)
+    for (int x = 0; x < img.width; ++x)
+      if (collider_pixel(img.pixel(x, y))) {
+        sum += y;
+        ++n;
+      }
+  return n > 100 ? sum / n : -1.0;
+}
+
+bool white_pixel(const std::uint8_t* p) { return p[0] > 225 && p[1] > 225 && p[2] > 225; }
+
+// Pixels left of the colour bar and its labels that are white (the bitmap font of labels) in `after`
+// but not in `before`: new labels.
+int new_label_pixels(const Image& before, const Image& after) {
+  int n = 0;
+  for (int y = 0; y < after.height; ++y)
+    for (int x = 0; x < color_bar_left(after.width, after.height); ++x)
+      if (white_pixel(after.pixel(x, y)) && !white_pixel(before.pixel(x, y))) ++n;
+  return n;
+}
+
+// viridis' low end (a dark purple, lit): a body at rest coloured by displacement.
+bool low_end_pixel(const std::uint8_t* p) { return p[1] < 40 && p[2] > p[0] && p[2] > 50; }
+
+// Body pixels in the low end's colour in `rest` that show a higher field value in `after` (not the
+// low end, and neither a collider, an arrow nor a label drawn over them).
+int recoloured_pixels(const Image& rest, const Image& after) {
+  int n = 0;
+  for (int y = 0; y < after.height; ++y)
+    for (int x = 0; x < after.width; ++x) {
+      const std::uint8_t* p = after.pixel(x, y);
+      const bool arrow = p[0] > 120 && p[1] < 0.55 * p[0] && p[2] < 0.45 * p[0];
+      if (low_end_pixel(rest.pixel(x, y)) && !low_end_pixel(p) && !collider_pixel(p) && !arrow &&
+          !white_pixel(p))
+        ++n;
+    }
+  return n;
+}
+
+// Instrument mode: tests/data/scenes/probe_pad_viewer.json has a probe (no track: it stays put on its
+// own) hanging just above a soft Green pad, the pad framed in the window's middle. A scripted drag
+// 30 pixels down from the middle pushes the probe into the pad: the pad takes displacement colours,
+// the probe is drawn lower, and the bodies' force on it shows as a red arrow with a white label. The
+// same drag without instrument mode grabs the pad as before (the probe stays where it was), and
+// without the drag nothing moves.
+TEST_F(ViewerXvfb, InstrumentModeDragsTheProbeIntoThePad) {
+  const std::string scene = std::string(PLIANT_SOURCE_DIR) + "/tests/data/scenes/probe_pad_viewer.json";
+  const std::string common = "view " + scene +
+                             " --width 640 --height 480 --no-panel --no-axes --no-grid --no-fixed-markers"
+                             " --field displacement --after 30 ";
+  const std::string drag = " --script-drag 320,240,320,270,12";
+  const fs::path first = dir / "first.png", still = dir / "still.png", pushed = dir / "pushed.png",
+                 grabbed = dir / "grabbed.png";
+  ViewRun r = run_exe(
+      PLIANT_EXE,
+      common + "--instrument-mode --first-screenshot " + first.string() + " --screenshot " + still.string(),
+      true);
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = run_exe(PLIANT_EXE, common + "--instrument-mode --screenshot " + pushed.string() + drag, true);
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = run_exe(PLIANT_EXE, common + "--screenshot " + grabbed.string() + drag, true);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Image a = load(first), s = load(still), p = load(pushed), g = load(grabbed);
+  ASSERT_EQ(s.width, 640);
+
+  // Untouched, nothing moves and there is no force.
+  EXPECT_EQ(changed_pixels(a, s), 0);
+  EXPECT_EQ(arrow_pixels(s), 0);
+  const double probe_row = collider_row(s);
+  ASSERT_GT(probe_row, 0) << "the probe is not drawn";
+
+  // Pushed: the pad deforms around the probe, the probe is lower, the force arrow and its label appear.
+  EXPECT_GT(recoloured_pixels(s, p), 1000) << "the pad did not deform";
+  EXPECT_GT(collider_row(p), probe_row + 5) << "the probe did not move down";
+  EXPECT_GT(arrow_pixels(p), 20) << "no force arrow";
+  EXPECT_GT(new_label_pixels(s, p), 20) << "no force label";
+
+  // Without instrument mode the drag grabs the pad, and the probe stays where it was.
+  EXPECT_GT(recoloured_pixels(s, g), 1000) << "the drag did not grab the pad";
+  EXPECT_NEAR(collider_row(g), probe_row, 1.5);
+}
+
+// The force arrow also shows when an instrument's own track presses it in, without instrument mode:
+// tests/data/scenes/probe_green.json's probe reaches a Green block at frame 17 and presses on.
+TEST_F(ViewerXvfb, AnInstrumentMovedByItsTrackShowsItsForce) {
+  const std::string scene = std::string(PLIANT_SOURCE_DIR) + "/tests/data/scenes/probe_green.json";
+  const fs::path first = dir / "first.png", last = dir / "last.png";
+  const ViewRun r = run_exe(PLIANT_EXE,
+                            "view " + scene +
+                                " --width 640 --height 480 --no-panel --no-axes --no-grid --no-fixed-markers"
+                                " --after 40 --first-screenshot " +
+                                first.string() + " --screenshot " + last.string(),
+                            true);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const Image a = load(first), b = load(last);
+  EXPECT_EQ(arrow_pixels(a), 0);
+  EXPECT_GT(arrow_pixels(b), 20) << "no force arrow";
+  EXPECT_GT(new_label_pixels(a, b), 20) << "no force label";
+}
+
 int count_lines(const std::string& text) {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
