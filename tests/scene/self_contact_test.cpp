@@ -56,7 +56,8 @@ bool segments_cross(const Vec2& p0, const Vec2& p1, const Vec2& q0, const Vec2& 
   return d1 * d2 < 0.0 && d3 * d4 < 0.0;
 }
 bool inside2(const Vec2& p, const std::array<Vec2, 3>& t) {
-  const double a = cross2(t[1] - t[0], p - t[0]), b = cross2(t[2] - t[1], p - t[1]), c = cross2(t[0] - t[2], p - t[2]);
+  const double a = cross2(t[1] - t[0], p - t[0]), b = cross2(t[2] - t[1], p - t[1]),
+               c = cross2(t[0] - t[2], p - t[2]);
   return (a > 0.0 && b > 0.0 && c > 0.0) || (a < 0.0 && b < 0.0 && c < 0.0);
 }
 
@@ -81,9 +82,11 @@ bool triangles_intersect(const Triangle& a, const Triangle& b) {
   const double scale = std::max((a[1] - a[0]).norm(), (b[1] - b[0]).norm());
   const Vec3 ua = na.normalized(), ub = nb.normalized();
   const std::array<double, 3> da = plane_distances(a, ub, ub.dot(b[0]), 1e-12 * scale);
-  if ((da[0] > 0.0 && da[1] > 0.0 && da[2] > 0.0) || (da[0] < 0.0 && da[1] < 0.0 && da[2] < 0.0)) return false;
+  if ((da[0] > 0.0 && da[1] > 0.0 && da[2] > 0.0) || (da[0] < 0.0 && da[1] < 0.0 && da[2] < 0.0))
+    return false;
   const std::array<double, 3> db = plane_distances(b, ua, ua.dot(a[0]), 1e-12 * scale);
-  if ((db[0] > 0.0 && db[1] > 0.0 && db[2] > 0.0) || (db[0] < 0.0 && db[1] < 0.0 && db[2] < 0.0)) return false;
+  if ((db[0] > 0.0 && db[1] > 0.0 && db[2] > 0.0) || (db[0] < 0.0 && db[1] < 0.0 && db[2] < 0.0))
+    return false;
   if (da[0] == 0.0 && da[1] == 0.0 && da[2] == 0.0) return coplanar_overlap(a, b, ua);
   const Vec3 dir = ua.cross(ub);
   const auto ia = interval(a, da, dir), ib = interval(b, db, dir);
@@ -114,7 +117,8 @@ int intersecting_pairs(const Body& body, const std::vector<Vec3>& rest, double r
   int found = 0;
   for (std::size_t p = 0; p < boxes.size(); ++p) {
     for (std::size_t q = p + 1; q < boxes.size() && boxes[q].lo.x() <= boxes[p].hi.x(); ++q) {
-      if ((boxes[p].lo.array() > boxes[q].hi.array()).any() || (boxes[q].lo.array() > boxes[p].hi.array()).any())
+      if ((boxes[p].lo.array() > boxes[q].hi.array()).any() ||
+          (boxes[q].lo.array() > boxes[p].hi.array()).any())
         continue;
       const Tri& s = tris[boxes[p].k];
       const Tri& t = tris[boxes[q].k];
@@ -124,7 +128,8 @@ int intersecting_pairs(const Body& body, const std::vector<Vec3>& rest, double r
       bool near = false;
       for (const Index i : s)
         for (const Index j : t)
-          near = near || (rest[static_cast<std::size_t>(i)] - rest[static_cast<std::size_t>(j)]).norm() < radius;
+          near =
+              near || (rest[static_cast<std::size_t>(i)] - rest[static_cast<std::size_t>(j)]).norm() < radius;
       if (near) continue;
       const Triangle a{x[static_cast<std::size_t>(s[0])], x[static_cast<std::size_t>(s[1])],
                        x[static_cast<std::size_t>(s[2])]};
@@ -167,7 +172,8 @@ std::unique_ptr<World> load(const std::string& json) {
 // The springs settings of the example sheets (sheet_tear.json) with a lighter mass damping, and plain
 // mass-spring forces: Dragnet's length limit moves nodes without a force that a grab reaction could
 // report, so the floor would not read the strip's weight.
-constexpr const char* kSprings = R"({"method": "mass_spring", "gravity": [0, 0, -9.81], "mass_density": 180, "stiffness": 50,
+constexpr const char* kSprings =
+    R"({"method": "mass_spring", "gravity": [0, 0, -9.81], "mass_density": 180, "stiffness": 50,
     "damping": 0.015, "mass_damping": 20})";
 
 struct Frames {
@@ -207,8 +213,8 @@ Frames run(World& world, int steps) {
   return r;
 }
 
-// A springs strip (0.2 × 0.06 m, 20 × 6 cells, 180 kg/m², margin 1 mm, plain mass-spring) lying on a floor; a grab lifts
-// the middle of its far edge, carries it over and lays it 4 mm above its near half, and lets go at
+// A springs strip (0.2 × 0.06 m, 20 × 6 cells, 180 kg/m², margin 1 mm, plain mass-spring) lying on a floor; a
+// grab lifts the middle of its far edge, carries it over and lays it 4 mm above its near half, and lets go at
 // 1.2 s: the far half rests on the near half, the body pressed on itself by its weight.
 std::string folded_strip(bool self) {
   return std::string(R"({"pliant": 1, "time_step": 0.01, "steps": 1,
@@ -216,7 +222,8 @@ std::string folded_strip(bool self) {
       "mesh": {"shape": "rect", "size": [0.2, 0.06], "cells": [20, 6]},
       "contact": {"friction": 0.5, "margin": 0.001, "self": )") +
          (self ? "true" : "false") + R"(},
-      "springs": )" + kSprings + R"(}],
+      "springs": )" +
+         kSprings + R"(}],
     "colliders": [{"name": "floor", "shape": "plane", "normal": [0, 0, 1], "position": [0, 0, -0.0009]}],
     "interactions": [{"type": "grab", "body": "strip", "near": [0.2, 0.03, 0], "release": 1.2,
       "track": [{"t": 0.0, "offset": [0, 0, 0]}, {"t": 0.5, "offset": [-0.06, 0, 0.05]},
