@@ -64,12 +64,13 @@
 // (Newton's third law); while the force changes it trails it by the relaxation.
 //
 // Self-contact (BodyContact::self): the body is its own master. Its free surface nodes are tested
-// against its own surface triangles (a TriangleBvh over them, refitted every step, rebuilt on a new
-// surface_topology_version), the reach being the pair's margin with itself, twice the body's margin (a
-// membrane's layers are held one margin each side of both). A contact is made and held as a body–body
-// one: the node's target is the triangle's point plus the margin along the face normal, and the
-// opposite force goes to the same body at that point, one step late and under-relaxed, so at rest the
-// self-contact forces on the body sum to zero (tests/scene/self_contact_test.cpp: a folded strip).
+// against its own surface triangles (a TriangleBvh over each of them twice, where it is and where it was
+// at the last detection, refitted every step, rebuilt on a new surface_topology_version), the reach being the
+// pair's margin with itself, twice the body's margin (a membrane's layers are held one margin each side of
+// both). A contact is made and held as a body–body one: the node's target is the triangle's point plus the
+// margin along the face normal, and the opposite force goes to the same body at that point, one step late and
+// under-relaxed, so at rest the self-contact forces on the body sum to zero
+// (tests/scene/self_contact_test.cpp: a folded strip).
 //  * Neighbours. A node never touches a triangle that has it as a corner, nor one closer to it in the
 //    rest shape (the surface when self-contact started or the topology last changed) than two mean
 //    edges (or twice the reach, on a mesh finer than it): a metric n-ring, about two rings on a regular
@@ -88,15 +89,18 @@
 //  * Tunnelling. Detection is once per step, so a node moving more than the reach per step relative to
 //    a face could pass through it between two detections: a face whose plane the node's relative path
 //    (its last position carried with the face) crossed inside the face is a contact too, and the node is
-//    held back on the side it came from. The candidate faces are those whose box meets the node's swept
-//    box grown by the reach and by the largest move of any node in the step. Only node–face pairs are
+//    held back on the side it came from. The candidate faces are those whose box, where they are or
+//    where they were, meets the node's swept box grown by the reach: a face that went past a node by
+//    more than its own size in one step is missed. (Growing every node's box by the largest move of
+//    any node in the step instead cost 174 ms a step on the 10k-node self_fold bench, against 13 ms:
+//    a few nodes jumping in a crumpled region made every box large.) Only node–face pairs are
 //    tested: two layers that cross between nodes (edge against edge, a free edge through a face) are
 //    not caught.
 //  * Friction. A self-contact sticks while it pushes and is released when it pulls: a dynamic body's
 //    patch slides as a whole (above), which means nothing for two layers of one body (their forces
 //    cancel in the patch's sums); sliding them so was measured to throw the layers through each other.
-// The cost: one tree query per free surface node per step, its box the node's sweep grown by the
-// reach (O(n log n)), and a rest-shape distance per candidate triangle.
+// The cost: one query per free surface node per step of a tree twice the surface's size, its box the
+// node's sweep grown by the reach (O(n log n)), and a rest-shape distance per candidate triangle.
 
 #include "pliant/scene/world.hpp"
 
@@ -171,12 +175,14 @@ struct World::ContactState {
     std::unique_ptr<MeshDistance> surface;
     std::uint64_t surface_version = ~std::uint64_t{0};
     bool fresh = false;
-    // Self-contact (header comment): on this step, the tree over the body's own triangles, the surface
-    // in its rest shape (for the neighbour rule), now and at the last detection (for the side).
+    // Self-contact (header comment): on this step, the tree over the body's own triangles where they are
+    // and where they were at the last detection (triangle k and k + count, over `swept`: the nodes now,
+    // then as they were), the surface in its rest shape (for the neighbour rule), now and at the last
+    // detection (for the side).
     bool self = false;
     TriangleBvh self_tree;
     std::uint64_t self_version = ~std::uint64_t{0};
-    std::vector<Vec3> rest, now, previous;
+    std::vector<Vec3> rest, now, previous, swept;
   };
   std::vector<PerBody> bodies;
   std::vector<Pose> poses;   // per collider, at the step's end
@@ -261,19 +267,26 @@ struct World::ContactState {
   static void detect_self(PerBody& pb, Index b, std::span<const Vec3> x, std::span<const Tri> tris,
                           std::uint64_t version, double reach) {
     pb.now.assign(x.begin(), x.end());
-    if (pb.self_version != version || pb.rest.size() != x.size()) {
+    const bool rebuild = pb.self_version != version || pb.rest.size() != x.size();
+    if (rebuild) {
       pb.self_version = version;
       pb.rest = pb.now;
-      pb.previous = pb.now;
-      pb.self_tree.build(pb.now, std::vector<Tri>(tris.begin(), tris.end()));
-    } else {
-      pb.self_tree.refit(pb.now);
     }
     if (pb.previous.size() != x.size()) pb.previous = pb.now;
+    pb.swept.assign(pb.now.begin(), pb.now.end());
+    pb.swept.insert(pb.swept.end(), pb.previous.begin(), pb.previous.end());
+    if (rebuild) {
+      std::vector<Tri> both(tris.begin(), tris.end());
+      const Index n = static_cast<Index>(x.size());
+      for (const Tri& t : tris) both.push_back({t[0] + n, t[1] + n, t[2] + n});
+      pb.self_tree.build(pb.swept, both);
+    } else {
+      pb.self_tree.refit(pb.swept);
+    }
     const std::vector<Vec3>& now = pb.now;
     const std::vector<Vec3>& before = pb.previous;
-    double max_move = 0.0;
-    for (std::size_t i = 0; i < x.size(); ++i) max_move = std::max(max_move, (now[i] - before[i]).norm());
+    const Index count = static_cast<Index>(tris.size());
+    std::vector<Index> seen;  // faces met where they are, for the node at hand (ascending)
     const auto normal_of = [](const std::vector<Vec3>& p, const Tri& t) {
       return Vec3((p[static_cast<std::size_t>(t[1])] - p[static_cast<std::size_t>(t[0])])
                       .cross(p[static_cast<std::size_t>(t[2])] - p[static_cast<std::size_t>(t[0])]));
@@ -287,7 +300,13 @@ struct World::ContactState {
       box.extend(xp);
       Candidate best;
       best.d.distance = std::numeric_limits<double>::infinity();
-      for (const Index k : pb.self_tree.overlapping(box.inflated(reach + max_move))) {
+      seen.clear();
+      // A face where it is or where it was near the node's sweep (ascending: a face's two copies are k
+      // and k + count, so a face already seen now is skipped as it was).
+      for (const Index hit : pb.self_tree.overlapping(box.inflated(reach))) {
+        const Index k = hit % count;
+        if (hit >= count && std::binary_search(seen.begin(), seen.end(), k)) continue;
+        if (hit < count) seen.push_back(k);
         const Tri& t = tris[static_cast<std::size_t>(k)];
         if (neighbour(pb, t, static_cast<Index>(i), skip_radius(pb, reach))) continue;
         const std::size_t t0 = static_cast<std::size_t>(t[0]), t1 = static_cast<std::size_t>(t[1]),
@@ -738,17 +757,9 @@ void World::contact_solve(double /*t*/) {
         const Body& master = *bodies_[static_cast<std::size_t>(c.other)];
         const Vec3 p = point_on(master.surface_positions(), master.surface_triangles(), c.on) + c.slide;
         NearestHit hit;
-        if (c.other == static_cast<Index>(b)) {
-          // Self-contact: on its own tree, never onto a neighbour of the node.
-          const std::optional<NearestHit> h = pb.self_tree.nearest(p);
-          if (h && !ContactState::neighbour(
-                       pb, master.surface_triangles()[static_cast<std::size_t>(h->triangle)], c.node,
-                       ContactState::skip_radius(pb, 2.0 * contact(static_cast<Index>(b)).margin)))
-            c.on = {h->triangle, h->u, h->v};
-        } else if (cs.bodies[static_cast<std::size_t>(c.other)].surface->query(
-                       p, std::numeric_limits<double>::infinity(), &hit)) {
+        if (cs.bodies[static_cast<std::size_t>(c.other)].surface->query(
+                p, std::numeric_limits<double>::infinity(), &hit))
           c.on = {hit.triangle, hit.u, hit.v};
-        }
       }
     }
     // Targets on the collider surface where it is at the step's end, or on the master's surface where
