@@ -151,12 +151,13 @@ Instrument read_instrument(const JsonReader& r) {
 }
 
 BodyContact read_body_contact(const JsonReader& r) {
-  r.expect_object({"enabled", "bodies", "friction", "margin"});
+  r.expect_object({"enabled", "bodies", "friction", "margin", "self"});
   BodyContact c;
   c.enabled = r.boolean_or("enabled", c.enabled);
   c.bodies = r.boolean_or("bodies", c.bodies);
   if (auto v = r.find("friction")) c.friction = v->non_negative();
   if (auto v = r.find("margin")) c.margin = v->positive();
+  c.self = r.boolean_or("self", c.self);
   return c;
 }
 

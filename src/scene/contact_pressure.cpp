@@ -18,10 +18,10 @@ std::vector<double> World::contact_pressure(Index b) const {
       // Held against a collider or another body: the node's own normal reaction.
       if (c.node >= 0 && static_cast<std::size_t>(c.node) < x.size())
         force[static_cast<std::size_t>(c.node)] += std::max(0.0, c.normal_force);
-    } else if (c.other_body == b && c.on.triangle >= 0 &&
-               static_cast<std::size_t>(c.on.triangle) < tris.size()) {
-      // The holding surface takes the opposite force at a point of one triangle, spread over its corners
-      // by the barycentric weights (as Body::apply_force does).
+    }
+    if (c.other_body == b && c.on.triangle >= 0 && static_cast<std::size_t>(c.on.triangle) < tris.size()) {
+      // The holding surface (the same body for self-contact) takes the opposite force at a point of one
+      // triangle, spread over its corners by the barycentric weights (as Body::apply_force does).
       const Tri& t = tris[static_cast<std::size_t>(c.on.triangle)];
       const double fn = std::max(0.0, c.normal_force);
       const double w[3] = {1.0 - c.on.u - c.on.v, c.on.u, c.on.v};

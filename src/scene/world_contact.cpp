@@ -62,9 +62,50 @@
 // two. At dt = 1/60 s a dynamic body's step compliance is bounded by its inertia (a point force f moves a
 // node by at most f·dt²/m over a step). At rest the master takes exactly minus the slave's force
 // (Newton's third law); while the force changes it trails it by the relaxation.
+//
+// Self-contact (BodyContact::self): the body is its own master. Its free surface nodes are tested
+// against its own surface triangles (a TriangleBvh over each of them twice, where it is and where it was
+// at the last detection, refitted every step, rebuilt on a new surface_topology_version), the reach being the
+// pair's margin with itself, twice the body's margin (a membrane's layers are held one margin each side of
+// both). A contact is made and held as a body–body one: the node's target is the triangle's point plus the
+// margin along the face normal, and the opposite force goes to the same body at that point, one step late and
+// under-relaxed, so at rest the self-contact forces on the body sum to zero
+// (tests/scene/self_contact_test.cpp: a folded strip).
+//  * Neighbours. A node never touches a triangle that has it as a corner, nor one closer to it in the
+//    rest shape (the surface when self-contact started or the topology last changed) than two mean
+//    edges (or twice the reach, on a mesh finer than it): a metric n-ring, about two rings on a regular
+//    mesh. With one ring only (the triangles that share the node) a springs membrane, which has no
+//    bending stiffness and buckles at the scale of its cells wherever it is compressed (draped on a
+//    sphere), held its own wrinkles apart along their normals and crumpled further, to a blow-up within
+//    a second. The cost: a fold tighter than two cells is not held open.
+//  * Only a node above or below the face: its gap within 45° of the face normal. A node beside an
+//    edge, in the face's own layer (a compressed membrane), pushed along the normal would be thrown
+//    out of its layer.
+//  * Side. An open surface (a membrane) has no inside: the node is held on the side of the triangle it
+//    was on at the previous detection (its last position carried along with the face's point, the
+//    face's normal oriented as it was then, so a triangle turned inside out does not flip it), so the
+//    margin applies on both sides of a membrane. A closed surface follows the same rule (its nodes come
+//    from outside).
+//  * Tunnelling. Detection is once per step, so a node moving more than the reach per step relative to
+//    a face could pass through it between two detections: a face whose plane the node's relative path
+//    (its last position carried with the face) crossed inside the face is a contact too, and the node is
+//    held back on the side it came from. The candidate faces are those whose box, where they are or
+//    where they were, meets the node's swept box grown by the reach: a face that went past a node by
+//    more than its own size in one step is missed. (Growing every node's box by the largest move of
+//    any node in the step instead cost 174 ms a step on the 10k-node self_fold bench, against 13 ms:
+//    a few nodes jumping in a crumpled region made every box large.) Only node–face pairs are
+//    tested: two layers that cross between nodes (edge against edge, a free edge through a face) are
+//    not caught.
+//  * Friction. A self-contact sticks while it pushes and is released when it pulls: a dynamic body's
+//    patch slides as a whole (above), which means nothing for two layers of one body (their forces
+//    cancel in the patch's sums); sliding them so was measured to throw the layers through each other.
+// The cost: one query per free surface node per step of a tree twice the surface's size, its box the
+// node's sweep grown by the reach (O(n log n)), and a rest-shape distance per candidate triangle.
 
 #include "pliant/scene/world.hpp"
 
+#include "pliant/core/bvh.hpp"
+#include "pliant/core/geometry.hpp"
 #include "pliant/core/mesh_distance.hpp"
 #include "pliant/scene/capabilities.hpp"
 
@@ -135,6 +176,14 @@ struct World::ContactState {
     std::unique_ptr<MeshDistance> surface;
     std::uint64_t surface_version = ~std::uint64_t{0};
     bool fresh = false;
+    // Self-contact (header comment): on this step, the tree over the body's own triangles where they are
+    // and where they were at the last detection (triangle k and k + count, over `swept`: the nodes now,
+    // then as they were), the surface in its rest shape (for the neighbour rule), now and at the last
+    // detection (for the side).
+    bool self = false;
+    TriangleBvh self_tree;
+    std::uint64_t self_version = ~std::uint64_t{0};
+    std::vector<Vec3> rest, now, previous, swept;
   };
   std::vector<PerBody> bodies;
   std::vector<Pose> poses;   // per collider, at the step's end
@@ -200,6 +249,106 @@ struct World::ContactState {
     p.change = change;
     p.velocity = velocity;
     p.slipping = true;
+  }
+  // Whether triangle t of the rest shape is a neighbour of node i for self-contact (header comment): i is
+  // one of its corners, or it is closer to i than `skip` (unit: m).
+  static bool neighbour(const PerBody& pb, const Tri& t, Index i, double skip) {
+    if (t[0] == i || t[1] == i || t[2] == i) return true;
+    const auto at = [&pb](Index k) -> const Vec3& { return pb.rest[static_cast<std::size_t>(k)]; };
+    double u = 0.0, v = 0.0;
+    const Vec3& p = at(i);
+    return (closest_point_on_triangle(p, at(t[0]), at(t[1]), at(t[2]), u, v) - p).squaredNorm() < skip * skip;
+  }
+  // The rest distance below which a triangle is a node's neighbour for self-contact (unit: m): two mean
+  // edges, or twice the reach on a mesh finer than it (header comment).
+  static double skip_radius(const PerBody& pb, double reach) { return std::max(2.0 * reach, 2.0 * pb.edge); }
+  // Self-contact candidates of body b, its surface at x with triangles tris, within `reach` (unit: m; the
+  // body's margin twice): per free node, the deepest non-neighbouring triangle within the reach, or one
+  // it crossed since the last detection (header comment).
+  static void detect_self(PerBody& pb, Index b, std::span<const Vec3> x, std::span<const Tri> tris,
+                          std::uint64_t version, double reach) {
+    pb.now.assign(x.begin(), x.end());
+    const bool rebuild = pb.self_version != version || pb.rest.size() != x.size();
+    if (rebuild) {
+      pb.self_version = version;
+      pb.rest = pb.now;
+    }
+    if (pb.previous.size() != x.size()) pb.previous = pb.now;
+    pb.swept.assign(pb.now.begin(), pb.now.end());
+    pb.swept.insert(pb.swept.end(), pb.previous.begin(), pb.previous.end());
+    if (rebuild) {
+      std::vector<Tri> both(tris.begin(), tris.end());
+      const Index n = static_cast<Index>(x.size());
+      for (const Tri& t : tris) both.push_back({t[0] + n, t[1] + n, t[2] + n});
+      pb.self_tree.build(pb.swept, both);
+    } else {
+      pb.self_tree.refit(pb.swept);
+    }
+    const std::vector<Vec3>& now = pb.now;
+    const std::vector<Vec3>& before = pb.previous;
+    const Index count = static_cast<Index>(tris.size());
+    std::vector<Index> seen;  // faces met where they are, for the node at hand (ascending)
+    const auto normal_of = [](const std::vector<Vec3>& p, const Tri& t) {
+      return Vec3((p[static_cast<std::size_t>(t[1])] - p[static_cast<std::size_t>(t[0])])
+                      .cross(p[static_cast<std::size_t>(t[2])] - p[static_cast<std::size_t>(t[0])]));
+    };
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (pb.slot[i] >= 0 || pb.unholdable[i] || pb.corner[i].triangle < 0) continue;
+      const Vec3& xi = now[i];
+      const Vec3& xp = before[i];
+      Aabb box;
+      box.extend(xi);
+      box.extend(xp);
+      Candidate best;
+      best.d.distance = std::numeric_limits<double>::infinity();
+      seen.clear();
+      // A face where it is or where it was near the node's sweep (ascending: a face's two copies are k
+      // and k + count, so a face already seen now is skipped as it was).
+      for (const Index hit : pb.self_tree.overlapping(box.inflated(reach))) {
+        const Index k = hit % count;
+        if (hit >= count && std::binary_search(seen.begin(), seen.end(), k)) continue;
+        if (hit < count) seen.push_back(k);
+        const Tri& t = tris[static_cast<std::size_t>(k)];
+        if (neighbour(pb, t, static_cast<Index>(i), skip_radius(pb, reach))) continue;
+        const std::size_t t0 = static_cast<std::size_t>(t[0]), t1 = static_cast<std::size_t>(t[1]),
+                          t2 = static_cast<std::size_t>(t[2]);
+        double u = 0.0, v = 0.0;
+        const Vec3 q = closest_point_on_triangle(xi, now[t0], now[t1], now[t2], u, v);
+        const double d = (xi - q).norm();
+        const Vec3 nn = normal_of(now, t);
+        if (!(nn.squaredNorm() > 1e-300)) continue;  // collapsed
+        const Vec3 np = normal_of(before, t);
+        // Oriented as the triangle was at the last detection: a triangle that turned inside out since
+        // (a crumpling membrane) has not been crossed by its nodes' neighbours.
+        const Vec3 n = np.dot(nn) < 0.0 ? Vec3(-nn.normalized()) : Vec3(nn.normalized());
+        // The node's last position carried along with the face's point: its path relative to the face.
+        const Vec3 qp = (1.0 - u - v) * before[t0] + u * before[t1] + v * before[t2];
+        const Vec3 from = xp + (q - qp);
+        const double was = (from - q).dot(n), is = (xi - q).dot(n);
+        // Through the face: the relative path meets its plane inside it.
+        bool crossed = false;
+        if (was * is < 0.0) {
+          const Vec3 hit = from + (xi - from) * (was / (was - is));
+          double hu = 0.0, hv = 0.0;
+          crossed =
+              (closest_point_on_triangle(hit, now[t0], now[t1], now[t2], hu, hv) - hit).norm() < 1e-6 * reach;
+        }
+        // Only a node above or below the face (its gap within 45° of the normal): a node beside an edge,
+        // in the face's own layer (a compressed membrane), pushed along the face normal would be thrown
+        // out of its layer.
+        if (!crossed && !(d < reach && std::abs(is) >= std::sqrt(0.5) * d)) continue;
+        const double side = was > 0.0 ? 1.0 : was < 0.0 ? -1.0 : (is < 0.0 ? -1.0 : 1.0);
+        const double gap = side * is;  // below zero once through
+        if (gap < best.d.distance) {
+          best.node = static_cast<Index>(i);
+          best.other = b;
+          best.d = {gap, q, side * n};
+          best.on = {k, u, v};
+        }
+      }
+      if (best.node >= 0) pb.candidates.push_back(best);
+    }
+    pb.previous.swap(pb.now);
   }
   // Lets go of contact k of pb (swapped with the last).
   static void drop(PerBody& pb, std::size_t k, Body& body) {
@@ -465,7 +614,11 @@ const BodyContact& World::contact(Index b) const {
   return body_contact_[static_cast<std::size_t>(b)];
 }
 
-bool World::contact_wanted() const { return !colliders_.empty() || bodies_.size() > 1; }
+bool World::contact_wanted() const {
+  return !colliders_.empty() || bodies_.size() > 1 ||
+         std::any_of(body_contact_.begin(), body_contact_.end(),
+                     [](const BodyContact& c) { return c.enabled && c.self; });
+}
 
 // The master surface of body m refitted to this step's positions (built on a new topology); false when
 // its surface cannot be built (no triangles, a collapsed triangle at build time).
@@ -506,6 +659,8 @@ void World::contact_detect(double t) {
     pb.fresh = false;
     const auto x = body.surface_positions();
     pb.on = settings.enabled;
+    pb.self = pb.on && settings.self && body.takes_contact();
+    if (!pb.self) pb.previous.clear();  // a side seen before a pause would be stale
     if (!pb.on || pb.version != body.surface_topology_version() || pb.corner.size() != x.size()) {
       // Off, or new topology (tearing, cutting): let go of every contact; rebuild the node map.
       for (const ContactState::Contact& c : pb.contacts) body.release(c.grab);
@@ -559,6 +714,10 @@ void World::contact_detect(double t) {
           pb.candidates.push_back({static_cast<Index>(i), static_cast<Index>(c), -1, d, {}});
       }
     }
+    // Self-contact: the body's own surface, the pair's margin twice the body's.
+    if (pb.self)
+      ContactState::detect_self(pb, static_cast<Index>(b), x, body.surface_triangles(),
+                                body.surface_topology_version(), 2.0 * settings.margin);
   }
   // Body–body: held nodes' depth below their master's surface, then each overlapping pair's slave nodes
   // against its master's surface.
@@ -567,6 +726,16 @@ void World::contact_detect(double t) {
     const auto x = bodies_[b]->surface_positions();
     for (ContactState::Contact& c : pb.contacts) {
       if (c.other < 0) continue;
+      if (c.other == static_cast<Index>(b)) {
+        // Self-contact: below its triangle on the side it is held on.
+        const auto tris = bodies_[b]->surface_triangles();
+        if (static_cast<std::size_t>(c.on.triangle) >= tris.size()) continue;
+        Vec3 n = face_normal(x, tris[static_cast<std::size_t>(c.on.triangle)], c.normal);
+        if (n.dot(c.normal) < 0.0) n = -n;
+        c.penetration =
+            std::max(0.0, -(x[static_cast<std::size_t>(c.node)] - point_on(x, tris, c.on)).dot(n));
+        continue;
+      }
       const std::size_t m = static_cast<std::size_t>(c.other);
       if (!cs.bodies[m].on || !contact_surface(m)) continue;
       const std::optional<SurfaceDistance> d =
@@ -619,9 +788,11 @@ void World::contact_solve(double /*t*/) {
       ContactState::Contact& c = pb.contacts[k];
       if (c.other >= 0) {
         // The master switched off, re-connected its surface, or can no longer give it.
+        // Self-contact: the body switched it off.
         const ContactState::PerBody& pm = cs.bodies[static_cast<std::size_t>(c.other)];
         const std::size_t triangles = bodies_[static_cast<std::size_t>(c.other)]->surface_triangles().size();
-        if (!pm.on || !pm.surface || !pm.fresh || static_cast<std::size_t>(c.on.triangle) >= triangles) {
+        const bool gone = c.other == static_cast<Index>(b) ? !pb.self : !pm.on || !pm.surface || !pm.fresh;
+        if (gone || static_cast<std::size_t>(c.on.triangle) >= triangles) {
           ContactState::drop(pb, k, body);
           continue;
         }
@@ -629,8 +800,9 @@ void World::contact_solve(double /*t*/) {
       const Vec3 f = c.force;
       // A node of a sliding patch stays held while it pulls: releasing the trailing edge of a
       // sliding block, whose front is dragged along, was measured to rock it onto its front edge.
-      const bool sliding =
-          body.grab_compliance(c.grab).squaredNorm() == 0.0 && cs.patch(pb, c.collider, c.other).slipping;
+      const bool self = c.other == static_cast<Index>(b);
+      const bool sliding = !self && body.grab_compliance(c.grab).squaredNorm() == 0.0 &&
+                           cs.patch(pb, c.collider, c.other).slipping;
       if (!sliding && f.dot(c.normal) < -tol * f.norm()) {
         ContactState::drop(pb, k, body);
         continue;
@@ -645,6 +817,7 @@ void World::contact_solve(double /*t*/) {
       patch.tangential.setZero();
     }
     for (ContactState::Contact& c : pb.contacts) {
+      if (c.other == static_cast<Index>(b)) continue;  // self-contact sticks (below)
       const Vec3 f = c.force;
       const double fn = f.dot(c.normal);
       const Vec3 ft = f - fn * c.normal;
@@ -676,12 +849,18 @@ void World::contact_solve(double /*t*/) {
       ++p;
     }
     for (ContactState::Contact& c : pb.contacts) {
-      if (body.grab_compliance(c.grab).squaredNorm() == 0.0) {
+      if (body.grab_compliance(c.grab).squaredNorm() == 0.0 && c.other != static_cast<Index>(b)) {
         const ContactState::Patch& patch = cs.patch(pb, c.collider, c.other);
         c.slipping = patch.slipping;
         c.slide = patch.slipping ? patch.velocity : Vec3::Zero();
       }
       c.slide -= c.slide.dot(c.normal) * c.normal;
+      if (c.other == static_cast<Index>(b)) {
+        // Self-contact sticks (header comment): a patch's rigid slide means nothing for two layers of
+        // one body, whose forces cancel in the patch's sums.
+        c.slipping = false;
+        c.slide.setZero();
+      }
       if (!c.slipping) continue;
       if (c.collider >= 0) {
         c.anchor += cs.poses[static_cast<std::size_t>(c.collider)].direction_to_local(c.slide);
@@ -720,7 +899,10 @@ void World::contact_solve(double /*t*/) {
       Body& master = *bodies_[static_cast<std::size_t>(c.other)];
       const auto xm = master.surface_positions();
       const auto tm = master.surface_triangles();
-      c.normal = face_normal(xm, tm[static_cast<std::size_t>(c.on.triangle)], c.normal);
+      const Vec3 fn = face_normal(xm, tm[static_cast<std::size_t>(c.on.triangle)], c.normal);
+      // Self-contact: on the side it is held on, the normal kept continuous with the last step's (a
+      // triangle turned inside out does not throw the node through it).
+      c.normal = c.other == static_cast<Index>(b) && fn.dot(c.normal) < 0.0 ? Vec3(-fn) : fn;
       body.move_grab(c.grab, point_on(xm, tm, c.on) + c.margin * c.normal);
       // Newton's third law, one step late and under-relaxed: the master takes the force it took last
       // step moved by ω towards minus the force the slave felt (header comment: the stability condition).
@@ -769,9 +951,12 @@ void World::contact_solve(double /*t*/) {
         const Body& master = *bodies_[static_cast<std::size_t>(cand.other)];
         const BodyContact& other = contact(cand.other);
         c.on = cand.on;
-        c.normal = face_normal(master.surface_positions(),
-                               master.surface_triangles()[static_cast<std::size_t>(cand.on.triangle)],
-                               cand.d.normal);
+        // Self-contact: the face normal on the side the node came from (detect_self).
+        c.normal = cand.other == static_cast<Index>(b)
+                       ? cand.d.normal
+                       : face_normal(master.surface_positions(),
+                                     master.surface_triangles()[static_cast<std::size_t>(cand.on.triangle)],
+                                     cand.d.normal);
         c.margin = margin_body + other.margin;
         c.friction = std::sqrt(mu_body * other.friction);
         target = cand.d.point + c.margin * c.normal;
@@ -798,8 +983,7 @@ void World::contact_report() {
     for (std::size_t p = 0; p < pairs; ++p) {
       const bool is_collider = p < colliders_.size();
       const Index col = is_collider ? static_cast<Index>(p) : -1;
-      const Index other = is_collider ? -1 : static_cast<Index>(p - colliders_.size());
-      if (other == static_cast<Index>(b)) continue;
+      const Index other = is_collider ? -1 : static_cast<Index>(p - colliders_.size());  // b: self-contact
       ContactEvent e;
       e.body = static_cast<Index>(b);
       e.collider = col;

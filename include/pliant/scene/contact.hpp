@@ -13,7 +13,9 @@
 // force is μ times its normal force (world_contact.cpp). Decisions use the reaction of the previous step
 // (a one-step lag).
 // Between two bodies, the nodes of the finer surface are held on the other body's current surface, and
-// that body takes the equal and opposite force one step later (world_contact.cpp).
+// that body takes the equal and opposite force one step later (world_contact.cpp). A body with
+// BodyContact::self on is its own master too: its surface nodes are held on its own non-neighbouring
+// triangles, on the side they came from (world_contact.cpp).
 #pragma once
 
 #include "pliant/core/event_brief.hpp"
@@ -32,6 +34,11 @@ struct BodyContact {
                           ///< √(μ_body μ_collider) (the rule of Box2D and Jolt)
   double margin = 5e-4;   ///< contact thickness of the body (unit: m), > 0; a pair holds nodes at
                           ///< the sum of the body's and the collider's margins from the surface
+  /// Whether the body touches itself (a membrane folding, an organ pressed on itself): its surface
+  /// nodes are held two margins from its own triangles that are not their neighbours at rest, on the
+  /// side each node came from (both sides of an open surface), the same body taking the opposite
+  /// force (world_contact.cpp). Needs `enabled`; independent of `bodies`.
+  bool self = false;
 };
 
 /// The World's contact solver settings (scene key "contact_solver").
@@ -48,13 +55,14 @@ struct ContactSolverDef {
   double relaxation = 0.3;
 };
 
-/// One body–collider pair in contact at the end of a step: World::contact_events(), valid until the
-/// next step, Box2D-style.
+/// One body–collider pair, body–body pair or body in contact with itself (other_body == body) at the end
+/// of a step: World::contact_events(), valid until the next step, Box2D-style.
 struct ContactEvent {
   static constexpr std::string_view category = "contact";
   Index body = -1;                ///< the body whose surface nodes are held
   Index collider = -1;            ///< the collider holding them, or -1 for a body–body pair
-  Index other_body = -1;          ///< the body whose surface holds them (body–body), or -1
+  Index other_body = -1;          ///< the body whose surface holds them (body–body; == body for
+                                  ///< self-contact), or -1
   int contacts = 0;               ///< surface nodes held against the collider
   int sticking = 0;               ///< of them, within the friction cone
   int slipping = 0;               ///< of them, sliding (their target moves along the surface)
@@ -82,7 +90,7 @@ struct ContactPoint {
   Index body = -1;        ///< the body whose surface node is held
   Index node = -1;        ///< that surface node
   Index collider = -1;    ///< the collider holding it, or -1 for a body–body contact
-  Index other_body = -1;  ///< the body whose surface holds it, or -1
+  Index other_body = -1;  ///< the body whose surface holds it (== body for self-contact), or -1
   SurfacePoint on;        ///< body–body: where other_body's surface holds it (takes the opposite force)
   Vec3 position = Vec3::Zero();  ///< the node (unit: m)
   Vec3 normal = Vec3::UnitZ();   ///< outward unit normal of the collider or other body there

@@ -95,9 +95,11 @@ Index SpringsBody::grab_node(GrabId id) const {
 Vec3 SpringsBody::grab_reaction(GrabId id) const {
   const Index n = grab_node(id);
   if (n < 0) return Vec3::Zero();
-  // Spring forces on the held node and its own weight: the pull the tool feels (a membrane lying on a
-  // table carries its whole weight through the nodes held there).
+  // Spring forces on the held node, its own weight and the external force it took in the last step: the
+  // pull the tool feels (a membrane lying on a table carries its whole weight through the nodes held
+  // there, and the weight of what lies on them: a force handed to a held node goes through its hold).
   Vec3 f = mesh_.mass[u(n)] * loads_.gravity;
+  if (u(n) < last_external_.size()) f += last_external_[u(n)];
   for (Index s : mesh_.node_springs.of(n)) {
     const Index o = mesh_.other_end(s, n);
     f += spring_force(mesh_.position[u(n)], mesh_.position[u(o)], mesh_.velocity[u(n)], mesh_.velocity[u(o)],
@@ -170,6 +172,7 @@ void SpringsBody::step(double dt, Profile& profile) {
       interaction_ms += watch.ms();
     }
   }
+  last_external_.assign(external_.begin(), external_.end());
   std::fill(external_.begin(), external_.end(), Vec3::Zero());
   profile.record("springs.interaction", interaction_ms);
   profile.record("springs.solve", solve_ms);

@@ -410,6 +410,8 @@ put("body_contact_friction_negative.json",
     "/bodies/0/contact/friction: expected a number >= 0, got -1")
 put("body_contact_margin_zero.json", green(bodies=[dict(GREEN["bodies"][0], contact={"margin": 0})]),
     "/bodies/0/contact/margin: expected a number > 0, got 0")
+put("body_contact_self_string.json", green(bodies=[dict(GREEN["bodies"][0], contact={"self": "yes"})]),
+    '/bodies/0/contact/self: expected true or false, got "yes"')
 put("contact_solver_tolerance_zero.json", green(contact_solver={"tolerance": 0}),
     "/contact_solver/tolerance: expected a number > 0 and <= 1, got 0")
 put("contact_solver_relaxation_above_one.json", green(contact_solver={"relaxation": 1.5}),

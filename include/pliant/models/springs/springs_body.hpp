@@ -164,6 +164,7 @@ class SpringsBody {
   double pressure_ = 0.0;
   std::uint64_t tear_count_ = 0;
   std::vector<Vec3> external_, remapped_, pressure_load_;
+  std::vector<Vec3> last_external_;  // the external forces of the last step, for grab_reaction (unit: N)
   std::vector<Cylinder> obstacles_;
   GrabSlots<Slot> slots_;
   std::vector<Index> interaction_nodes_;
