@@ -147,15 +147,20 @@ TEST(Grasper, HeldBlockHangsFromTheJawsByFrictionAlone) {
   EXPECT_EQ(rows[1], f);
 }
 
-TEST(Grasper, JawsMeetOnNothingAndOpenAgain) {
-  World world(0.01);
+// Jaws alone, 2 cm open, closing and opening at 0.1 m/s, closed from 0.05 s until `open_at`.
+Instrument bare_jaws(double open_at) {
   Instrument in;
   in.name = "jaws";
   in.type = InstrumentType::grasper;
   in.jaws.opening = 0.02;
   in.jaws.speed = 0.1;
-  in.jaws.track = {{0.05, true}, {0.5, false}};
-  const Index g = world.add_instrument(in).value();
+  in.jaws.track = {{0.05, true}, {open_at, false}};
+  return in;
+}
+
+TEST(Grasper, JawsMeetOnNothingAndOpenAgain) {
+  World world(0.01);
+  const Index g = world.add_instrument(bare_jaws(0.5)).value();
   ASSERT_EQ(world.instrument_collider_count(g), 2);
   EXPECT_EQ(world.collider_instrument(world.instrument_collider(g, 1)), g);
   EXPECT_DOUBLE_EQ(world.grasper_state(g).gap, 0.02);
@@ -178,13 +183,7 @@ TEST(Grasper, JawsMeetOnNothingAndOpenAgain) {
 // World::repeat_scripts replays the jaws' track with the rest of the script.
 TEST(Grasper, RepeatedScriptClosesTheJawsAgain) {
   World world(0.01);
-  Instrument in;
-  in.name = "jaws";
-  in.type = InstrumentType::grasper;
-  in.jaws.opening = 0.02;
-  in.jaws.speed = 0.1;
-  in.jaws.track = {{0.05, true}, {0.3, false}};
-  const Index g = world.add_instrument(in).value();
+  const Index g = world.add_instrument(bare_jaws(0.3)).value();
   for (int s = 0; s < 50; ++s) world.step();
   EXPECT_FALSE(world.grasper_state(g).closed);
   EXPECT_DOUBLE_EQ(world.grasper_state(g).gap, 0.02);
