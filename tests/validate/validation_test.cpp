@@ -178,6 +178,18 @@ TEST(Validation, InclineSlidesAndSticksAsCoulombSaysAndFailsWithAWrongFriction) 
   EXPECT_FALSE(incline_stick(less).passed);
 }
 
+// The grasper's grip threshold: Coulomb's m g / (2 μ) to 5 %, and off with the jaws' and block's μ
+// 10 % high (the block then holds from 1/1.1 = 0.91 of the threshold).
+TEST(Validation, GraspThresholdIsCoulombsAndFailsWithAWrongFriction) {
+  const Problem p = grasp_threshold(quick());
+  EXPECT_TRUE(p.passed) << p.measured;
+  Variant more = quick();
+  more.friction_scale = 1.1;
+  const Problem off = grasp_threshold(more);
+  EXPECT_FALSE(off.passed) << off.measured;
+  EXPECT_LT(off.measured, 0.95);
+}
+
 TEST(Validation, GrimmStepCountsAreReportedNotChecked) {
   const Problem p = grimm_table21(springs::Method::mass_spring, quick());
   EXPECT_TRUE(p.passed);

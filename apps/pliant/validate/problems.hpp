@@ -86,6 +86,9 @@ Problem incline_slide(const Variant& variant);
 /// The same block on a 20° incline with μ = 0.5 (tan θ < μ): its base's largest move over 2 s against
 /// the frictionless slide's ½ g sin θ t² (reference 0: it sticks).
 Problem incline_stick(const Variant& variant);
+/// A grasper's two jaws (μ = 0.5) closed on a 4 cm FEM block in the air: the smallest grip force that
+/// holds it, found by bisection, against Coulomb's m g / (2 μ).
+Problem grasp_threshold(const Variant& variant);
 
 /// Grimm (2005) Table 2.1: steps for one interaction method to settle the pulled membrane, against the
 /// thesis' count (reported, not checked). With `velocity_coupling` a combined method's correction also

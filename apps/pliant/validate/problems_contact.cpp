@@ -6,6 +6,7 @@
 
 #include "pliant/scene/collider.hpp"
 #include "pliant/scene/contact.hpp"
+#include "pliant/scene/instrument.hpp"
 #include "pliant/scene/scene_file.hpp"
 #include "pliant/scene/world.hpp"
 
@@ -69,7 +70,68 @@ InclineRun incline(double theta_degrees, double mu) {
   return out;
 }
 
+// Whether a grasper with grip `grip` (N a jaw) and friction μ holds a 4 cm FEM block (64 g) in the air:
+// the jaws closed on it from the first step (0.2 mm wider than the block and the two contact margins),
+// held when it has dropped less than 1 mm after 0.4 s (slipping at 5 % below the threshold it drops 6 mm).
+bool grasp_holds(double grip, double mu) {
+  const double dt = 1.0 / 120.0, side = 0.04;
+  scene::World world(dt);
+  Result<std::unique_ptr<scene::Body>> body = scene::make_body(
+      R"({"name": "block", "family": "fem",
+          "mesh": {"shape": "box", "origin": [0, 0, 0.001], "size": [0.04, 0.04, 0.04], "cells": [4, 4, 4]},
+          "material": {"E": 2e5, "nu": 0.3, "density": 1000},
+          "fem": {"element": "corotational", "damping": {"alpha": 8.0, "beta": 0.01}, "gravity": [0, 0, -9.81],
+                  "integrator": "backward_euler", "solver": {"kind": "cholmod", "newton_iterations": 3, "tolerance": 1e-12}}})",
+      "grasp.json", dt);
+  if (!body) throw std::runtime_error("grasp block: " + body.message());
+  world.add_body(std::move(body).value());
+  scene::BodyContact contact;
+  contact.friction = mu;
+  world.set_contact(0, contact);
+  scene::Instrument in;
+  in.name = "grasper";
+  in.type = scene::InstrumentType::grasper;
+  in.friction = mu;
+  in.pose.position = Vec3(0.5 * side, 0.5 * side, 0.001 + 0.5 * side);
+  in.jaws.length = 0.05;
+  in.jaws.width = 0.12;  // the block slides over the jaws' faces, never off an end
+  in.jaws.opening = side + 2.0 * (contact.margin + in.margin) + 2e-4;
+  in.jaws.grip = grip;
+  in.jaws.track = {{0.0, true}};
+  if (auto added = world.add_instrument(in); !added) throw std::runtime_error("grasper: " + added.message());
+  const auto mean_z = [&] {
+    double z = 0.0;
+    for (const Vec3& p : world.body(0).surface_positions()) z += p.z();
+    return z / static_cast<double>(world.body(0).surface_positions().size());
+  };
+  const double z0 = mean_z();
+  for (int s = 0; s < 48; ++s) world.step();
+  return z0 - mean_z() < 0.001;
+}
+
 }  // namespace
+
+Problem grasp_threshold(const Variant& variant) {
+  const double mu = 0.5, weight = 0.064 * kG;
+  const double threshold = weight / (2.0 * mu);  // Coulomb: two jaws, each μ G
+  // Bisection on the grip, in multiples of the threshold: lo slips, hi holds.
+  double lo = 0.5, hi = 2.0;
+  for (int k = 0; k < 8; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (grasp_holds(mid * threshold, mu * variant.friction_scale) ? hi : lo) = mid;
+  }
+  Problem p;
+  p.name = "grasp_threshold";
+  p.family = "fem";
+  p.method = "grasper, contact and Coulomb friction, μ = 0.5";
+  p.quantity = "smallest grip that holds / m g / (2 μ)";
+  p.measured = 0.5 * (lo + hi);
+  p.reference = 1.0;
+  p.reference_source = "analytic: two jaws hold m g when 2 μ G ≥ m g";
+  p.tolerance = 0.05;
+  finish(p);
+  return p;
+}
 
 Problem incline_slide(const Variant& variant) {
   const double theta = 30.0, mu = 0.2, th = theta * M_PI / 180.0;
