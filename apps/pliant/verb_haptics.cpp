@@ -95,14 +95,12 @@ void run(const HapticArgs& args) {
   Vec3 anchor = Vec3::Zero();
   scene::DeviceTrajectory path;
   std::optional<scene::Instrument> driven;  // the instrument the device drives
-  bool jaws = false;                        // a grasper: its jaws follow the device's first button
   if (instrument >= 0) {
     // The simulated hand follows the instrument's track (its tip's path).
     const scene::Instrument in = world.instruments()[static_cast<std::size_t>(instrument)];
     anchor = in.pose_at(0.0).position;
     path = [in](double t) -> Vec3 { return in.pose_at(t).position; };
     driven = in;
-    jaws = in.type == scene::InstrumentType::grasper;
     world.bind_haptic_instrument(0, instrument, anchor);
   } else {
     scene::ScriptedGrab device = world.take_scripted_grab(0);
@@ -130,6 +128,8 @@ void run(const HapticArgs& args) {
     fail("--no-coupling and --coupling-stiffness/--coupling-damping contradict each other: give one");
   settings.coupling = unwrap(scene::coupling_gains(coupling, args.limits, args.rate));
 
+  // A grasper's jaws follow the device's first button.
+  const bool jaws = driven && driven->type == scene::InstrumentType::grasper;
   ScriptedHand hand(std::move(path), args.limits, args.drop_at, driven);
   scene::HapticLoop loop(world.haptics(), hand, settings);
   using Clock = std::chrono::steady_clock;
@@ -249,10 +249,9 @@ void run(const HapticArgs& args) {
       {"step_ms_mean", steps ? step_ms_total / static_cast<double>(steps) : 0.0},
       {"step_ms_max", step_ms_max},
       {"warnings", warnings}};
-  if (jaws) {
-    const scene::GrasperState g = world.grasper_state(instrument);
+  const scene::GrasperState g = world.grasper_state(instrument);
+  if (jaws)
     out["jaws"] = {{"closed", g.closed}, {"gap_m", g.gap}, {"grip_n", g.grip}, {"contacts", g.contacts}};
-  }
   if (args.json) {
     fmt::print("{}\n", out.dump(2));
     return;
@@ -265,14 +264,13 @@ void run(const HapticArgs& args) {
   if (settings.coupling.enabled)
     fmt::print("  coupling: {:.4g} N/m, {:.4g} N·s/m (Colgate et al. 1995)\n", settings.coupling.stiffness,
                settings.coupling.damping);
-  if (jaws) {
-    const scene::GrasperState g = world.grasper_state(instrument);
+  else
+    fmt::print("  coupling: off (the body's reaction at the handle)\n");
+  if (jaws)
     fmt::print(
         "  jaws at the end: {}, gap {:.4g} mm, grip {:.4g} N on {} contacts (the device's first button "
         "closes them)\n",
         g.closed ? "closed" : "open", 1e3 * g.gap, g.grip, g.contacts);
-  } else
-    fmt::print("  coupling: off (the body's reaction at the handle)\n");
   fmt::print("  force rendered: max {:.4g} N, largest jump between samples {:.4g} N\n", st.max_force,
              st.max_force_jump);
   fmt::print("  force sent: max {:.4g} N (limit {:.4g} N), largest jump {:.4g} N (limit {:.4g} N)",
