@@ -182,21 +182,20 @@ std::optional<ViewerInstrument> WorldViewerModel::instrument() const {
     case scene::InstrumentType::probe:
       v.reach = in.radius;
       break;
-    case scene::InstrumentType::grasper:
-      v.reach = std::hypot(0.5 * world_->grasper_state(i).gap + in.jaws.thickness, 0.5 * in.jaws.width);
+    case scene::InstrumentType::grasper: {
+      const scene::GrasperState g = world_->grasper_state(i);
+      v.reach = std::hypot(0.5 * g.gap + in.jaws.thickness, 0.5 * in.jaws.width);
+      v.grasper = true;
+      v.jaws_closed = g.closed;
+      v.gap = g.gap;
+      v.grip = g.grip;
       break;
+    }
     case scene::InstrumentType::scalpel:
       v.reach = std::hypot(0.5 * in.blade.length, 0.5 * in.blade.thickness);
       break;
   }
   v.reach += in.margin;
-  if (in.type == scene::InstrumentType::grasper) {
-    const scene::GrasperState g = world_->grasper_state(i);
-    v.grasper = true;
-    v.jaws_closed = jaws_command_.value_or(g.closed);
-    v.gap = g.gap;
-    v.grip = g.grip;
-  }
   return v;
 }
 
@@ -209,11 +208,7 @@ void WorldViewerModel::move_instrument(const Vec3& tip) {
 }
 
 void WorldViewerModel::close_jaws(bool closed) {
-  const Index i = driven_instrument();
-  if (i < 0 || world_->instruments()[static_cast<std::size_t>(i)].type != scene::InstrumentType::grasper)
-    return;
-  world_->close_jaws(i, closed);
-  jaws_command_ = closed;
+  world_->close_jaws(driven_instrument(), closed);  // nothing for no instrument or one without jaws
 }
 
 std::vector<ViewerTool> WorldViewerModel::tools() const { return scene::tool_cylinders(*world_); }
@@ -302,7 +297,6 @@ void WorldViewerModel::reset() {
   }
   rebuild_error_.clear();
   world_ = std::move(fresh).value();
-  jaws_command_.reset();
   ++generation_;
 }
 
@@ -362,7 +356,6 @@ void WorldViewerModel::land(Built built, json doc, double ms) {
   last_build_ms_ = ms;
   release();
   world_ = std::move(built.world);
-  jaws_command_.reset();
   built_doc_ = std::move(doc);
   ++generation_;
 }

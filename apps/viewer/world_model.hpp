@@ -155,9 +155,6 @@ class WorldViewerModel : public ViewerModel {
   mutable std::uint64_t fixed_generation_ = ~std::uint64_t{0};
   Index grab_body_ = -1;
   scene::GrabId grab_;
-  // The jaws' command given through close_jaws() in this world: the World reports it only after the
-  // next step (grasper_state), the viewer's J key toggles it at once, also while paused.
-  std::optional<bool> jaws_command_;
   std::string rebuild_error_;  // shown in the panel when a rebuild failed (the old world is kept)
   double fire_speed_ = 10.0;   // of projectiles fired with the P key (unit: m/s)
 };

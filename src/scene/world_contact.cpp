@@ -287,6 +287,7 @@ struct World::ContactState {
     const std::vector<Vec3>& now = pb.now;
     const std::vector<Vec3>& before = pb.previous;
     const Index count = static_cast<Index>(tris.size());
+    const double skip = skip_radius(pb, reach);
     std::vector<Index> seen;  // faces met where they are, for the node at hand (ascending)
     const auto normal_of = [](const std::vector<Vec3>& p, const Tri& t) {
       return Vec3((p[static_cast<std::size_t>(t[1])] - p[static_cast<std::size_t>(t[0])])
@@ -309,7 +310,7 @@ struct World::ContactState {
         if (hit >= count && std::binary_search(seen.begin(), seen.end(), k)) continue;
         if (hit < count) seen.push_back(k);
         const Tri& t = tris[static_cast<std::size_t>(k)];
-        if (neighbour(pb, t, static_cast<Index>(i), skip_radius(pb, reach))) continue;
+        if (neighbour(pb, t, static_cast<Index>(i), skip)) continue;
         const std::size_t t0 = static_cast<std::size_t>(t[0]), t1 = static_cast<std::size_t>(t[1]),
                           t2 = static_cast<std::size_t>(t[2]);
         double u = 0.0, v = 0.0;
@@ -508,7 +509,8 @@ GrasperState World::grasper_state(Index i) const {
       instruments_[static_cast<std::size_t>(i)].type != InstrumentType::grasper)
     return out;
   const InstrumentState& st = instrument_state_[static_cast<std::size_t>(i)];
-  out.closed = st.closed;
+  // A close_jaws command counts at once (the next step moves the jaws); else the last step's command.
+  out.closed = st.jaws_command >= 0 ? st.jaws_command == 1 : st.closed;
   out.gap = st.gap;
   out.grip = jaw_grip(static_cast<std::size_t>(i), out.contacts);
   return out;
@@ -849,18 +851,19 @@ void World::contact_solve(double /*t*/) {
       ++p;
     }
     for (ContactState::Contact& c : pb.contacts) {
-      if (body.grab_compliance(c.grab).squaredNorm() == 0.0 && c.other != static_cast<Index>(b)) {
-        const ContactState::Patch& patch = cs.patch(pb, c.collider, c.other);
-        c.slipping = patch.slipping;
-        c.slide = patch.slipping ? patch.velocity : Vec3::Zero();
-      }
-      c.slide -= c.slide.dot(c.normal) * c.normal;
       if (c.other == static_cast<Index>(b)) {
         // Self-contact sticks (header comment): a patch's rigid slide means nothing for two layers of
         // one body, whose forces cancel in the patch's sums.
         c.slipping = false;
         c.slide.setZero();
+        continue;
       }
+      if (body.grab_compliance(c.grab).squaredNorm() == 0.0) {
+        const ContactState::Patch& patch = cs.patch(pb, c.collider, c.other);
+        c.slipping = patch.slipping;
+        c.slide = patch.slipping ? patch.velocity : Vec3::Zero();
+      }
+      c.slide -= c.slide.dot(c.normal) * c.normal;
       if (!c.slipping) continue;
       if (c.collider >= 0) {
         c.anchor += cs.poses[static_cast<std::size_t>(c.collider)].direction_to_local(c.slide);

@@ -187,7 +187,8 @@ TEST(Grasper, JawsMeetOnNothingAndOpenAgain) {
   for (int s = 0; s < 40; ++s) world.step();
   EXPECT_FALSE(world.grasper_state(g).closed);
   EXPECT_DOUBLE_EQ(world.grasper_state(g).gap, 0.02);
-  world.close_jaws(g, true);  // the command overrides the track from the next step
+  world.close_jaws(g, true);                   // the command overrides the track from the next step
+  EXPECT_TRUE(world.grasper_state(g).closed);  // reported at once
   world.step();
   EXPECT_NEAR(world.grasper_state(g).gap, 0.019, 1e-12);
 }

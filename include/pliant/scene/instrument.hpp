@@ -65,7 +65,7 @@ struct ScalpelBlade {
 
 /// A grasper's jaws after the last step (World::grasper_state).
 struct GrasperState {
-  bool closed = false;  ///< commanded closed (its jaw track, or World::close_jaws)
+  bool closed = false;  ///< commanded closed: by World::close_jaws (at once), else by its jaw track
   double gap = 0.0;     ///< between the jaws' inner faces (unit: m)
   double grip = 0.0;    ///< the mean of the two jaws' normal forces on the bodies along their closing
                         ///< directions (unit: N); what a closed grasper holds at GrasperJaws::grip

@@ -105,7 +105,8 @@ class World {
   /// Closes (true) or opens a grasper's jaws from the next step on, its jaw track then no longer used
   /// (a viewer key, a device button); nothing for another instrument type.
   void close_jaws(Index i, bool closed);
-  /// Grasper i's jaws after the last step (default values for another instrument type).
+  /// Grasper i's jaws after the last step, their command as it is now (a close_jaws since counts;
+  /// default values for another instrument type).
   GrasperState grasper_state(Index i) const;
   /// Cuttable bodies that scalpel i's edge reached in the last step (0 for another instrument type).
   int scalpel_bodies_cut(Index i) const;
