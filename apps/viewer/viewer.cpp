@@ -49,6 +49,15 @@ std::string join(const std::vector<std::string>& names) {
   return out;
 }
 
+// Where a ray meets the plane through `point` with normal `normal` in front of its origin (unit: m), or
+// nothing for a ray along the plane or one pointing away from it: a drag's target (a grab, an instrument).
+std::optional<Vec3> on_plane(const Ray& ray, const Vec3& point, const Vec3& normal) {
+  const double denom = ray.direction.dot(normal);
+  if (std::abs(denom) <= 1e-9) return std::nullopt;
+  const double t = (point - ray.origin).dot(normal) / denom;
+  return t > 0 ? std::optional<Vec3>(ray.at(t)) : std::nullopt;
+}
+
 enum class Gesture { none, grab, orbit, pan, instrument };
 
 class Viewer {
@@ -96,15 +105,15 @@ class Viewer {
   std::size_t grab_surface_ = 0;
   Index grab_triangle_ = -1;
   double grab_u_ = 0, grab_v_ = 0;
-  Vec3 grab_plane_point_ = Vec3::Zero();
-  Vec3 grab_plane_normal_ = Vec3::UnitZ();
+  // The plane a drag moves in (a grab's target, an instrument's tip): through the point under the mouse
+  // when it began (the instrument's tip), facing the camera.
+  Vec3 drag_plane_point_ = Vec3::Zero();
+  Vec3 drag_plane_normal_ = Vec3::UnitZ();
   Vec3 grab_target_ = Vec3::Zero();
   double force_scale_ = 0.0;  // largest force seen, sets the arrow length (unit: N)
   // Instrument mode: a left-drag moves the model's instrument tip (instead of grabbing a body) in the
-  // plane through the tip facing the camera, keeping the offset between the tip and the point under
-  // the mouse when the drag began (instrument_mode_ below says whether a left-drag does that).
-  Vec3 instrument_plane_point_ = Vec3::Zero();
-  Vec3 instrument_plane_normal_ = Vec3::UnitZ();
+  // drag plane through the tip, keeping the offset between the tip and the point under the mouse when
+  // the drag began (instrument_mode_ below says whether a left-drag does that).
   Vec3 instrument_offset_ = Vec3::Zero();
   double instrument_force_scale_ = 0.0;  // largest instrument force seen (unit: N)
 
@@ -197,14 +206,11 @@ void Viewer::press(double x, double y, int button) {
   last_y_ = y;
   if (button == GLFW_MOUSE_BUTTON_LEFT && instrument_mode_) {
     if (const std::optional<ViewerInstrument> in = model_.instrument()) {
-      const Ray ray = camera_.ray(x, y);
-      instrument_plane_point_ = in->tip;
-      instrument_plane_normal_ = camera_.forward();
-      const double denom = ray.direction.dot(instrument_plane_normal_);
-      const double t =
-          std::abs(denom) > 1e-9 ? (in->tip - ray.origin).dot(instrument_plane_normal_) / denom : -1.0;
+      drag_plane_point_ = in->tip;
+      drag_plane_normal_ = camera_.forward();
       // The tip keeps its offset from the point under the mouse: it does not jump to the cursor.
-      instrument_offset_ = t > 0 ? Vec3(in->tip - ray.at(t)) : Vec3::Zero();
+      const std::optional<Vec3> under = on_plane(camera_.ray(x, y), drag_plane_point_, drag_plane_normal_);
+      instrument_offset_ = under ? Vec3(in->tip - *under) : Vec3::Zero();
       gesture_ = Gesture::instrument;
       return;
     }
@@ -220,9 +226,9 @@ void Viewer::press(double x, double y, int button) {
       grab_triangle_ = best->triangle;
       grab_u_ = best->u;
       grab_v_ = best->v;
-      grab_plane_point_ = ray.at(best->t);
-      grab_plane_normal_ = camera_.forward();
-      grab_target_ = grab_plane_point_;
+      drag_plane_point_ = ray.at(best->t);
+      drag_plane_normal_ = camera_.forward();
+      grab_target_ = drag_plane_point_;
       return;
     }
     gesture_ = Gesture::orbit;
@@ -242,18 +248,13 @@ void Viewer::move(double x, double y) {
     case Gesture::pan:
       camera_.pan(dx, dy);
       break;
-    case Gesture::grab: {
-      const Ray ray = camera_.ray(x, y);
-      const double denom = ray.direction.dot(grab_plane_normal_);
-      if (std::abs(denom) > 1e-9) {
-        const double t = (grab_plane_point_ - ray.origin).dot(grab_plane_normal_) / denom;
-        if (t > 0) {
-          grab_target_ = ray.at(t);
-          model_.move_grab(grab_target_);
-        }
+    case Gesture::grab:
+      if (const std::optional<Vec3> target =
+              on_plane(camera_.ray(x, y), drag_plane_point_, drag_plane_normal_)) {
+        grab_target_ = *target;
+        model_.move_grab(grab_target_);
       }
       break;
-    }
     case Gesture::instrument:
       drive_instrument(x, y);
       break;
@@ -264,11 +265,8 @@ void Viewer::move(double x, double y) {
 
 // Where the mouse ray meets the instrument's plane, plus the offset taken when the drag began.
 void Viewer::drive_instrument(double x, double y) {
-  const Ray ray = camera_.ray(x, y);
-  const double denom = ray.direction.dot(instrument_plane_normal_);
-  if (std::abs(denom) <= 1e-9) return;
-  const double t = (instrument_plane_point_ - ray.origin).dot(instrument_plane_normal_) / denom;
-  if (t > 0) model_.move_instrument(ray.at(t) + instrument_offset_);
+  if (const std::optional<Vec3> under = on_plane(camera_.ray(x, y), drag_plane_point_, drag_plane_normal_))
+    model_.move_instrument(*under + instrument_offset_);
 }
 
 void Viewer::set_instrument_mode(bool on) {
@@ -744,7 +742,7 @@ Status Viewer::run() {
     if (!io.WantCaptureMouse && io.MouseWheel != 0.0f) {
       if (gesture_ == Gesture::instrument) {
         // Wheel forward pushes the instrument away from the camera, a twentieth of the scene per notch.
-        instrument_plane_point_ += (0.05 * camera_.scene_radius * io.MouseWheel) * instrument_plane_normal_;
+        drag_plane_point_ += (0.05 * camera_.scene_radius * io.MouseWheel) * drag_plane_normal_;
         drive_instrument(cx, cy);
       } else {
         camera_.zoom(std::pow(0.9, io.MouseWheel));
