@@ -171,6 +171,7 @@ class World:
     @property
     def contact_points(self) -> dict[str, npt.NDArray[Any]]: ...  # one row per held surface node
     def contact_pressure(self, body: Union[int, str]) -> npt.NDArray[np.float64]: ...  # Pa, per surface node
+    def energy(self, body: Union[int, str]) -> Optional[dict[str, float]]: ...  # J: kinetic, elastic, gravity, total
     @property
     def reactions(self) -> dict[str, Any]: ...  # {'name': [str], 'force': (k, 3) N}: grabs, then colliders
 

@@ -618,6 +618,23 @@ void bind_scene(py::module_& m) {
           py::arg("body"),
           "A body's contact pressure per surface node after the last step (unit: Pa): its normal contact "
           "force over one third of its triangles' areas")
+      .def(
+          "energy",
+          [](World& w, const py::object& key) -> py::object {
+            const auto* r = scene::capability<scene::ReportsEnergy>(w.body(body_index(w, key)));
+            if (!r) return py::none();
+            const scene::BodyEnergy e = r->energy();
+            py::dict d;
+            d["kinetic"] = e.kinetic;
+            d["elastic"] = e.elastic;
+            d["gravity"] = e.gravity;
+            d["total"] = e.total();
+            return d;
+          },
+          py::arg("body"),
+          "A body's mechanical energy now (unit: J): {'kinetic', 'elastic', 'gravity', 'total'}, gravity "
+          "being -sum m_i g.x_i (zero at the origin); None for a body that reports none (green, impact, "
+          "fem_modal)")
       .def_property_readonly(
           "reactions", &reactions_dict,
           "The force on every scripted grab and collider after the last step: {'name': [...], 'force': "

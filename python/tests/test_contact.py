@@ -160,3 +160,28 @@ def test_the_runs_summary_reports_the_peak_pressure_the_world_gave(tmp_path):
     assert pair["max_pressure_pa"] == pytest.approx(peak, rel=1e-12)
     vtu = (tmp_path / "block_00001.vtu").read_text()
     assert 'Name="contact_pressure"' in vtu
+
+
+def test_energy_of_a_block_falling_onto_a_floor_never_grows():
+    """world.energy: a rigid drop's gravity term is -m g z, and contact with the floor takes energy, never
+    gives it (backward Euler and the block's damping dissipate; the floor does no work)."""
+    world = pliant.World(1.0 / 120.0)
+    world.add_body(
+        name="block",
+        family="fem",
+        mesh={"shape": "box", "origin": [0, 0, 0.02], "size": [0.1, 0.1, 0.1], "cells": [2, 2, 2]},
+        material={"E": 2e5, "nu": 0.3, "density": 1000},
+        fem={"element": "corotational", "gravity": [0, 0, -G], "integrator": "backward_euler"},
+    )
+    world.add_collider(name="floor", shape="plane", normal=[0, 0, 1], position=np.zeros(3))
+    e0 = world.energy("block")
+    assert set(e0) == {"kinetic", "elastic", "gravity", "total"}
+    assert e0["kinetic"] == 0.0 and e0["gravity"] == pytest.approx(-1.0 * -G * 0.07, rel=1e-12)  # centre 7 cm up
+    totals = []
+    for _ in range(120):
+        world.step()
+        totals.append(world.energy(0)["total"])
+    assert max(totals) <= e0["total"] + 1e-9
+    assert len(world.contacts["body"]) == 1  # it landed
+    with pytest.raises(Exception):
+        world.energy("nobody")

@@ -1,5 +1,7 @@
 #include "pliant/scene/body.hpp"
 
+#include "pliant/scene/capabilities.hpp"
+
 namespace pliant::scene {
 
 const EventLog& Body::events() const {
@@ -25,6 +27,12 @@ int find_field(const Body& body, std::string_view name) {
     if (infos[i].name == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+double gravity_potential(std::span<const double> mass, std::span<const Vec3> x, const Vec3& g) {
+  double potential = 0.0;
+  for (std::size_t i = 0; i < mass.size() && i < x.size(); ++i) potential -= mass[i] * g.dot(x[i]);
+  return potential;
 }
 
 }  // namespace pliant::scene

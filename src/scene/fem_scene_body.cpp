@@ -65,13 +65,23 @@ std::vector<materials::Material> distinct_materials(const fem::FemBody& body) {
   return out;
 }
 
-class FemSceneBody : public Body, public InteriorOutput, public SimulationTets, public DescribesPhysics {
+class FemSceneBody : public Body,
+                     public InteriorOutput,
+                     public SimulationTets,
+                     public DescribesPhysics,
+                     public ReportsEnergy {
  public:
   FemSceneBody(std::string name, fem::FemBody body) : name_(std::move(name)), body_(std::move(body)) {}
 
   const std::string& name() const override { return name_; }
   std::string_view family() const override { return "fem"; }
   BodyPhysics physics() const override { return {distinct_materials(body_), body_.def().gravity}; }
+  BodyEnergy energy() const override {
+    const fem::FemForceModel& model = body_.model();
+    return {.kinetic = model.kinetic_energy(body_.velocities()),
+            .elastic = model.elastic_energy(body_.positions()),
+            .gravity = gravity_potential(model.mass(), body_.positions(), body_.def().gravity)};
+  }
   std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
   std::span<const Vec3> surface_rest_positions() const override { return body_.surface().positions; }
   std::span<const Index> surface_nodes() const override { return body_.surface_nodes(); }

@@ -54,7 +54,8 @@ class MeshlessSceneBody final : public Body,
                                 public Cuttable,
                                 public InteriorOutput,
                                 public FitsSurfaces,
-                                public DescribesPhysics {
+                                public DescribesPhysics,
+                                public ReportsEnergy {
  public:
   MeshlessSceneBody(std::string name, meshless::MeshlessBody body)
       : name_(std::move(name)), body_(std::move(body)) {}
@@ -62,6 +63,15 @@ class MeshlessSceneBody final : public Body,
   const std::string& name() const override { return name_; }
   std::string_view family() const override { return "meshless"; }
   BodyPhysics physics() const override { return {body_.def().mls.materials, body_.def().gravity}; }
+  BodyEnergy energy() const override {
+    const meshless::MlsBody& p = body_.phyxels();
+    double kinetic = 0.0;
+    for (std::size_t i = 0; i < p.mass.size(); ++i)
+      if (p.inv_mass[i] > 0.0) kinetic += 0.5 * p.mass[i] * p.velocity[i].squaredNorm();
+    return {.kinetic = kinetic,
+            .elastic = body_.elastic_energy(),
+            .gravity = gravity_potential(p.mass, p.position, body_.def().gravity)};
+  }
   std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
   std::span<const Vec3> surface_rest_positions() const override { return body_.surface().rest_positions(); }
   std::span<const Tri> surface_triangles() const override { return body_.surface().triangles(); }

@@ -13,11 +13,13 @@
 #include "setting_reader.hpp"
 
 #include "pliant/core/asset_cache.hpp"
+#include "pliant/models/springs/forces.hpp"
 #include "pliant/models/springs/methods.hpp"
 #include "pliant/models/springs/spring_mesh.hpp"
 #include "pliant/models/springs/springs_asset.hpp"
 #include "pliant/models/springs/springs_body.hpp"
 #include "pliant/models/springs/tearing.hpp"
+#include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/family_registry.hpp"
 #include "pliant/scene/springs_scene_body.hpp"
 
@@ -30,7 +32,7 @@
 namespace pliant::scene::detail {
 namespace {
 
-class SpringsSceneBody final : public Body {
+class SpringsSceneBody final : public Body, public ReportsEnergy {
  public:
   SpringsSceneBody(std::string name, springs::SpringsBody body)
       : name_(std::move(name)), body_(std::move(body)) {
@@ -39,6 +41,12 @@ class SpringsSceneBody final : public Body {
 
   const std::string& name() const override { return name_; }
   std::string_view family() const override { return "springs"; }
+  BodyEnergy energy() const override {
+    const springs::SpringMesh& m = body_.mesh();
+    return {.kinetic = springs::kinetic_energy(m),
+            .elastic = springs::spring_energy(m),
+            .gravity = gravity_potential(m.mass, m.position, body_.def().gravity)};
+  }
   // A membrane's nodes are all on its triangles: the mesh arrays are the surface. A volume's (or a
   // mesh with triangle-less handle nodes) are gathered onto the nodes its triangles use.
   std::span<const Vec3> surface_positions() const override {

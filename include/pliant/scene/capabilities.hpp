@@ -115,4 +115,29 @@ class DescribesPhysics {
   virtual BodyPhysics physics() const = 0;
 };
 
+/// A body's mechanical energy now (unit: J). gravity is the potential of the body's uniform gravity,
+/// −Σ m_i g·x_i over its nodes (phyxels), zero at the world origin: only its changes mean something.
+struct BodyEnergy {
+  double kinetic = 0.0;  ///< ½ vᵀ M v over the moving nodes (unit: J)
+  double elastic = 0.0;  ///< the stored strain energy of the body's own elastic model (unit: J)
+  double gravity = 0.0;  ///< −Σ m_i g·x_i (unit: J)
+  double total() const { return kinetic + elastic + gravity; }
+};
+
+/// A dynamic body that reports its energy (fem, springs, meshless): for energy balances (a body
+/// dropped on another never gains energy through contact), summary.json and Python. elastic is the
+/// energy whose gradient is the body's elastic force (FemForceModel::elastic_energy, the springs' ½ k
+/// (l − l0)², the meshless Σ v_i Ψ); a springs body's internal pressure and a meshless body's plastic
+/// flow are work done outside it, not stored energy. Quasi-static bodies (Green) and rigid targets
+/// (impact) do not report one.
+class ReportsEnergy {
+ public:
+  virtual ~ReportsEnergy() = default;
+  virtual BodyEnergy energy() const = 0;
+};
+
+/// −Σ m_i g·x_i (unit: J) for node masses m (unit: kg), positions x (unit: m, as many) and gravity g
+/// (unit: m/s²): BodyEnergy::gravity.
+double gravity_potential(std::span<const double> mass, std::span<const Vec3> x, const Vec3& g);
+
 }  // namespace pliant::scene

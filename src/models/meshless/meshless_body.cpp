@@ -181,6 +181,8 @@ void MeshlessBody::add_surface_force(Index vertex, const Vec3& f) {
 
 double MeshlessBody::largest_stretch() const { return std::sqrt(model_->max_stretch2()); }
 
+double MeshlessBody::elastic_energy() const { return model_->elastic_energy(body_->position); }
+
 void MeshlessBody::step(double dt, Profile& profile) {
   released_.swap(pending_released_);
   pending_released_.clear();

@@ -88,6 +88,8 @@ class MeshlessBody {
   /// The largest principal stretch of a phyxel at the last force evaluation of the last step
   /// (dimensionless; 1 at rest and for rigid motions; +∞ once the state holds a NaN).
   double largest_stretch() const;
+  /// The phyxels' elastic plus volume energy Σ v_i Ψ(J_i) now (MlsForceModel::elastic_energy; unit: J).
+  double elastic_energy() const;
   /// Implicit schemes: the largest relative residual ‖b - A y‖/‖b‖ of the last step's CG solves
   /// (dimensionless; above cg_tolerance() when a solve stopped at its iteration cap); 0 otherwise.
   double last_relative_residual() const { return last_residual_; }
