@@ -209,6 +209,11 @@ void MeshlessBody::step(double dt, Profile& profile) {
   }
   if (dt > 0.0 && std::isfinite(dt)) {
     const bool any_grab = !grabs_.empty();
+    // How many live grabs hold each phyxel (zero between steps).
+    holders_.resize(body_->position.size(), 0);
+    grabs_.for_each([&](const Grab& g) {
+      for (Index j : g.phyxels) ++holders_[static_cast<std::size_t>(j)];
+    });
     // Equal substeps no longer than the control's substep (the fixed dt when one is given). When the
     // body stiffens during the step (it stretches: ExplicitStepControl), what is left of dt is split
     // again into shorter equal substeps.
@@ -244,15 +249,33 @@ void MeshlessBody::step(double dt, Profile& profile) {
         }
       }
       if (any_grab) {
+        // A phyxel that several grabs hold (neighbouring surface vertices share phyxels) goes to the
+        // mean of where each puts it: taking the last grab's would move it between the grabs' frames
+        // whenever their targets move apart (contacts caught at different steps), a jump whose velocity,
+        // jump/h, pumps energy into the body.
         const double t = done / dt;
+        grabs_.for_each([&](const Grab& g) {
+          for (Index j : g.phyxels) scratch_[static_cast<std::size_t>(j)] = Vec3::Zero();
+        });
         grabs_.for_each([&](const Grab& g) {
           const Vec3 handle = (1.0 - t) * g.from + t * g.target;
           for (std::size_t k = 0; k < g.phyxels.size(); ++k) {
             const auto j = static_cast<std::size_t>(g.phyxels[k]);
-            const Vec3 next = handle + g.offset[k];
-            body_->velocity[j] = (next - body_->position[j]) / h;
-            body_->position[j] = next;
+            scratch_[j] += (handle + g.offset[k]) / holders_[j];
           }
+        });
+        grabs_.for_each([&](const Grab& g) {
+          for (Index p : g.phyxels) {
+            const auto j = static_cast<std::size_t>(p);
+            if (holders_[j] < 0) continue;  // moved already, through another grab
+            holders_[j] = -holders_[j];
+            body_->velocity[j] = (scratch_[j] - body_->position[j]) / h;
+            body_->position[j] = scratch_[j];
+          }
+        });
+        grabs_.for_each([&](const Grab& g) {
+          for (Index p : g.phyxels)
+            holders_[static_cast<std::size_t>(p)] = std::abs(holders_[static_cast<std::size_t>(p)]);
         });
       }
       if (def_.dt == 0.0 && !dynamics::is_implicit(def_.scheme) && control_.observe(model_->stiffening()) &&
@@ -269,10 +292,6 @@ void MeshlessBody::step(double dt, Profile& profile) {
       // equally among the grabs that hold it: neighbouring surface vertices share phyxels, and their
       // reactions must add up to the force holding each phyxel once.
       model_->elastic_forces(body_->position, scratch_);
-      holders_.resize(body_->position.size(), 0);
-      grabs_.for_each([&](const Grab& g) {
-        for (Index j : g.phyxels) ++holders_[static_cast<std::size_t>(j)];
-      });
       grabs_.for_each([&](Grab& g) {
         g.reaction = Vec3::Zero();
         for (Index j : g.phyxels) {
