@@ -97,15 +97,15 @@
 //  * Edge against edge. Two layers can cross between their nodes: an edge through another edge, which
 //    no node–face test sees (every way two triangles come to intersect starts with a node through a
 //    face or an edge through an edge, Provot 1997). Pairs of surface edges that share no node and are
-//    no nearer at rest than the node–face neighbour radius are tested too (a tree over each edge where
-//    it is and where it was): a pair is a contact when its closest points are within the reach with
-//    their gap within 45° of the edges' common normal (as for a node above a face), or when the two
-//    edges passed through each other over the step (continuous: the four ends, each on its straight
-//    path, become coplanar at a root of a cubic, bracketed and bisected, and the edges meet then;
-//    Bridson, Fedkiw & Anderson 2002). The side is the one the edges were on at the last detection
-//    (the common normal oriented as it was then), so a crossed pair is held back as it came. A crossing
-//    counts only when the closest points' relative path is within 45° of the common normal (two edges
-//    of one compressed layer slide over each other in its plane) and when the pair is found less than
+//    no nearer at rest than the node–face neighbour radius are tested too (a tree over each edge's box
+//    where it is and where it was, walked against itself for the overlapping pairs): a pair is a contact when
+//    its closest points are within the reach with their gap within 45° of the edges' common normal (as for a
+//    node above a face), or when the two edges passed through each other over the step (continuous: the four
+//    ends, each on its straight path, become coplanar at a root of a cubic, bracketed and bisected, and the
+//    edges meet then; Bridson, Fedkiw & Anderson 2002). The side is the one the edges were on at the last
+//    detection (the common normal oriented as it was then), so a crossed pair is held back as it came. A
+//    crossing counts only when the closest points' relative path is within 45° of the common normal (two
+//    edges of one compressed layer slide over each other in its plane) and when the pair is found less than
 //    the reach through: a deeper pass in one step is rarer than two layers already through each other
 //    (a fold tighter than the neighbour radius) moving, and holding those on their last side keeps them
 //    crossed (measured: the example membrane_fold.json ended with 700-1 900 intersecting pairs, not 61, when
@@ -124,8 +124,10 @@
 //    patch slides as a whole (above), which means nothing for two layers of one body (their forces
 //    cancel in the patch's sums); sliding them so was measured to throw the layers through each other.
 // The cost: one query per free surface node per step of a tree twice the surface's size, its box the
-// node's sweep grown by the reach (O(n log n)), and a rest-shape distance per candidate triangle; the
-// same per surface edge on the edges' tree.
+// node's sweep grown by the reach (O(n log n)), and a rest-shape distance per candidate triangle; for the
+// edges one walk of their tree against itself (one query per edge instead, on a tree over the edges where
+// they are and where they were, cost 171-236 ms a step on the 10k-node self_fold bench, loaded, against
+// 46-49 ms for the walk and 13 ms for the node–face test alone) and a rest-shape distance per pair.
 
 #include "pliant/scene/world.hpp"
 
@@ -206,6 +208,113 @@ bool segments_pass(const std::array<Vec3, 4>& from, const std::array<Vec3, 4>& t
   }
   return false;
 }
+
+// A bounding volume hierarchy over boxes (the surface edges' sweeps), built once by median splits and
+// refitted every step, whose pairs of overlapping boxes are found in one walk of the tree against itself
+// (O(n + pairs), where a query per box costs O(n log n) and finds every pair twice).
+class BoxTree {
+ public:
+  // Builds over boxes[0, n) (only their centres matter for the shape of the tree).
+  void build(const std::vector<Aabb>& boxes) {
+    nodes_.clear();
+    order_.resize(boxes.size());
+    for (std::size_t i = 0; i < boxes.size(); ++i) order_[i] = static_cast<Index>(i);
+    if (!boxes.empty()) {
+      nodes_.push_back({});
+      fill(boxes, 0, 0, static_cast<Index>(boxes.size()));
+    }
+    refit(boxes);
+  }
+  // The boxes of the same items, moved.
+  void refit(const std::vector<Aabb>& boxes) {
+    for (std::size_t k = nodes_.size(); k-- > 0;) {
+      Node& node = nodes_[k];
+      node.box = Aabb{};
+      if (node.count > 0) {
+        for (Index i = node.first; i < node.first + node.count; ++i)
+          node.box.merge(boxes[static_cast<std::size_t>(order_[static_cast<std::size_t>(i)])]);
+      } else {
+        node.box.merge(nodes_[static_cast<std::size_t>(node.first)].box);
+        node.box.merge(nodes_[static_cast<std::size_t>(node.first) + 1].box);
+      }
+    }
+  }
+  // Calls pair(i, j), i < j, for every two items whose boxes overlap.
+  template <class Pair>
+  void pairs(const std::vector<Aabb>& boxes, Pair&& pair) const {
+    if (nodes_.empty()) return;
+    std::vector<std::array<Index, 2>> stack{{0, 0}};
+    const auto item = [this](Index k) { return order_[static_cast<std::size_t>(k)]; };
+    const auto report = [&](Index a, Index b) {
+      if (boxes[static_cast<std::size_t>(a)].overlaps(boxes[static_cast<std::size_t>(b)]))
+        pair(std::min(a, b), std::max(a, b));
+    };
+    while (!stack.empty()) {
+      const auto [p, q] = stack.back();
+      stack.pop_back();
+      const Node& a = nodes_[static_cast<std::size_t>(p)];
+      const Node& b = nodes_[static_cast<std::size_t>(q)];
+      if (p == q) {
+        if (a.count > 0) {
+          for (Index i = a.first; i < a.first + a.count; ++i)
+            for (Index j = i + 1; j < a.first + a.count; ++j) report(item(i), item(j));
+        } else {
+          stack.push_back({a.first, a.first});
+          stack.push_back({a.first + 1, a.first + 1});
+          stack.push_back({a.first, a.first + 1});
+        }
+        continue;
+      }
+      if (!a.box.overlaps(b.box)) continue;
+      if (a.count > 0 && b.count > 0) {
+        for (Index i = a.first; i < a.first + a.count; ++i)
+          for (Index j = b.first; j < b.first + b.count; ++j) report(item(i), item(j));
+      } else if (b.count > 0 ||
+                 (a.count == 0 && a.box.extent().squaredNorm() >= b.box.extent().squaredNorm())) {
+        stack.push_back({a.first, q});
+        stack.push_back({a.first + 1, q});
+      } else {
+        stack.push_back({p, b.first});
+        stack.push_back({p, b.first + 1});
+      }
+    }
+  }
+
+ private:
+  struct Node {
+    Aabb box;
+    Index first = 0;  // leaf: its first item in order_; inner: its first child (the second follows)
+    Index count = 0;  // items in a leaf, 0 for an inner node
+  };
+  // Node `at` over order_[begin, end): a leaf of up to four items, or split at the median of the
+  // centres along the widest axis of their bounds, its two children next to each other after it.
+  void fill(const std::vector<Aabb>& boxes, Index at, Index begin, Index end) {
+    if (end - begin <= 4) {
+      nodes_[static_cast<std::size_t>(at)].first = begin;
+      nodes_[static_cast<std::size_t>(at)].count = end - begin;
+      return;
+    }
+    Aabb centres;
+    for (Index i = begin; i < end; ++i)
+      centres.extend(boxes[static_cast<std::size_t>(order_[static_cast<std::size_t>(i)])].centre());
+    int axis = 0;
+    centres.extent().maxCoeff(&axis);
+    const Index mid = begin + (end - begin) / 2;
+    std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end,
+                     [&](Index x, Index y) {
+                       return boxes[static_cast<std::size_t>(x)].centre()[axis] <
+                              boxes[static_cast<std::size_t>(y)].centre()[axis];
+                     });
+    const Index left = static_cast<Index>(nodes_.size());
+    nodes_.push_back({});
+    nodes_.push_back({});
+    nodes_[static_cast<std::size_t>(at)].first = left;
+    fill(boxes, left, begin, mid);
+    fill(boxes, left + 1, mid, end);
+  }
+  std::vector<Node> nodes_;
+  std::vector<Index> order_;
+};
 }  // namespace
 
 struct World::ContactState {
@@ -282,15 +391,15 @@ struct World::ContactState {
     std::uint64_t self_version = ~std::uint64_t{0};
     std::vector<Vec3> rest, now, previous, swept;
     // Edge–edge self-contact: the surface's edges (each once), each with a triangle that has it and its
-    // two corners there, and a tree over each edge where it is and where it was (edge k and k + count,
-    // over `swept`, as for the faces).
+    // two corners there, and a tree over their boxes (each edge where it is and where it was).
     struct Edge {
       Index a = -1, b = -1;
       Index triangle = -1;
       std::size_t ca = 0, cb = 0;
     };
     std::vector<Edge> edges;
-    TriangleBvh edge_tree;
+    std::vector<Aabb> edge_boxes;
+    BoxTree edge_tree;
   };
   std::vector<PerBody> bodies;
   std::vector<Pose> poses;   // per collider, at the step's end
@@ -465,7 +574,6 @@ struct World::ContactState {
   // each a candidate held off the other edge's closest point.
   static void detect_self_edges(PerBody& pb, Index b, std::span<const Tri> tris, bool rebuild, double reach,
                                 double skip) {
-    const Index n = static_cast<Index>(pb.now.size());
     if (rebuild) {
       pb.edges.clear();
       for (std::size_t k = 0; k < tris.size(); ++k)
@@ -483,14 +591,23 @@ struct World::ContactState {
                                    return x.a == y.a && x.b == y.b;
                                  }),
                      pb.edges.end());
-      std::vector<Tri> segments;
-      for (const PerBody::Edge& e : pb.edges) segments.push_back({e.a, e.b, e.b});
-      for (const PerBody::Edge& e : pb.edges) segments.push_back({e.a + n, e.b + n, e.b + n});
-      pb.edge_tree.build(pb.swept, segments);
-    } else {
-      pb.edge_tree.refit(pb.swept);
     }
-    const Index count = static_cast<Index>(pb.edges.size());
+    // Each edge where it is and where it was, grown by half the reach: two boxes meet when the edges'
+    // sweeps come within the reach of each other.
+    pb.edge_boxes.resize(pb.edges.size());
+    for (std::size_t k = 0; k < pb.edges.size(); ++k) {
+      Aabb box;
+      for (const Index i : {pb.edges[k].a, pb.edges[k].b}) {
+        box.extend(pb.now[static_cast<std::size_t>(i)]);
+        box.extend(pb.previous[static_cast<std::size_t>(i)]);
+      }
+      pb.edge_boxes[k] = box.inflated(0.5 * reach);
+    }
+    if (rebuild) {
+      pb.edge_tree.build(pb.edge_boxes);
+    } else {
+      pb.edge_tree.refit(pb.edge_boxes);
+    }
     const auto at = [](const std::vector<Vec3>& p, Index i) -> const Vec3& {
       return p[static_cast<std::size_t>(i)];
     };
@@ -510,96 +627,83 @@ struct World::ContactState {
       weight[e.cb] = w;
       return SurfacePoint{e.triangle, weight[1], weight[2]};
     };
-    std::vector<Index> seen;
-    for (Index ei = 0; ei < count; ++ei) {
+    pb.edge_tree.pairs(pb.edge_boxes, [&](Index ei, Index fi) {
       const PerBody::Edge& e = pb.edges[static_cast<std::size_t>(ei)];
-      if (edge_held(e.a) || edge_held(e.b)) continue;
-      Aabb box;
-      for (const Index i : {e.a, e.b}) {
-        box.extend(at(pb.now, i));
-        box.extend(at(pb.previous, i));
+      const PerBody::Edge& f = pb.edges[static_cast<std::size_t>(fi)];
+      if (f.a == e.a || f.a == e.b || f.b == e.a || f.b == e.b || edge_held(e.a) || edge_held(e.b) ||
+          edge_held(f.a) || edge_held(f.b))
+        return;
+      double s = 0.0, t = 0.0;
+      if (segment_closest(at(pb.rest, e.a), at(pb.rest, e.b), at(pb.rest, f.a), at(pb.rest, f.b), s, t)
+              .squaredNorm() < skip * skip)
+        return;  // neighbours at rest
+      const std::array<Vec3, 4> from{at(pb.previous, e.a), at(pb.previous, e.b), at(pb.previous, f.a),
+                                     at(pb.previous, f.b)};
+      const std::array<Vec3, 4> to{at(pb.now, e.a), at(pb.now, e.b), at(pb.now, f.a), at(pb.now, f.b)};
+      const Vec3 r = segment_closest(to[0], to[1], to[2], to[3], s, t);
+      const double distance = r.norm();
+      const Vec3 across = (to[1] - to[0]).cross(to[3] - to[2]);
+      // (Nearly) parallel edges: no crossing direction; node–face holds such layers.
+      if (!(across.norm() > 1e-3 * (to[1] - to[0]).norm() * (to[3] - to[2]).norm())) return;
+      // The common normal, oriented as at the last detection; `was` and `is`: the side of e's line from
+      // f's then and now along it.
+      const Vec3 then = (from[1] - from[0]).cross(from[3] - from[2]);
+      const Vec3 axis = then.dot(across) < 0.0 ? Vec3(-across.normalized()) : Vec3(across.normalized());
+      const double was = (from[0] - from[2]).dot(then.dot(across) < 0.0 ? Vec3(-then) : then),
+                   is = r.dot(axis);
+      // The relative path of the closest points (their last positions at the same parameters): a crossing
+      // counts only along the normal, within 45° of it, as a node through a face's plane: two edges of one
+      // compressed layer slide over each other in the layer's plane.
+      const Vec3 path = r - ((from[0] + s * (from[1] - from[0])) - (from[2] + t * (from[3] - from[2])));
+      const bool crossed = was * is < 0.0 && std::abs(path.dot(axis)) >= std::sqrt(0.5) * path.norm() &&
+                           segments_pass(from, to, 1e-6 * reach);
+      // Only one edge above or below the other (the gap within 45° of the common normal): two edges of
+      // one layer of a compressed membrane would be thrown out of it.
+      if (!crossed && !(distance < reach && std::abs(is) >= std::sqrt(0.5) * distance)) return;
+      const double side = crossed ? (was > 0.0 ? 1.0 : -1.0) : (is < 0.0 ? -1.0 : 1.0);
+      // A pair found more than the reach through is not held back: a pass that deep in one step is
+      // rarer than two layers already through each other (a fold tighter than the neighbour radius)
+      // moving, and holding those on their last side keeps them crossed.
+      if (crossed && std::abs(is) > reach) return;
+      const Vec3 normal = side * axis;  // from f towards e
+      const double gap = side * is;     // below zero once through
+      // The slave: the edge with more ends free to hold (ties: e).
+      const int free_e = int(holdable(e.a)) + int(holdable(e.b)),
+                free_f = int(holdable(f.a)) + int(holdable(f.b));
+      if (free_e == 0 && free_f == 0) return;
+      const bool e_slave = free_e >= free_f;
+      const PerBody::Edge& slave = e_slave ? e : f;
+      const PerBody::Edge& master = e_slave ? f : e;
+      const double w = e_slave ? s : t;                    // the closest point's parameter on the slave
+      const double wm = e_slave ? t : s;                   // ... and on the master
+      const Vec3 push = e_slave ? normal : Vec3(-normal);  // the slave's way out
+      const Vec3 q = at(pb.now, master.a) + wm * (at(pb.now, master.b) - at(pb.now, master.a));
+      // The gap made up to the reach by moving the slave's held ends, each by its barycentric weight
+      // over the sum of the held ends' squared weights, so the closest point moves by exactly that
+      // (Bridson, Fedkiw & Anderson 2002's edge–edge weights, one side only). An end that carries
+      // under a quarter of the point is not held.
+      const double beta[2] = {1.0 - w, w};
+      const Index ends[2] = {slave.a, slave.b};
+      bool hold[2] = {false, false};
+      double sum = 0.0;
+      for (int k = 0; k < 2; ++k) {
+        hold[k] = holdable(ends[k]) && beta[k] >= 0.25;
+        if (hold[k]) sum += beta[k] * beta[k];
       }
-      seen.clear();
-      for (const Index hit : pb.edge_tree.overlapping(box.inflated(reach))) {
-        const Index fi = hit % count;
-        if (fi <= ei) continue;  // each pair once
-        if (hit >= count && std::binary_search(seen.begin(), seen.end(), fi)) continue;
-        if (hit < count) seen.push_back(fi);
-        const PerBody::Edge& f = pb.edges[static_cast<std::size_t>(fi)];
-        if (f.a == e.a || f.a == e.b || f.b == e.a || f.b == e.b || edge_held(f.a) || edge_held(f.b))
-          continue;
-        double s = 0.0, t = 0.0;
-        if (segment_closest(at(pb.rest, e.a), at(pb.rest, e.b), at(pb.rest, f.a), at(pb.rest, f.b), s, t)
-                .squaredNorm() < skip * skip)
-          continue;  // neighbours at rest
-        const std::array<Vec3, 4> from{at(pb.previous, e.a), at(pb.previous, e.b), at(pb.previous, f.a),
-                                       at(pb.previous, f.b)};
-        const std::array<Vec3, 4> to{at(pb.now, e.a), at(pb.now, e.b), at(pb.now, f.a), at(pb.now, f.b)};
-        const Vec3 r = segment_closest(to[0], to[1], to[2], to[3], s, t);
-        const double distance = r.norm();
-        const Vec3 across = (to[1] - to[0]).cross(to[3] - to[2]);
-        // (Nearly) parallel edges: no crossing direction; node–face holds such layers.
-        if (!(across.norm() > 1e-3 * (to[1] - to[0]).norm() * (to[3] - to[2]).norm())) continue;
-        // The common normal, oriented as at the last detection; `was` and `is`: the side of e's line from
-        // f's then and now along it.
-        const Vec3 then = (from[1] - from[0]).cross(from[3] - from[2]);
-        const Vec3 axis = then.dot(across) < 0.0 ? Vec3(-across.normalized()) : Vec3(across.normalized());
-        const double was = (from[0] - from[2]).dot(then.dot(across) < 0.0 ? Vec3(-then) : then),
-                     is = r.dot(axis);
-        // The relative path of the closest points (their last positions at the same parameters): a crossing
-        // counts only along the normal, within 45° of it, as a node through a face's plane: two edges of one
-        // compressed layer slide over each other in the layer's plane.
-        const Vec3 path = r - ((from[0] + s * (from[1] - from[0])) - (from[2] + t * (from[3] - from[2])));
-        const bool crossed = was * is < 0.0 && std::abs(path.dot(axis)) >= std::sqrt(0.5) * path.norm() &&
-                             segments_pass(from, to, 1e-6 * reach);
-        // Only one edge above or below the other (the gap within 45° of the common normal): two edges of
-        // one layer of a compressed membrane would be thrown out of it.
-        if (!crossed && !(distance < reach && std::abs(is) >= std::sqrt(0.5) * distance)) continue;
-        const double side = crossed ? (was > 0.0 ? 1.0 : -1.0) : (is < 0.0 ? -1.0 : 1.0);
-        // A pair found more than the reach through is not held back: a pass that deep in one step is
-        // rarer than two layers already through each other (a fold tighter than the neighbour radius)
-        // moving, and holding those on their last side keeps them crossed.
-        if (crossed && std::abs(is) > reach) continue;
-        const Vec3 normal = side * axis;  // from f towards e
-        const double gap = side * is;     // below zero once through
-        // The slave: the edge with more ends free to hold (ties: e).
-        const int free_e = int(holdable(e.a)) + int(holdable(e.b)),
-                  free_f = int(holdable(f.a)) + int(holdable(f.b));
-        if (free_e == 0 && free_f == 0) continue;
-        const bool e_slave = free_e >= free_f;
-        const PerBody::Edge& slave = e_slave ? e : f;
-        const PerBody::Edge& master = e_slave ? f : e;
-        const double w = e_slave ? s : t;                    // the closest point's parameter on the slave
-        const double wm = e_slave ? t : s;                   // ... and on the master
-        const Vec3 push = e_slave ? normal : Vec3(-normal);  // the slave's way out
-        const Vec3 q = at(pb.now, master.a) + wm * (at(pb.now, master.b) - at(pb.now, master.a));
-        // The gap made up to the reach by moving the slave's held ends, each by its barycentric weight
-        // over the sum of the held ends' squared weights, so the closest point moves by exactly that
-        // (Bridson, Fedkiw & Anderson 2002's edge–edge weights, one side only). An end that carries
-        // under a quarter of the point is not held.
-        const double beta[2] = {1.0 - w, w};
-        const Index ends[2] = {slave.a, slave.b};
-        bool hold[2] = {false, false};
-        double sum = 0.0;
-        for (int k = 0; k < 2; ++k) {
-          hold[k] = holdable(ends[k]) && beta[k] >= 0.25;
-          if (hold[k]) sum += beta[k] * beta[k];
-        }
-        if (!(sum > 0.0)) continue;
-        const double make_up = reach - gap;
-        for (int k = 0; k < 2; ++k) {
-          if (!hold[k]) continue;
-          Candidate c;
-          c.node = ends[k];
-          c.other = b;
-          c.d = {gap, q, push};
-          c.on = edge_point(master, wm);
-          c.edge = true;
-          c.offset = at(pb.now, ends[k]) + std::max(0.0, make_up) * (beta[k] / sum) * push - q;
-          pb.candidates.push_back(c);
-        }
+      if (!(sum > 0.0)) return;
+      const double make_up = reach - gap;
+      for (int k = 0; k < 2; ++k) {
+        if (!hold[k]) continue;
+        Candidate c;
+        c.node = ends[k];
+        c.other = b;
+        c.d = {gap, q, push};
+        c.on = edge_point(master, wm);
+        c.edge = true;
+        c.offset = at(pb.now, ends[k]) + std::max(0.0, make_up) * (beta[k] / sum) * push - q;
+        pb.candidates.push_back(c);
       }
-    }
+    });
   }
   // Lets go of contact k of pb (swapped with the last).
   static void drop(PerBody& pb, std::size_t k, Body& body) {
