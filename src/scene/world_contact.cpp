@@ -300,11 +300,13 @@ class BoxTree {
     int axis = 0;
     centres.extent().maxCoeff(&axis);
     const Index mid = begin + (end - begin) / 2;
+    // A non-finite centre (a body blown up) sorts last, so the order stays a strict weak one.
+    const auto key = [&](Index x) {
+      const double c = boxes[static_cast<std::size_t>(x)].centre()[axis];
+      return std::isfinite(c) ? c : std::numeric_limits<double>::infinity();
+    };
     std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end,
-                     [&](Index x, Index y) {
-                       return boxes[static_cast<std::size_t>(x)].centre()[axis] <
-                              boxes[static_cast<std::size_t>(y)].centre()[axis];
-                     });
+                     [&](Index x, Index y) { return key(x) < key(y); });
     const Index left = static_cast<Index>(nodes_.size());
     nodes_.push_back({});
     nodes_.push_back({});
