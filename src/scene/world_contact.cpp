@@ -104,14 +104,41 @@
 //    where they were, meets the node's swept box grown by the reach: a face that went past a node by
 //    more than its own size in one step is missed. (Growing every node's box by the largest move of
 //    any node in the step instead cost 174 ms a step on the 10k-node self_fold bench, against 13 ms:
-//    a few nodes jumping in a crumpled region made every box large.) Only node–face pairs are
-//    tested: two layers that cross between nodes (edge against edge, a free edge through a face) are
-//    not caught.
+//    a few nodes jumping in a crumpled region made every box large.)
+//  * Edge against edge. Two layers can cross between their nodes: an edge through another edge, which
+//    no node–face test sees (every way two triangles come to intersect starts with a node through a
+//    face or an edge through an edge, Provot 1997). Pairs of surface edges that share no node and are
+//    no nearer at rest than the node–face neighbour radius are tested too (a tree over each edge's box
+//    where it is and where it was, walked against itself for the overlapping pairs): a pair is a contact when
+//    its closest points are within the reach with their gap within 45° of the edges' common normal (as for a
+//    node above a face), or when the two edges passed through each other over the step (continuous: the four
+//    ends, each on its straight path, become coplanar at a root of a cubic, bracketed and bisected, and the
+//    edges meet then; Bridson, Fedkiw & Anderson 2002). The side is the one the edges were on at the last
+//    detection (the common normal oriented as it was then), so a crossed pair is held back as it came. A
+//    crossing counts only when the closest points' relative path is within 45° of the common normal (two
+//    edges of one compressed layer slide over each other in its plane) and when the pair is found less than
+//    the reach through: a deeper pass in one step is rarer than two layers already through each other
+//    (a fold tighter than the neighbour radius) moving, and holding those on their last side keeps them
+//    crossed (measured: the example membrane_fold.json ended with 700-1 900 intersecting pairs, not 61, when
+//    every crossing was held back). One edge
+//    (the slave, the one with more ends free to hold) has its ends held off the other's closest point,
+//    which takes the opposite force like a node–face master: the gap to the reach is made up by moving
+//    each held end by its barycentric weight over the sum of the held ends' squared weights (Bridson et
+//    al.'s edge–edge impulse weights, one side only), so the closest point moves by exactly the gap; an
+//    end carrying under a quarter of the point is not held. The held ends stay at their offset from the
+//    other edge's point (sticking, as node–face self-contacts do), and an edge with an end so held is
+//    not tested again until it is let go. Parallel edges (sine under 1e-3) are left to node–face.
+//    What this cannot do: a node takes one hold, so a pair whose nodes all carry a contact already (a
+//    layer's nodes held by a floor, another's by self-contacts) is not held apart (the folded strip of
+//    tests/scene/self_contact_test.cpp keeps 3 intersecting pairs so, against 7 with node–face alone).
 //  * Friction. A self-contact sticks while it pushes and is released when it pulls: a dynamic body's
 //    patch slides as a whole (above), which means nothing for two layers of one body (their forces
 //    cancel in the patch's sums); sliding them so was measured to throw the layers through each other.
 // The cost: one query per free surface node per step of a tree twice the surface's size, its box the
-// node's sweep grown by the reach (O(n log n)), and a rest-shape distance per candidate triangle.
+// node's sweep grown by the reach (O(n log n)), and a rest-shape distance per candidate triangle; for the
+// edges one walk of their tree against itself (one query per edge instead, on a tree over the edges where
+// they are and where they were, cost 171-236 ms a step on the 10k-node self_fold bench, loaded, against
+// 46-49 ms for the walk and 13 ms for the node–face test alone) and a rest-shape distance per pair.
 
 #include "pliant/scene/world.hpp"
 
@@ -128,6 +155,181 @@
 
 namespace pliant::scene {
 
+namespace {
+// Closest points of segments (a, b) and (c, d): p = a + s·(b − a), q = c + t·(d − c), s, t in [0, 1];
+// returns p − q (unit: m). The squared distance is convex in (s, t): the stationary point with s clamped
+// to [0, 1], t best for that s clamped, then s best for that t clamped (parallel segments: from s = 0).
+Vec3 segment_closest(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, double& s, double& t) {
+  const Vec3 u = b - a, v = d - c, w = a - c;
+  const double uu = u.dot(u), vv = v.dot(v), uv = u.dot(v), uw = u.dot(w), vw = v.dot(w);
+  const auto unit = [](double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; };
+  s = t = 0.0;
+  if (uu > 1e-300 && vv > 1e-300) {
+    const double det = uu * vv - uv * uv;
+    s = det > 1e-14 * uu * vv ? unit((uv * vw - vv * uw) / det) : 0.0;
+    t = unit((uv * s + vw) / vv);
+    s = unit((uv * t - uw) / uu);
+  } else if (vv > 1e-300) {
+    t = unit(vw / vv);
+  } else if (uu > 1e-300) {
+    s = unit(-uw / uu);
+  }
+  return (a + s * u) - (c + t * v);
+}
+
+// Whether segments (p[0], p[1]) and (p[2], p[3]), each point moving on a straight line from `from` to `to`
+// over the step, pass through each other: the four points are coplanar at a root τ of the cubic
+// ((p1 − p0) × (p3 − p2))·(p2 − p0), and the segments are then closer than `tol` (unit: m). The
+// continuous edge–edge test of Provot 1997 and Bridson, Fedkiw & Anderson 2002; the roots are bracketed
+// on four pieces of the step and bisected.
+bool segments_pass(const std::array<Vec3, 4>& from, const std::array<Vec3, 4>& to, double tol) {
+  const auto at = [&](double tau) {
+    std::array<Vec3, 4> p;
+    for (std::size_t k = 0; k < 4; ++k) p[k] = from[k] + tau * (to[k] - from[k]);
+    return p;
+  };
+  const auto volume = [&](double tau) {
+    const std::array<Vec3, 4> p = at(tau);
+    return (p[1] - p[0]).cross(p[3] - p[2]).dot(p[2] - p[0]);
+  };
+  const auto meet = [&](double tau) {
+    const std::array<Vec3, 4> p = at(tau);
+    double s = 0.0, t = 0.0;
+    return segment_closest(p[0], p[1], p[2], p[3], s, t).norm() < tol;
+  };
+  constexpr int kPieces = 4;
+  double lo = 0.0, vlo = volume(0.0);
+  for (int k = 1; k <= kPieces; ++k) {
+    const double hi = static_cast<double>(k) / kPieces, vhi = volume(hi);
+    if (vlo * vhi <= 0.0) {
+      double a = lo, b = hi, va = vlo;
+      for (int it = 0; it < 60 && va != 0.0; ++it) {
+        const double m = 0.5 * (a + b), vm = volume(m);
+        if (va * vm <= 0.0) {
+          b = m;
+        } else {
+          a = m;
+          va = vm;
+        }
+      }
+      if (meet(va == 0.0 ? a : b) || meet(lo) || meet(hi)) return true;
+    }
+    lo = hi;
+    vlo = vhi;
+  }
+  return false;
+}
+
+// A bounding volume hierarchy over boxes (the surface edges' sweeps), built once by median splits and
+// refitted every step, whose pairs of overlapping boxes are found in one walk of the tree against itself
+// (O(n + pairs), where a query per box costs O(n log n) and finds every pair twice).
+class BoxTree {
+ public:
+  // Builds over boxes[0, n) (only their centres matter for the shape of the tree).
+  void build(const std::vector<Aabb>& boxes) {
+    nodes_.clear();
+    order_.resize(boxes.size());
+    for (std::size_t i = 0; i < boxes.size(); ++i) order_[i] = static_cast<Index>(i);
+    if (!boxes.empty()) {
+      nodes_.push_back({});
+      fill(boxes, 0, 0, static_cast<Index>(boxes.size()));
+    }
+    refit(boxes);
+  }
+  // The boxes of the same items, moved.
+  void refit(const std::vector<Aabb>& boxes) {
+    for (std::size_t k = nodes_.size(); k-- > 0;) {
+      Node& node = nodes_[k];
+      node.box = Aabb{};
+      if (node.count > 0) {
+        for (Index i = node.first; i < node.first + node.count; ++i)
+          node.box.merge(boxes[static_cast<std::size_t>(order_[static_cast<std::size_t>(i)])]);
+      } else {
+        node.box.merge(nodes_[static_cast<std::size_t>(node.first)].box);
+        node.box.merge(nodes_[static_cast<std::size_t>(node.first) + 1].box);
+      }
+    }
+  }
+  // Calls pair(i, j), i < j, for every two items whose boxes overlap.
+  template <class Pair>
+  void pairs(const std::vector<Aabb>& boxes, Pair&& pair) const {
+    if (nodes_.empty()) return;
+    std::vector<std::array<Index, 2>> stack{{0, 0}};
+    const auto item = [this](Index k) { return order_[static_cast<std::size_t>(k)]; };
+    const auto report = [&](Index a, Index b) {
+      if (boxes[static_cast<std::size_t>(a)].overlaps(boxes[static_cast<std::size_t>(b)]))
+        pair(std::min(a, b), std::max(a, b));
+    };
+    while (!stack.empty()) {
+      const auto [p, q] = stack.back();
+      stack.pop_back();
+      const Node& a = nodes_[static_cast<std::size_t>(p)];
+      const Node& b = nodes_[static_cast<std::size_t>(q)];
+      if (p == q) {
+        if (a.count > 0) {
+          for (Index i = a.first; i < a.first + a.count; ++i)
+            for (Index j = i + 1; j < a.first + a.count; ++j) report(item(i), item(j));
+        } else {
+          stack.push_back({a.first, a.first});
+          stack.push_back({a.first + 1, a.first + 1});
+          stack.push_back({a.first, a.first + 1});
+        }
+        continue;
+      }
+      if (!a.box.overlaps(b.box)) continue;
+      if (a.count > 0 && b.count > 0) {
+        for (Index i = a.first; i < a.first + a.count; ++i)
+          for (Index j = b.first; j < b.first + b.count; ++j) report(item(i), item(j));
+      } else if (b.count > 0 ||
+                 (a.count == 0 && a.box.extent().squaredNorm() >= b.box.extent().squaredNorm())) {
+        stack.push_back({a.first, q});
+        stack.push_back({a.first + 1, q});
+      } else {
+        stack.push_back({p, b.first});
+        stack.push_back({p, b.first + 1});
+      }
+    }
+  }
+
+ private:
+  struct Node {
+    Aabb box;
+    Index first = 0;  // leaf: its first item in order_; inner: its first child (the second follows)
+    Index count = 0;  // items in a leaf, 0 for an inner node
+  };
+  // Node `at` over order_[begin, end): a leaf of up to four items, or split at the median of the
+  // centres along the widest axis of their bounds, its two children next to each other after it.
+  void fill(const std::vector<Aabb>& boxes, Index at, Index begin, Index end) {
+    if (end - begin <= 4) {
+      nodes_[static_cast<std::size_t>(at)].first = begin;
+      nodes_[static_cast<std::size_t>(at)].count = end - begin;
+      return;
+    }
+    Aabb centres;
+    for (Index i = begin; i < end; ++i)
+      centres.extend(boxes[static_cast<std::size_t>(order_[static_cast<std::size_t>(i)])].centre());
+    int axis = 0;
+    centres.extent().maxCoeff(&axis);
+    const Index mid = begin + (end - begin) / 2;
+    // A non-finite centre (a body blown up) sorts last, so the order stays a strict weak one.
+    const auto key = [&](Index x) {
+      const double c = boxes[static_cast<std::size_t>(x)].centre()[axis];
+      return std::isfinite(c) ? c : std::numeric_limits<double>::infinity();
+    };
+    std::nth_element(order_.begin() + begin, order_.begin() + mid, order_.begin() + end,
+                     [&](Index x, Index y) { return key(x) < key(y); });
+    const Index left = static_cast<Index>(nodes_.size());
+    nodes_.push_back({});
+    nodes_.push_back({});
+    nodes_[static_cast<std::size_t>(at)].first = left;
+    fill(boxes, left, begin, mid);
+    fill(boxes, left + 1, mid, end);
+  }
+  std::vector<Node> nodes_;
+  std::vector<Index> order_;
+};
+}  // namespace
+
 struct World::ContactState {
   struct Contact {
     Index node = -1;
@@ -141,6 +343,10 @@ struct World::ContactState {
     double friction = 0.0;        // the pair's μ
     double penetration = 0.0;     // below the surface before this step's response (unit: m)
     bool slipping = false;
+    // Edge–edge self-contact (header comment): the node is one end of an edge held off another edge,
+    // its target the other edge's point `on` plus this offset (unit: m), not the margin along the normal.
+    bool edge = false;
+    Vec3 offset = Vec3::Zero();
     Vec3 slide = Vec3::Zero();    // the target's move along the surface this step, 0 when sticking (unit: m)
     Vec3 force = Vec3::Zero();    // the contact's force on the body after the last step (unit: N)
     Vec3 applied = Vec3::Zero();  // the force handed to `other` this step (unit: N)
@@ -170,6 +376,8 @@ struct World::ContactState {
     Index other = -1;
     SurfaceDistance d;
     SurfacePoint on;
+    bool edge = false;           // edge–edge self-contact: the target is d.point + offset
+    Vec3 offset = Vec3::Zero();  // (unit: m)
   };
   struct PerBody {
     std::uint64_t version = ~std::uint64_t{0};
@@ -198,6 +406,16 @@ struct World::ContactState {
     TriangleBvh self_tree;
     std::uint64_t self_version = ~std::uint64_t{0};
     std::vector<Vec3> rest, now, previous, swept;
+    // Edge–edge self-contact: the surface's edges (each once), each with a triangle that has it and its
+    // two corners there, and a tree over their boxes (each edge where it is and where it was).
+    struct Edge {
+      Index a = -1, b = -1;
+      Index triangle = -1;
+      std::size_t ca = 0, cb = 0;
+    };
+    std::vector<Edge> edges;
+    std::vector<Aabb> edge_boxes;
+    BoxTree edge_tree;
   };
   std::vector<PerBody> bodies;
   std::vector<Pose> poses;   // per collider, at the step's end
@@ -363,7 +581,145 @@ struct World::ContactState {
       }
       if (best.node >= 0) pb.candidates.push_back(best);
     }
+    detect_self_edges(pb, b, tris, rebuild, reach, skip);
     pb.previous.swap(pb.now);
+  }
+  // Edge–edge self-contact candidates of body b (header comment): per pair of surface edges that share no
+  // node and are no nearer than `skip` at rest (unit: m), closer than `reach` (unit: m) above or below each
+  // other, or whose paths over the step passed through each other: the ends of one edge (the slave),
+  // each a candidate held off the other edge's closest point.
+  static void detect_self_edges(PerBody& pb, Index b, std::span<const Tri> tris, bool rebuild, double reach,
+                                double skip) {
+    if (rebuild) {
+      pb.edges.clear();
+      for (std::size_t k = 0; k < tris.size(); ++k)
+        for (std::size_t c = 0; c < 3; ++c) {
+          const std::size_t d = (c + 1) % 3;
+          const bool up = tris[k][c] < tris[k][d];
+          pb.edges.push_back({up ? tris[k][c] : tris[k][d], up ? tris[k][d] : tris[k][c],
+                              static_cast<Index>(k), up ? c : d, up ? d : c});
+        }
+      std::sort(pb.edges.begin(), pb.edges.end(), [](const PerBody::Edge& x, const PerBody::Edge& y) {
+        return x.a != y.a ? x.a < y.a : x.b < y.b;
+      });
+      pb.edges.erase(std::unique(pb.edges.begin(), pb.edges.end(),
+                                 [](const PerBody::Edge& x, const PerBody::Edge& y) {
+                                   return x.a == y.a && x.b == y.b;
+                                 }),
+                     pb.edges.end());
+    }
+    // Each edge where it is and where it was, grown by half the reach: two boxes meet when the edges'
+    // sweeps come within the reach of each other.
+    pb.edge_boxes.resize(pb.edges.size());
+    for (std::size_t k = 0; k < pb.edges.size(); ++k) {
+      Aabb box;
+      for (const Index i : {pb.edges[k].a, pb.edges[k].b}) {
+        box.extend(pb.now[static_cast<std::size_t>(i)]);
+        box.extend(pb.previous[static_cast<std::size_t>(i)]);
+      }
+      pb.edge_boxes[k] = box.inflated(0.5 * reach);
+    }
+    if (rebuild) {
+      pb.edge_tree.build(pb.edge_boxes);
+    } else {
+      pb.edge_tree.refit(pb.edge_boxes);
+    }
+    const auto at = [](const std::vector<Vec3>& p, Index i) -> const Vec3& {
+      return p[static_cast<std::size_t>(i)];
+    };
+    // A node held by an edge–edge contact: its edges are held already (tested again once it is let go).
+    const auto edge_held = [&pb](Index i) {
+      const std::int32_t k = pb.slot[static_cast<std::size_t>(i)];
+      return k >= 0 && pb.contacts[static_cast<std::size_t>(k)].edge;
+    };
+    const auto holdable = [&pb](Index i) {
+      const std::size_t k = static_cast<std::size_t>(i);
+      return pb.slot[k] < 0 && !pb.unholdable[k] && pb.corner[k].triangle >= 0;
+    };
+    // The point at parameter w along edge e (from its end a) as a point of its triangle.
+    const auto edge_point = [&pb](const PerBody::Edge& e, double w) {
+      double weight[3] = {0.0, 0.0, 0.0};
+      weight[e.ca] = 1.0 - w;
+      weight[e.cb] = w;
+      return SurfacePoint{e.triangle, weight[1], weight[2]};
+    };
+    pb.edge_tree.pairs(pb.edge_boxes, [&](Index ei, Index fi) {
+      const PerBody::Edge& e = pb.edges[static_cast<std::size_t>(ei)];
+      const PerBody::Edge& f = pb.edges[static_cast<std::size_t>(fi)];
+      if (f.a == e.a || f.a == e.b || f.b == e.a || f.b == e.b || edge_held(e.a) || edge_held(e.b) ||
+          edge_held(f.a) || edge_held(f.b))
+        return;
+      double s = 0.0, t = 0.0;
+      if (segment_closest(at(pb.rest, e.a), at(pb.rest, e.b), at(pb.rest, f.a), at(pb.rest, f.b), s, t)
+              .squaredNorm() < skip * skip)
+        return;  // neighbours at rest
+      const std::array<Vec3, 4> from{at(pb.previous, e.a), at(pb.previous, e.b), at(pb.previous, f.a),
+                                     at(pb.previous, f.b)};
+      const std::array<Vec3, 4> to{at(pb.now, e.a), at(pb.now, e.b), at(pb.now, f.a), at(pb.now, f.b)};
+      const Vec3 r = segment_closest(to[0], to[1], to[2], to[3], s, t);
+      const double distance = r.norm();
+      const Vec3 across = (to[1] - to[0]).cross(to[3] - to[2]);
+      // (Nearly) parallel edges: no crossing direction; node–face holds such layers.
+      if (!(across.norm() > 1e-3 * (to[1] - to[0]).norm() * (to[3] - to[2]).norm())) return;
+      // The common normal, oriented as at the last detection; `was` and `is`: the side of e's line from
+      // f's then and now along it.
+      const Vec3 then = (from[1] - from[0]).cross(from[3] - from[2]);
+      const Vec3 axis = then.dot(across) < 0.0 ? Vec3(-across.normalized()) : Vec3(across.normalized());
+      const double was = (from[0] - from[2]).dot(then.dot(across) < 0.0 ? Vec3(-then) : then),
+                   is = r.dot(axis);
+      // The relative path of the closest points (their last positions at the same parameters): a crossing
+      // counts only along the normal, within 45° of it, as a node through a face's plane: two edges of one
+      // compressed layer slide over each other in the layer's plane.
+      const Vec3 path = r - ((from[0] + s * (from[1] - from[0])) - (from[2] + t * (from[3] - from[2])));
+      const bool crossed = was * is < 0.0 && std::abs(path.dot(axis)) >= std::sqrt(0.5) * path.norm() &&
+                           segments_pass(from, to, 1e-6 * reach);
+      // Only one edge above or below the other (the gap within 45° of the common normal): two edges of
+      // one layer of a compressed membrane would be thrown out of it.
+      if (!crossed && !(distance < reach && std::abs(is) >= std::sqrt(0.5) * distance)) return;
+      const double side = crossed ? (was > 0.0 ? 1.0 : -1.0) : (is < 0.0 ? -1.0 : 1.0);
+      // A pair found more than the reach through is not held back: a pass that deep in one step is
+      // rarer than two layers already through each other (a fold tighter than the neighbour radius)
+      // moving, and holding those on their last side keeps them crossed.
+      if (crossed && std::abs(is) > reach) return;
+      const Vec3 normal = side * axis;  // from f towards e
+      const double gap = side * is;     // below zero once through
+      // The slave: the edge with more ends free to hold (ties: e).
+      const int free_e = int(holdable(e.a)) + int(holdable(e.b)),
+                free_f = int(holdable(f.a)) + int(holdable(f.b));
+      if (free_e == 0 && free_f == 0) return;
+      const bool e_slave = free_e >= free_f;
+      const PerBody::Edge& slave = e_slave ? e : f;
+      const PerBody::Edge& master = e_slave ? f : e;
+      const double w = e_slave ? s : t;                    // the closest point's parameter on the slave
+      const double wm = e_slave ? t : s;                   // ... and on the master
+      const Vec3 push = e_slave ? normal : Vec3(-normal);  // the slave's way out
+      const Vec3 q = at(pb.now, master.a) + wm * (at(pb.now, master.b) - at(pb.now, master.a));
+      // The gap made up to the reach by moving the slave's held ends, each by its barycentric weight
+      // over the sum of the held ends' squared weights, so the closest point moves by exactly that
+      // (Bridson, Fedkiw & Anderson 2002's edge–edge weights, one side only). An end that carries
+      // under a quarter of the point is not held.
+      const double beta[2] = {1.0 - w, w};
+      const Index ends[2] = {slave.a, slave.b};
+      bool hold[2] = {false, false};
+      double sum = 0.0;
+      for (int k = 0; k < 2; ++k) {
+        hold[k] = holdable(ends[k]) && beta[k] >= 0.25;
+        if (hold[k]) sum += beta[k] * beta[k];
+      }
+      if (!(sum > 0.0)) return;
+      const double make_up = reach - gap;
+      for (int k = 0; k < 2; ++k) {
+        if (!hold[k]) continue;
+        Candidate c;
+        c.node = ends[k];
+        c.other = b;
+        c.d = {gap, q, push};
+        c.on = edge_point(master, wm);
+        c.edge = true;
+        c.offset = at(pb.now, ends[k]) + std::max(0.0, make_up) * (beta[k] / sum) * push - q;
+        pb.candidates.push_back(c);
+      }
+    });
   }
   // Lets go of contact k of pb (swapped with the last).
   static void drop(PerBody& pb, std::size_t k, Body& body) {
@@ -755,13 +1111,18 @@ void World::contact_detect(double t) {
     for (ContactState::Contact& c : pb.contacts) {
       if (c.other < 0) continue;
       if (c.other == static_cast<Index>(b)) {
-        // Self-contact: below its triangle on the side it is held on.
+        // Self-contact: below its triangle on the side it is held on; an edge–edge one: behind where it is
+        // held off the other edge's point, along the pair's normal (its end need not be above that point).
         const auto tris = bodies_[b]->surface_triangles();
         if (static_cast<std::size_t>(c.on.triangle) >= tris.size()) continue;
+        const Vec3 at = point_on(x, tris, c.on);
+        if (c.edge) {
+          c.penetration = std::max(0.0, (at + c.offset - x[static_cast<std::size_t>(c.node)]).dot(c.normal));
+          continue;
+        }
         Vec3 n = face_normal(x, tris[static_cast<std::size_t>(c.on.triangle)], c.normal);
         if (n.dot(c.normal) < 0.0) n = -n;
-        c.penetration =
-            std::max(0.0, -(x[static_cast<std::size_t>(c.node)] - point_on(x, tris, c.on)).dot(n));
+        c.penetration = std::max(0.0, -(x[static_cast<std::size_t>(c.node)] - at).dot(n));
         continue;
       }
       const std::size_t m = static_cast<std::size_t>(c.other);
@@ -940,11 +1301,16 @@ void World::contact_solve(double /*t*/) {
       Body& master = *bodies_[static_cast<std::size_t>(c.other)];
       const auto xm = master.surface_positions();
       const auto tm = master.surface_triangles();
-      const Vec3 fn = face_normal(xm, tm[static_cast<std::size_t>(c.on.triangle)], c.normal);
-      // Self-contact: on the side it is held on, the normal kept continuous with the last step's (a
-      // triangle turned inside out does not throw the node through it).
-      c.normal = c.other == static_cast<Index>(b) && fn.dot(c.normal) < 0.0 ? Vec3(-fn) : fn;
-      body.move_grab(c.grab, point_on(xm, tm, c.on) + c.margin * c.normal);
+      if (c.edge) {
+        // Edge–edge self-contact: held where it was put, relative to the other edge's point.
+        body.move_grab(c.grab, point_on(xm, tm, c.on) + c.offset);
+      } else {
+        const Vec3 fn = face_normal(xm, tm[static_cast<std::size_t>(c.on.triangle)], c.normal);
+        // Self-contact: on the side it is held on, the normal kept continuous with the last step's (a
+        // triangle turned inside out does not throw the node through it).
+        c.normal = c.other == static_cast<Index>(b) && fn.dot(c.normal) < 0.0 ? Vec3(-fn) : fn;
+        body.move_grab(c.grab, point_on(xm, tm, c.on) + c.margin * c.normal);
+      }
       // Newton's third law, one step late and under-relaxed: the master takes the force it took last
       // step moved by ω towards minus the force the slave felt (header comment: the stability condition).
       c.applied += relaxation * (-c.force - c.applied);
@@ -1000,7 +1366,9 @@ void World::contact_solve(double /*t*/) {
                                      cand.d.normal);
         c.margin = margin_body + other.margin;
         c.friction = std::sqrt(mu_body * other.friction);
-        target = cand.d.point + c.margin * c.normal;
+        c.edge = cand.edge;
+        c.offset = cand.offset;
+        target = cand.d.point + (cand.edge ? cand.offset : Vec3(c.margin * c.normal));
       }
       body.move_grab(id, target);
       pb.slot[i] = static_cast<std::int32_t>(pb.contacts.size());

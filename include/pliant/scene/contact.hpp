@@ -15,7 +15,7 @@
 // Between two bodies, the nodes of the finer surface are held on the other body's current surface, and
 // that body takes the equal and opposite force one step later (world_contact.cpp). A body with
 // BodyContact::self on is its own master too: its surface nodes are held on its own non-neighbouring
-// triangles, on the side they came from (world_contact.cpp).
+// triangles and its edges off its own edges, on the side they came from (world_contact.cpp).
 #pragma once
 
 #include "pliant/core/event_brief.hpp"
@@ -35,9 +35,9 @@ struct BodyContact {
   double margin = 5e-4;   ///< contact thickness of the body (unit: m), > 0; a pair holds nodes at
                           ///< the sum of the body's and the collider's margins from the surface
   /// Whether the body touches itself (a membrane folding, an organ pressed on itself): its surface
-  /// nodes are held two margins from its own triangles that are not their neighbours at rest, on the
-  /// side each node came from (both sides of an open surface), the same body taking the opposite
-  /// force (world_contact.cpp). Needs `enabled`; independent of `bodies`.
+  /// nodes are held two margins from its own triangles, and its edges from its own edges, that are not
+  /// their neighbours at rest, on the side each came from (both sides of an open surface), the same
+  /// body taking the opposite force (world_contact.cpp). Needs `enabled`; independent of `bodies`.
   bool self = false;
 };
 
