@@ -1,4 +1,4 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """Run `pliant mesh` on every surface in a folder and tabulate what became of each.
 
 Usage: bench/python/mesh_corpus.py [--pliant PATH] [--timeout S] [--json OUT] [--] FOLDER [EXTRA MESH ARGS...]
@@ -31,8 +31,8 @@ def dihedral_min_deg(points, tets):
     worst = np.full(len(tets), 180.0)
     for i in range(4):
         for j in range(i + 1, 4):
-#Interior dihedral angle between faces i and j is pi minus the angle of their normals
-#when both normals point the same way(both outward or both inward).
+            # Interior dihedral angle between faces i and j is pi minus the angle of their normals
+            # when both normals point the same way (both outward or both inward).
             cos = np.clip(np.einsum("ij,ij->i", normals[i], normals[j]), -1.0, 1.0)
             angle = 180.0 - np.degrees(np.arccos(cos))
             worst = np.minimum(worst, angle)
@@ -70,8 +70,7 @@ def main():
             except subprocess.TimeoutExpired:
                 code, text = None, f"timed out after {args.timeout:g} s"
             seconds = time.monotonic() - start
-            row = {
-  "surface" : name, "seconds" : round(seconds, 2)}
+            row = {"surface": name, "seconds": round(seconds, 2)}
             if code == 0 and os.path.exists(out):
                 mesh = meshio.read(out)
                 tets = mesh.cells_dict["tetra"]
