@@ -191,8 +191,8 @@ struct SurfaceArgs {
   double feature_angle = 40.0;
   int threads = 1;
   double min_dihedral = 10.0;
-  double slide_angle = 20.0;
-  double slide_tolerance = 0.05;
+  double slide_angle = 60.0;
+  double slide_tolerance = 0.1;
   bool no_repair = false;
   Index max_hole_edges = 64;
   MeshUnitsArgs units;

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <set>
 #include <vector>
 
 namespace pliant::meshing {
@@ -261,9 +262,10 @@ std::vector<Vec3> samples(const Vec3& a, const Vec3& b, const Vec3& c) {
   return points;
 }
 
-// Two-sided sampled distance between the boundary around v (and its boundary neighbours) and the
-// input surface around v: boundary samples to the input triangles around their face's nodes, and
-// samples of v's input triangles to the boundary faces near v.
+// Two-sided sampled distance between the boundary around v and the input surface: samples of the
+// boundary faces around v to the input triangles around their nodes, and samples of the input
+// triangles around v and its boundary neighbours (whose nearest boundary may have been v's faces) to
+// the boundary faces within two rings of v.
 double local_deviation(const TetMesh& mesh, const Topology& topo, const std::vector<char>& alive,
                        const InputSurface& in, Index v, const std::vector<BoundaryFace>& around) {
   const std::vector<Vec3>& x = mesh.positions;
@@ -274,14 +276,27 @@ double local_deviation(const TetMesh& mesh, const Topology& topo, const std::vec
                  x[static_cast<std::size_t>(f.nodes[2])]))
       gap = std::max(gap, distance_to_input(in, p, f.nodes));
   }
-  std::vector<BoundaryFace> near = around;
-  for (const BoundaryFace& f : around) {
-    for (Index u : f.nodes) {
-      if (u == v) continue;
-      for (const BoundaryFace& g : boundary_faces_around(mesh, topo, alive, u)) near.push_back(g);
+  std::set<Index> ring{v};
+  for (const BoundaryFace& f : around) ring.insert(f.nodes.begin(), f.nodes.end());
+  std::set<Index> rings = ring;
+  std::map<Face, BoundaryFace> faces;
+  for (Index u : ring) {
+    for (const BoundaryFace& f : boundary_faces_around(mesh, topo, alive, u)) {
+      faces.emplace(f.nodes, f);
+      rings.insert(f.nodes.begin(), f.nodes.end());
     }
   }
-  for (Index i : in.fan[static_cast<std::size_t>(v)]) {
+  for (Index u : rings)
+    if (!ring.count(u))
+      for (const BoundaryFace& f : boundary_faces_around(mesh, topo, alive, u)) faces.emplace(f.nodes, f);
+  std::vector<BoundaryFace> near;
+  for (const auto& [key, f] : faces) near.push_back(f);
+  std::set<Index> input_tris;
+  for (Index u : ring)
+    if (static_cast<std::size_t>(u) < in.fan.size())
+      input_tris.insert(in.fan[static_cast<std::size_t>(u)].begin(),
+                        in.fan[static_cast<std::size_t>(u)].end());
+  for (Index i : input_tris) {
     const auto& t = in.tris[static_cast<std::size_t>(i)];
     for (const Vec3& p : samples(t[0], t[1], t[2])) gap = std::max(gap, distance_to_faces(x, p, near));
   }
@@ -527,8 +542,8 @@ SliverReport remove_slivers(TetMesh& mesh, const SliverOptions& options) {
       // interior edges (longest first) at the middle adds an interior node shared by every tet around
       // that edge, which the hill climbing then moves; a split is undone unless it raises the worst
       // angle there.
-      if (!std::all_of(t.begin(), t.end(),
-                       [&](Index v) { return topo.on_boundary[static_cast<std::size_t>(v)] != 0; }))
+      if (std::count_if(t.begin(), t.end(),
+                        [&](Index v) { return topo.on_boundary[static_cast<std::size_t>(v)] != 0; }) < 3)
         continue;
       std::vector<std::pair<double, std::pair<Index, Index>>> edges;
       for (int i = 0; i < 4; ++i) {

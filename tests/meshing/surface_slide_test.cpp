@@ -60,9 +60,10 @@ double one_sided_distance(const TetMesh& a, const TetMesh& b, int n) {
   for (const Tri& f : fa) {
     for (int i = 0; i <= n; ++i) {
       for (int j = 0; i + j <= n; ++j) {
-        const Vec3 p = (static_cast<double>(n - i - j) * a.positions[f[0]] +
-                        static_cast<double>(i) * a.positions[f[1]] + static_cast<double>(j) * a.positions[f[2]]) /
-                       n;
+        const Vec3 p =
+            (static_cast<double>(n - i - j) * a.positions[f[0]] + static_cast<double>(i) * a.positions[f[1]] +
+             static_cast<double>(j) * a.positions[f[2]]) /
+            n;
         double best = std::numeric_limits<double>::infinity();
         for (const Tri& g : fb) {
           double u = 0, w = 0;
@@ -92,14 +93,16 @@ TEST(SurfaceSlide, SlidesAFlatFaceNodeOutOfASliverWithinTheFace) {
   ASSERT_LT(squashed, 5.0);
   const TetMesh input = mesh;
 
-  // Without sliding (no peeling either, so only node moves inside and flips act) the sliver stays.
+  // Without sliding (no peeling, flips or splits either, so only node moves inside act) the sliver stays.
   TetMesh fixed_surface = input;
-  const SliverReport kept = remove_slivers(fixed_surface, {.min_dihedral_deg = 10.0, .peel_boundary = false});
+  const SliverReport kept = remove_slivers(
+      fixed_surface, {.min_dihedral_deg = 10.0, .peel_boundary = false, .flip_and_split = false});
   EXPECT_EQ(kept.surface_moves, 0);
   EXPECT_LT(kept.min_dihedral_after, 10.0);
 
-  const SliverReport report =
-      remove_slivers(mesh, {.min_dihedral_deg = 10.0, .peel_boundary = false, .surface_slide_deg = 5.0});
+  const SliverReport report = remove_slivers(
+      mesh,
+      {.min_dihedral_deg = 10.0, .peel_boundary = false, .flip_and_split = false, .surface_slide_deg = 5.0});
   EXPECT_GE(report.surface_moves, 1);
   EXPECT_GE(report.surface_nodes_moved, 1);
   EXPECT_EQ(report.slivers_after, 0);
@@ -146,8 +149,10 @@ TEST(SurfaceSlide, StaysWithinTheStatedDistanceOfACurvedInput) {
   TetMesh fixed_surface = input;
   const SliverReport kept = remove_slivers(fixed_surface, {.min_dihedral_deg = 20.0, .peel_boundary = false});
 
-  const SliverReport report = remove_slivers(
-      mesh, {.min_dihedral_deg = 20.0, .peel_boundary = false, .surface_slide_deg = 20.0, .surface_tolerance = 0.01});
+  const SliverReport report = remove_slivers(mesh, {.min_dihedral_deg = 20.0,
+                                                    .peel_boundary = false,
+                                                    .surface_slide_deg = 20.0,
+                                                    .surface_tolerance = 0.01});
   EXPECT_GE(report.surface_moves, 1);
   EXPECT_GT(report.min_dihedral_after, kept.min_dihedral_after + 1.0);
   EXPECT_GE(report.min_dihedral_after, squashed);
@@ -166,10 +171,11 @@ TEST(SurfaceSlide, StaysWithinTheStatedDistanceOfACurvedInput) {
       double nearest = std::numeric_limits<double>::infinity();
       for (const Tri& g : input_faces) {
         double a = 0, b = 0;
-        nearest = std::min(nearest, (closest_point_on_triangle(p, input.positions[g[0]], input.positions[g[1]],
-                                                               input.positions[g[2]], a, b) -
-                                     p)
-                                        .norm());
+        nearest =
+            std::min(nearest, (closest_point_on_triangle(p, input.positions[g[0]], input.positions[g[1]],
+                                                         input.positions[g[2]], a, b) -
+                               p)
+                                  .norm());
       }
       EXPECT_LE(nearest, 1e-12) << "node " << u;
     }
