@@ -191,7 +191,7 @@ struct SurfaceArgs {
   double feature_angle = 40.0;
   int threads = 1;
   double min_dihedral = 10.0;
-  double slide_angle = 60.0;
+  double slide_angle = 80.0;
   double slide_tolerance = 0.1;
   bool no_repair = false;
   Index max_hole_edges = 64;
@@ -276,15 +276,6 @@ void run_surface(const SurfaceArgs& a) {
         sl.slivers_before, a.min_dihedral, sl.min_dihedral_before, sl.nodes_moved, sl.flips, sl.splits,
         sl.tets_peeled, sl.peeled_volume, 100.0 * sl.peeled_volume / std::max(report.surface_volume, 1e-300),
         sl.slivers_after, sl.min_dihedral_after);
-    if (sl.surface_moves > 0) {
-      fmt::print(
-          "slivers: {} surface nodes slid along the surface ({} moves), boundary within {:.3g} m of the "
-          "input "
-          "(bound {:.3g} m, {} of the mean surface edge); volume {:+.2g}%\n",
-          sl.surface_nodes_moved, sl.surface_moves, sl.surface_deviation, sl.surface_tolerance,
-          a.slide_tolerance,
-          100.0 * (sl.volume_after - sl.volume_before) / std::max(sl.volume_before, 1e-300));
-    }
     if (sl.slivers_after > 0) {
       fmt::print(
           "warning: {} {} a dihedral angle under {}°, the smallest {:.2f}° at tet {} near "
@@ -293,6 +284,15 @@ void run_surface(const SurfaceArgs& a) {
           sl.min_dihedral_after, sl.worst_tet, sl.worst_center.x(), sl.worst_center.y(), sl.worst_center.z(),
           sl.worst_boundary_nodes,
           remesh ? "" : "; --size H remeshes the surface, which usually removes them");
+    }
+    if (sl.surface_moves > 0) {
+      fmt::print(
+          "slivers: {} surface nodes slid along the surface ({} moves); the boundary around them within "
+          "{:.3g} m of the input (each slide bounded by {:.3g} m, {} of the mean surface edge; peeled "
+          "slivers count too); volume {:+.2g}%\n",
+          sl.surface_nodes_moved, sl.surface_moves, sl.surface_deviation, sl.surface_tolerance,
+          a.slide_tolerance,
+          100.0 * (sl.volume_after - sl.volume_before) / std::max(sl.volume_before, 1e-300));
     }
   }
   write_tets(a.output, *mesh);
@@ -332,7 +332,8 @@ void setup_mesh(CLI::App& app) {
   mesh->add_flag(
       "--keep-surface", surface->keep_surface,
       "Keep the input surface triangles exactly: --size then bounds only the tets inside (default: "
-      "remeshed when --size is given), and the sliver pass peels no tet off the surface");
+      "remeshed when --size is given), and the sliver pass peels no tet off the surface and slides no "
+      "surface node");
   add_number(*mesh, "--feature-angle", surface->feature_angle,
              "Sharp-edge angle kept when remeshing (degrees)", between(0, 180))
       ->capture_default_str();

@@ -450,7 +450,7 @@ SliverReport remove_slivers(TetMesh& mesh, const SliverOptions& options) {
       for (Index v : mesh.tets[e]) {
         if (topo.on_boundary[static_cast<std::size_t>(v)]) {
           if (!slide) continue;
-          for (int step = 0; step < 4; ++step) {
+          for (int step = 0; step < 8; ++step) {
             double gap = 0;
             if (!slide_node(mesh, topo, alive, input, v, cos_flat, tolerance, gap)) break;
             ++report.surface_moves;
@@ -459,7 +459,7 @@ SliverReport remove_slivers(TetMesh& mesh, const SliverOptions& options) {
           }
           continue;
         }
-        for (int step = 0; step < 4; ++step) {
+        for (int step = 0; step < 8; ++step) {
           if (!improve_node(mesh, v, topo.node_tets[static_cast<std::size_t>(v)])) break;
           ++report.nodes_moved;
           changed = true;
