@@ -18,6 +18,7 @@
 #include "pliant/meshing/hex_disc.hpp"
 #include "pliant/meshing/icosphere.hpp"
 #include "pliant/meshing/rect_membrane.hpp"
+#include "pliant/meshing/sliver_pass.hpp"
 #include "pliant/meshing/surface_check.hpp"
 #include "pliant/meshing/surface_repair.hpp"
 #include "pliant/meshing/tube.hpp"
@@ -190,6 +191,8 @@ struct SurfaceArgs {
   double feature_angle = 40.0;
   int threads = 1;
   double min_dihedral = 10.0;
+  double slide_angle = 80.0;
+  double slide_tolerance = 0.1;
   bool no_repair = false;
   Index max_hole_edges = 64;
   MeshUnitsArgs units;
@@ -244,10 +247,19 @@ void run_surface(const SurfaceArgs& a) {
                                                     .remesh_surface = remesh,
                                                     .feature_angle = a.feature_angle,
                                                     .threads = a.threads,
-                                                    .min_dihedral_deg = a.min_dihedral,
+                                                    .min_dihedral_deg = 0.0,
                                                     .peel_surface_slivers = !a.keep_surface};
   auto mesh = meshing_gmsh::tetrahedralize(*to_mesh, options, &report);
   if (!mesh) fail(a.input + ": " + mesh.message());
+  // The sliver pass runs here rather than inside tetrahedralize, so that surface nodes may slide
+  // (unless --keep-surface, which keeps every surface node where the input put it).
+  if (a.min_dihedral > 0) {
+    report.slivers =
+        meshing::remove_slivers(*mesh, {.min_dihedral_deg = a.min_dihedral,
+                                        .peel_boundary = !a.keep_surface,
+                                        .surface_slide_deg = a.keep_surface ? 0.0 : a.slide_angle,
+                                        .surface_tolerance = a.slide_tolerance});
+  }
   fmt::print("{}: {} nodes, {} triangles{}, enclosed volume {:.6g} m³\n", a.input, report.surface_nodes,
              report.surface_triangles, report.input_was_inward ? " (inward winding, flipped)" : "",
              report.surface_volume);
@@ -272,6 +284,15 @@ void run_surface(const SurfaceArgs& a) {
           sl.min_dihedral_after, sl.worst_tet, sl.worst_center.x(), sl.worst_center.y(), sl.worst_center.z(),
           sl.worst_boundary_nodes,
           remesh ? "" : "; --size H remeshes the surface, which usually removes them");
+    }
+    if (sl.surface_moves > 0) {
+      fmt::print(
+          "slivers: {} surface nodes slid along the surface ({} moves); the boundary around them within "
+          "{:.3g} m of the input (each slide bounded by {:.3g} m, {} of the mean surface edge; peeled "
+          "slivers count too); volume {:+.2g}%\n",
+          sl.surface_nodes_moved, sl.surface_moves, sl.surface_deviation, sl.surface_tolerance,
+          a.slide_tolerance,
+          100.0 * (sl.volume_after - sl.volume_before) / std::max(sl.volume_before, 1e-300));
     }
   }
   write_tets(a.output, *mesh);
@@ -311,7 +332,8 @@ void setup_mesh(CLI::App& app) {
   mesh->add_flag(
       "--keep-surface", surface->keep_surface,
       "Keep the input surface triangles exactly: --size then bounds only the tets inside (default: "
-      "remeshed when --size is given), and the sliver pass peels no tet off the surface");
+      "remeshed when --size is given), and the sliver pass peels no tet off the surface and slides no "
+      "surface node");
   add_number(*mesh, "--feature-angle", surface->feature_angle,
              "Sharp-edge angle kept when remeshing (degrees)", between(0, 180))
       ->capture_default_str();
@@ -320,6 +342,15 @@ void setup_mesh(CLI::App& app) {
              "Tets with a dihedral angle under this (degrees) go through the sliver pass after gmsh, and a "
              "warning names the worst left; 0 skips the pass",
              between(0, 50))
+      ->capture_default_str();
+  add_number(*mesh, "--slide-angle", surface->slide_angle,
+             "Surface nodes of slivers slide along the surface where its triangles around them are within "
+             "this angle of one plane (degrees); 0 = surface nodes never move (as with --keep-surface)",
+             between(0, 89))
+      ->capture_default_str();
+  add_number(*mesh, "--slide-tolerance", surface->slide_tolerance,
+             "Largest distance of the slid surface from the input, as a fraction of the mean surface edge",
+             between(1e-6, 1))
       ->capture_default_str();
   add_number(*mesh, "--max-hole-edges", surface->max_hole_edges,
              "Repair fills boundary loops of at most this many edges; 0 fills none", whole(0))

@@ -1,4 +1,4 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """Run `pliant mesh` on every surface in a folder and tabulate what became of each.
 
 Usage: bench/python/mesh_corpus.py [--pliant PATH] [--timeout S] [--json OUT] [--] FOLDER [EXTRA MESH ARGS...]
@@ -6,12 +6,14 @@ Usage: bench/python/mesh_corpus.py [--pliant PATH] [--timeout S] [--json OUT] [-
 For each .obj/.stl/.ply/.off file: filled or refused (with pliant's reason), the smallest dihedral
 angle of the tets (degrees), the number of tets whose smallest dihedral angle is under 10 degrees (read
 back from the written VTU with meshio, independently of pliant's own quality line) and the wall time in
-seconds. The meshes themselves are not part of the repository: gather them as docs/meshing.md says.
+seconds; in the JSON rows also how far sliding surface nodes moved the boundary from the input (m, and
+its bound) and the volume change (percent), from pliant's own slide line. The meshes themselves are not part of the repository: gather them as docs/meshing.md says.
 """
 
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -31,8 +33,8 @@ def dihedral_min_deg(points, tets):
     worst = np.full(len(tets), 180.0)
     for i in range(4):
         for j in range(i + 1, 4):
-#Interior dihedral angle between faces i and j is pi minus the angle of their normals
-#when both normals point the same way(both outward or both inward).
+            # Interior dihedral angle between faces i and j is pi minus the angle of their normals
+            # when both normals point the same way (both outward or both inward).
             cos = np.clip(np.einsum("ij,ij->i", normals[i], normals[j]), -1.0, 1.0)
             angle = 180.0 - np.degrees(np.arccos(cos))
             worst = np.minimum(worst, angle)
@@ -70,8 +72,7 @@ def main():
             except subprocess.TimeoutExpired:
                 code, text = None, f"timed out after {args.timeout:g} s"
             seconds = time.monotonic() - start
-            row = {
-  "surface" : name, "seconds" : round(seconds, 2)}
+            row = {"surface": name, "seconds": round(seconds, 2)}
             if code == 0 and os.path.exists(out):
                 mesh = meshio.read(out)
                 tets = mesh.cells_dict["tetra"]
@@ -80,6 +81,12 @@ def main():
                            under_10=int((angles < 10.0).sum()), tets=int(len(tets)))
                 notes = [l for l in text.splitlines() if l.startswith(("notice", "warning", "repair"))]
                 row["note"] = "; ".join(notes)
+                # The sliver pass's slide line: how far the boundary moved from the input, and the volume.
+                slid = re.search(r"within ([-0-9.e+]+) m of the input \(each slide bounded by ([-0-9.e+]+) m.*"
+                                 r"volume ([-+0-9.e]+)%", text)
+                if slid:
+                    row.update(slide_distance_m=float(slid.group(1)), slide_bound_m=float(slid.group(2)),
+                               slide_volume_percent=float(slid.group(3)))
             else:
                 lines = [l for l in text.splitlines() if l.strip()]
                 row.update(result="refused", note=lines[-1] if lines else f"exit {code}")

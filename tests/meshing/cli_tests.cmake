@@ -82,6 +82,14 @@ if(TARGET pliant::meshing_gmsh)
   pliant_meshing_cli_test(sliver_warning RC 0 ARGS mesh ${_out}/sphere.stl --min-dihedral 50 -o ${_out}/sphere50.vtu
     STDOUT "slivers: [0-9]+ tets under 50° after gmsh .*; [0-9]+ left, smallest dihedral [0-9.]+°\nwarning: [0-9]+ tets? ha(s|ve) a dihedral angle under 50°, the smallest [0-9.]+° at tet [0-9]+ near \\([-0-9.e]+, [-0-9.e]+, [-0-9.e]+\\) m \\([0-4] of its 4 nodes on the surface\\)"
     FILES ${_out}/sphere50.vtu FIXTURE_REQUIRED meshing_sphere_stl)
+  # Surface nodes of slivers slide along the sphere, each slide within 10% of the mean edge of it.
+  pliant_meshing_cli_test(sliver_slide RC 0 ARGS mesh ${_out}/sphere.stl --min-dihedral 20 -o ${_out}/sphere20.vtu
+    STDOUT "slivers: [0-9]+ surface nodes slid along the surface \\([0-9]+ moves\\); the boundary around them within [-0-9.e]+ m of the input \\(each slide bounded by [-0-9.e]+ m, 0.1 of the mean surface edge"
+    FILES ${_out}/sphere20.vtu FIXTURE_REQUIRED meshing_sphere_stl)
+  pliant_meshing_cli_test(err_slide_angle RC 2 ARGS mesh ${_out}/sphere.stl --slide-angle 95 -o ${_out}/bad.vtu
+    STDERR "--slide-angle" FIXTURE_REQUIRED meshing_sphere_stl)
+  pliant_meshing_cli_test(err_slide_tolerance RC 2 ARGS mesh ${_out}/sphere.stl --slide-tolerance 0 -o ${_out}/bad.vtu
+    STDERR "--slide-tolerance" FIXTURE_REQUIRED meshing_sphere_stl)
   pliant_meshing_cli_test(err_remesh_and_keep RC 2 ARGS mesh ${_out}/sphere.stl --size 0.03 --remesh
     --keep-surface -o ${_out}/bad.vtu STDERR "--remesh and --keep-surface contradict each other"
     FIXTURE_REQUIRED meshing_sphere_stl)
