@@ -102,8 +102,8 @@ struct HertzDepth {
 };
 
 /// A rigid sphere pressed frictionlessly into a clamped block, graded toward the contact point, of
-/// `family` ("green": Green's functions of linear tets; "fem": linear tets, quasi-static, whose μ = 0
-/// contacts do not settle yet, docs/validation.md), at δ/R = 0.01 … 0.05. `level` 0, 1, 2: the finest
+/// `family` ("green": Green's functions of linear tets; "fem": linear tets, quasi-static), at
+/// δ/R = 0.01 … 0.05. `level` 0, 1, 2: the finest
 /// spacing under the sphere R/8, R/12, R/18 and the grading ratio beyond 1.5, 1.33, 1.22 (the block's
 /// size kept). Set-up in docs/validation.md, "Hertz contact".
 struct HertzRun {
