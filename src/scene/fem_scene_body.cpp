@@ -71,7 +71,10 @@ class FemSceneBody : public Body,
                      public DescribesPhysics,
                      public ReportsEnergy {
  public:
-  FemSceneBody(std::string name, fem::FemBody body) : name_(std::move(name)), body_(std::move(body)) {}
+  FemSceneBody(std::string name, fem::FemBody body) : name_(std::move(name)), body_(std::move(body)) {
+    if (body_.step_def().integrator == fem::FemIntegrator::quasi_static)
+      node_stiffness_ = rest_node_stiffness();
+  }
 
   const std::string& name() const override { return name_; }
   std::string_view family() const override { return "fem"; }
@@ -107,6 +110,22 @@ class FemSceneBody : public Body,
   void move_grab(GrabId id, const Vec3& target) override { body_.move_grab(id, target); }
   void release(GrabId id) override { body_.release(id); }
   Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(id); }
+  // A quasi-static body's force follows its held positions, so the World decides its contacts per node
+  // (world_contact.cpp) from a compliance: for a one-node grab (a contact), the inverse of the node's 3×3
+  // diagonal block of the rest stiffness (linear tets), its move with every other node held. That is
+  // below the node's true compliance (the free nodes round it give way too), so a slide by it falls
+  // short and is repeated next step: it converges instead of overshooting. Without one, the World slid
+  // a quasi-static body's contacts as a dynamic body's patch, which left the nodes' tangential forces in
+  // place at μ = 0 (a sphere's indentation force wandered between −0.12 and 1.16 of Hertz's,
+  // docs/validation.md). Zero (unknown) for a patch of several nodes and for a dynamic body.
+  Mat3 grab_compliance(GrabId id) const override {
+    const std::span<const Index> nodes = body_.grab_nodes(id);
+    if (node_stiffness_.empty() || nodes.size() != 1) return Mat3::Zero();
+    const Index node =
+        body_.surface_nodes()[static_cast<std::size_t>(nodes[0])];  // a surface node's volume id
+    const Eigen::FullPivLU<Mat3> lu(node_stiffness_[static_cast<std::size_t>(node)]);
+    return lu.isInvertible() ? Mat3(lu.inverse()) : Mat3::Zero();
+  }
 
   void apply_force(const SurfacePoint& p, const Vec3& force) override {
     if (!on_surface(p, surface_triangles()) || !force.allFinite()) return;
@@ -173,6 +192,32 @@ class FemSceneBody : public Body,
   bool cut_body(const BladeSweep& b) { return body_.cut({b.a0, b.b0, b.a1, b.b1}); }
 
  private:
+  // Per volume node, its 3×3 diagonal block of the linear-tet stiffness at rest: Σ over its tets of
+  // V (λ g gᵀ + μ (gᵀg I + g gᵀ)), g the node's shape-function gradient (unit: N/m).
+  std::vector<Mat3> rest_node_stiffness() const {
+    const TetMesh& rest = body_.rest();
+    std::vector<Mat3> k(rest.positions.size(), Mat3::Zero());
+    for (std::size_t t = 0; t < rest.tets.size(); ++t) {
+      const Tet& tet = rest.tets[t];
+      Mat3 d;
+      for (int c = 0; c < 3; ++c)
+        d.col(c) = rest.positions[static_cast<std::size_t>(tet[c + 1])] -
+                   rest.positions[static_cast<std::size_t>(tet[0])];
+      const double volume = std::abs(d.determinant()) / 6.0;
+      if (!(volume > 0.0)) continue;
+      const Mat3 inv = d.inverse();  // row c: the gradient of node c + 1's shape function
+      const materials::Material& m = body_.model().material(static_cast<Index>(t));
+      for (int a = 0; a < 4; ++a) {
+        const Vec3 g = a == 0 ? Vec3(-(inv.row(0) + inv.row(1) + inv.row(2)).transpose())
+                              : Vec3(inv.row(a - 1).transpose());
+        k[static_cast<std::size_t>(tet[a])] +=
+            volume *
+            (m.lambda * g * g.transpose() + m.mu * (g.squaredNorm() * Mat3::Identity() + g * g.transpose()));
+      }
+    }
+    return k;
+  }
+  std::vector<Mat3> node_stiffness_;  // quasi-static only: rest_node_stiffness()
   double default_radius(Index sn) const {
     return default_grab_radius(body_.surface_positions(), body_.surface_adjacency(), sn);
   }

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <Eigen/Eigenvalues>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -185,6 +186,66 @@ TEST(FemSceneBody, GrabStretchesABarUniformly) {
     EXPECT_NEAR(r.x(), -stress * 0.02 * 0.02, 1e-9 * stress * 0.02 * 0.02) << element;
     EXPECT_LT(std::abs(r.y()) + std::abs(r.z()), 1e-12) << element;
   }
+}
+
+// A quasi-static body's compliance at a one-node grab (a contact) is the inverse of the node's diagonal
+// block of the assembled stiffness, and no more than its true compliance, the node's block of K_ff⁻¹ (the
+// Schur complement K_aa − K_ab K_bb⁻¹ K_ba is below K_aa), so the World's contact slides by it fall short
+// and never overshoot. A dynamic body and a patch of several nodes report none.
+TEST(FemSceneBody, QuasiStaticContactComplianceIsTheNodesStiffnessBlockInverted) {
+  const auto body = [](const char* integrator) {
+    Result<Scene> scene = fem_scene(std::string(kBeam) + R"(, "fem": {"element": "linear", "integrator": ")" +
+                                    integrator + R"("})");
+    EXPECT_TRUE(scene.ok()) << scene.message();
+    return std::move(scene).value();
+  };
+  Scene scene = body("quasi_static");
+  Body& b = scene.world->body(0);
+  const fem::FemBody* view = fem_body(b);
+  ASSERT_NE(view, nullptr);
+  // The surface node at the tip's corner (1, 0.2, 0.2): a corner of some surface triangle.
+  SurfacePoint p;
+  Index sn = -1;
+  const auto x0 = b.surface_rest_positions();
+  for (std::size_t t = 0; t < b.surface_triangles().size() && sn < 0; ++t)
+    for (int c = 0; c < 3; ++c) {
+      const Index n = b.surface_triangles()[t][static_cast<std::size_t>(c)];
+      if ((x0[static_cast<std::size_t>(n)] - Vec3(1.0, 0.2, 0.2)).norm() < 1e-12) {
+        sn = n;
+        p = {static_cast<Index>(t), c == 1 ? 1.0 : 0.0, c == 2 ? 1.0 : 0.0};
+      }
+    }
+  ASSERT_GE(sn, 0);
+  const GrabId id = b.grab_patch(p, 0.0);
+  ASSERT_TRUE(id.valid());
+  ASSERT_EQ(b.grab_nodes(id).size(), 1u);
+  const Mat3 c = b.grab_compliance(id);
+  const fem::FemForceModel& m = view->model();
+  const TetMesh mesh{m.rest_positions(), m.tets()};
+  const auto mat = materials::material_from_young_poisson(1e5, 0.3, 100).value();
+  const Eigen::MatrixXd K = Eigen::MatrixXd(fem::assemble_stiffness(mesh, mat));
+  const Eigen::Index a = 3 * view->surface_nodes()[static_cast<std::size_t>(sn)];
+  const Mat3 block = K.block<3, 3>(a, a);
+  EXPECT_LT((c - block.inverse()).norm(), 1e-12 * block.inverse().norm());
+  // The true compliance: the node's block of K⁻¹ with the clamped nodes' rows and columns taken out.
+  std::vector<Eigen::Index> free;
+  for (std::size_t i = 0; i < mesh.positions.size(); ++i)
+    if (mesh.positions[i].x() > 1e-9)
+      for (int k = 0; k < 3; ++k) free.push_back(3 * static_cast<Eigen::Index>(i) + k);
+  const Eigen::MatrixXd Kff = K(free, free);
+  const Eigen::Index at = std::find(free.begin(), free.end(), a) - free.begin();
+  const Mat3 exact = Eigen::MatrixXd(Kff.inverse()).block<3, 3>(at, at);
+  const Eigen::SelfAdjointEigenSolver<Mat3> gap(exact - c);
+  EXPECT_GT(gap.eigenvalues().minCoeff(), 0.0);
+  EXPECT_GT(Eigen::SelfAdjointEigenSolver<Mat3>(c).eigenvalues().minCoeff(), 0.0);
+  // A patch of several nodes, and a dynamic body: none.
+  const GrabId patch = b.grab_patch(p, 0.3);
+  ASSERT_GT(b.grab_nodes(patch).size(), 1u);
+  EXPECT_EQ(b.grab_compliance(patch), Mat3::Zero());
+  Scene dynamic = body("backward_euler");
+  const GrabId held = dynamic.world->body(0).grab_patch(p, 0.0);
+  ASSERT_TRUE(held.valid());
+  EXPECT_EQ(dynamic.world->body(0).grab_compliance(held), Mat3::Zero());
 }
 
 TEST(FemSceneBody, MaxFrequencyMatchesTheDenseEigenproblem) {

@@ -90,6 +90,36 @@ Problem incline_stick(const Variant& variant);
 /// holds it, found by bisection, against Coulomb's m g / (2 μ).
 Problem grasp_threshold(const Variant& variant);
 
+/// One depth of a Hertz indentation: the sphere's depth, the force and contact radius measured and
+/// Hertz's (Hertz 1882; Johnson 1985, §4.2).
+struct HertzDepth {
+  double depth = 0.0;         ///< δ, the sphere below the undeformed top less the pair's margin (unit: m)
+  double force = 0.0;         ///< total normal force the sphere takes (unit: N)
+  double hertz_force = 0.0;   ///< 4/3 E* √R δ^{3/2} (unit: N)
+  double radius = 0.0;        ///< contact radius, midway between the farthest node held and the nearest
+                              ///< free top node beyond it (unit: m)
+  double hertz_radius = 0.0;  ///< √(R δ) (unit: m)
+};
+
+/// A rigid sphere pressed frictionlessly into a clamped block, graded toward the contact point, of
+/// `family` ("green": Green's functions of linear tets; "fem": linear tets, quasi-static), at
+/// δ/R = 0.01 … 0.05. `level` 0, 1, 2: the finest
+/// spacing under the sphere R/8, R/12, R/18 and the grading ratio beyond 1.5, 1.33, 1.22 (the block's
+/// size kept). Set-up in docs/validation.md, "Hertz contact".
+struct HertzRun {
+  double spacing = 0.0;  ///< finest grid spacing, under the sphere (unit: m)
+  Index nodes = 0;       ///< the mesh's nodes
+  std::vector<HertzDepth> depths;
+  double force_error = 0.0;   ///< the largest |force/Hertz − 1| over the depths (dimensionless)
+  double radius_error = 0.0;  ///< the largest |radius/√(Rδ) − 1| over the depths (dimensionless)
+};
+HertzRun hertz_indentation(const std::string& family, int level, const Variant& variant);
+
+/// Hertz contact: the force over Hertz's at the depth of the worst error of hertz_indentation on the
+/// finest mesh (level 2; the quick run level 1, the coarse run level 0), the series of worst errors
+/// over the levels up to it.
+Problem hertz(const std::string& family, const Variant& variant);
+
 /// Grimm (2005) Table 2.1: steps for one interaction method to settle the pulled membrane, against the
 /// thesis' count (reported, not checked). With `velocity_coupling` a combined method's correction also
 /// changes velocities, at k h²/m = 0.4: the parameter that brings Dragnet mass-spring near the thesis.
