@@ -112,7 +112,7 @@ class FemSceneBody : public Body,
   Vec3 grab_reaction(GrabId id) const override { return body_.grab_reaction(id); }
   // A quasi-static body's force follows its held positions, so the World decides its contacts per node
   // (world_contact.cpp) from a compliance: for a one-node grab (a contact), the inverse of the node's 3×3
-  // diagonal block of the rest stiffness (linear tets), its move with every other node held. That is
+  // diagonal block of the rest stiffness, its move with every other node held. That is
   // below the node's true compliance (the free nodes round it give way too), so a slide by it falls
   // short and is repeated next step: it converges instead of overshooting. Without one, the World slid
   // a quasi-static body's contacts as a dynamic body's patch, which left the nodes' tangential forces in
@@ -121,9 +121,9 @@ class FemSceneBody : public Body,
   Mat3 grab_compliance(GrabId id) const override {
     const std::span<const Index> nodes = body_.grab_nodes(id);
     if (node_stiffness_.empty() || nodes.size() != 1) return Mat3::Zero();
-    const Index node =
-        body_.surface_nodes()[static_cast<std::size_t>(nodes[0])];  // a surface node's volume id
-    const Eigen::FullPivLU<Mat3> lu(node_stiffness_[static_cast<std::size_t>(node)]);
+    const auto node = static_cast<std::size_t>(body_.surface_nodes()[static_cast<std::size_t>(nodes[0])]);
+    if (node >= node_stiffness_.size()) return Mat3::Zero();  // a node a cut added
+    const Eigen::FullPivLU<Mat3> lu(node_stiffness_[node]);
     return lu.isInvertible() ? Mat3(lu.inverse()) : Mat3::Zero();
   }
 
@@ -192,29 +192,15 @@ class FemSceneBody : public Body,
   bool cut_body(const BladeSweep& b) { return body_.cut({b.a0, b.b0, b.a1, b.b1}); }
 
  private:
-  // Per volume node, its 3×3 diagonal block of the linear-tet stiffness at rest: Σ over its tets of
-  // V (λ g gᵀ + μ (gᵀg I + g gᵀ)), g the node's shape-function gradient (unit: N/m).
+  // Per volume node, its 3×3 diagonal block of the stiffness at rest (the force model's element
+  // stiffnesses at the rest positions, summed over the node's tets; unit: N/m).
   std::vector<Mat3> rest_node_stiffness() const {
     const TetMesh& rest = body_.rest();
     std::vector<Mat3> k(rest.positions.size(), Mat3::Zero());
-    for (std::size_t t = 0; t < rest.tets.size(); ++t) {
-      const Tet& tet = rest.tets[t];
-      Mat3 d;
-      for (int c = 0; c < 3; ++c)
-        d.col(c) = rest.positions[static_cast<std::size_t>(tet[c + 1])] -
-                   rest.positions[static_cast<std::size_t>(tet[0])];
-      const double volume = std::abs(d.determinant()) / 6.0;
-      if (!(volume > 0.0)) continue;
-      const Mat3 inv = d.inverse();  // row c: the gradient of node c + 1's shape function
-      const materials::Material& m = body_.model().material(static_cast<Index>(t));
-      for (int a = 0; a < 4; ++a) {
-        const Vec3 g = a == 0 ? Vec3(-(inv.row(0) + inv.row(1) + inv.row(2)).transpose())
-                              : Vec3(inv.row(a - 1).transpose());
-        k[static_cast<std::size_t>(tet[a])] +=
-            volume *
-            (m.lambda * g * g.transpose() + m.mu * (g.squaredNorm() * Mat3::Identity() + g * g.transpose()));
-      }
-    }
+    body_.model().for_each_element_stiffness(rest.positions, [&](Index t, const fem::Mat12& ke) {
+      const Tet& tet = rest.tets[static_cast<std::size_t>(t)];
+      for (int a = 0; a < 4; ++a) k[static_cast<std::size_t>(tet[a])] += ke.block<3, 3>(3 * a, 3 * a);
+    });
     return k;
   }
   std::vector<Mat3> node_stiffness_;  // quasi-static only: rest_node_stiffness()
