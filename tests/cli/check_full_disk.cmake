@@ -1,4 +1,4 @@
-# A full disk while `pliant run` writes its frames and summary (issue 29's faults). The first run
+# A full disk while `pliant run` writes its frames and summary. The first run
 # writes the outputs; the second runs the same scene into the same folder with the file size limited
 # (`ulimit -f`, SIGXFSZ ignored: the kernel then refuses to grow a file past the limit, as a full disk
 # refuses a block). The second run must fail with one line naming the file it could not write and

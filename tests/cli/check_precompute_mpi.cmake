@@ -1,4 +1,4 @@
-# `mpirun -np 2 pliant precompute` (issue 28): two processes split the column solves and rank 0 writes
+# `mpirun -np 2 pliant precompute`: two processes split the column solves and rank 0 writes
 # one asset equal to the single-process one byte for byte (dense and compressed, with a control
 # element), apart from the header's precompute time and the checksum that covers it; ranks that
 # read different meshes stop together with one error line and leave no asset. Variables: PLIANT,

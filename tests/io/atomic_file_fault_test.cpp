@@ -1,4 +1,4 @@
-// A full disk while a file is written (issue 29's faults): the write is made to fail by a file-size
+// A full disk while a file is written: the write is made to fail by a file-size
 // limit (RLIMIT_FSIZE: the kernel refuses to grow the file past it, as a full disk refuses a block),
 // with SIGXFSZ ignored so that the failure comes back as an error instead of a signal. The writer
 // must return one line naming the file and the reason, leave the previous file byte for byte, and

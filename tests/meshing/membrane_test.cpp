@@ -67,7 +67,7 @@ TEST(HexDisc, ExactSeedCountsAndEquilateralTriangles) {
     // A regular hexagon of circumradius R has area 3√3/2 R².
     EXPECT_NEAR(test::total_area(*mesh), 1.5 * std::sqrt(3.0) * 0.01, 1e-14);
   }
-  // The seed-001 tearing meshes.
+  // Grimm's (2005) tearing meshes.
   EXPECT_EQ(hex_disc({.rings = 33})->node_count(), 3367u);
   EXPECT_EQ(hex_disc({.rings = 53})->triangle_count(), 16854u);
 }

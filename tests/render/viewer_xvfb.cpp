@@ -214,7 +214,7 @@ TEST(ViewerErrors, BadOptionsGiveOneErrorLine) {
 }
 
 #ifdef PLIANT_EXE
-// `pliant view` on a scene file: the seed-000 pipe (a Green body, fixed at z = 0) seen from the
+// `pliant view` on a scene file: the demo pipe (a Green body, fixed at z = 0) seen from the
 // default camera has its free end at the left; a drag from its wall near that end, up and right,
 // bends the pipe. Scripted grabs are off in the viewer, so any change is the mouse's doing.
 TEST_F(ViewerXvfb, PliantViewDragsThePipeScene) {

@@ -55,7 +55,7 @@ TEST(Dragnet, FullFactorSettlesTable21PullInOneStep) {
   EXPECT_LE(stats.queued, m.spring_count());
   for (int c : corrections) EXPECT_LE(c, 1);  // each string at most once per pass
   EXPECT_EQ(m.position[at(scene->interaction_node)], scene->target);
-  // A second pass barely moves anything: the pull settled in one step (seed 001, Table 2.1).
+  // A second pass barely moves anything: the pull settled in one step (Grimm 2005, Table 2.1).
   const std::vector<Vec3> after_first = m.position;
   std::fill(corrections.begin(), corrections.end(), 0);
   dragnet.pass(m, nodes, corrections);
@@ -108,7 +108,7 @@ TEST(Dragnet, PartialFactorTakesMoreStepsAndStaysOncePerPass) {
     dragnet.pass(m, nodes, corrections);
     for (int c : corrections) ASSERT_LE(c, 1);
   }
-  // Steps to settle fall as f grows (seed 001, Fig. 2.5), down to one step at f = 1.
+  // Steps to settle fall as f grows (Grimm 2005, Fig. 2.5), down to one step at f = 1.
   int previous = 1 << 30;
   for (double f : {0.1, 0.2, 0.5, 1.0}) {
     const SettleResult r = settle(*scene, {.method = Method::dragnet, .dragnet_factor = f}, 5000);
