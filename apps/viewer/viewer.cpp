@@ -133,6 +133,13 @@ class Viewer {
   TriMesh grid_mesh_;             // borrowed by the frame
   Aabb guide_box_;                // the bodies' box when last framed: where the grid and axes go
   render::PointGlyphs fixed_glyphs_;
+  // Per drawn surface, its main pieces' nodes (render::main_piece_nodes) and the triangles they were
+  // found on.
+  struct MainNodes {
+    std::vector<Tri> triangles;
+    std::vector<std::uint8_t> main;
+  };
+  std::vector<MainNodes> main_nodes_;
   std::vector<Vec3> fixed_points_;
   render::PointGlyphs point_glyphs_;
   std::vector<std::vector<double>> field_values_;
@@ -470,10 +477,18 @@ render::Frame Viewer::build_frame() {
         field_values_[i].swap(drawn_values_[i]);
       }
       r.field = field_values_[i];
-      for (double v : field_values_[i])
-        if (std::isfinite(v)) {
-          lo = std::min(lo, v);
-          hi = std::max(hi, v);
+      // The PNG frames' rule (render/framing.hpp): a fragment falling away does not set the range. The
+      // pieces are found again only when the triangles change (a cut, a tear).
+      if (main_nodes_.size() <= i) main_nodes_.resize(model_.surface_count());
+      MainNodes& m = main_nodes_[i];
+      if (!std::ranges::equal(m.triangles, r.triangles) || m.main.size() != r.positions.size()) {
+        m.triangles.assign(r.triangles.begin(), r.triangles.end());
+        m.main = render::main_piece_nodes(r.positions, r.triangles);
+      }
+      for (std::size_t k = 0; k < field_values_[i].size() && k < m.main.size(); ++k)
+        if (m.main[k] && std::isfinite(field_values_[i][k])) {
+          lo = std::min(lo, field_values_[i][k]);
+          hi = std::max(hi, field_values_[i][k]);
         }
       any_field = true;
     }

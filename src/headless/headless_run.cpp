@@ -208,12 +208,16 @@ class PngWriter {
         }
         if (unit_.empty()) unit_ = pressure ? "Pa" : body.fields()[static_cast<std::size_t>(f)].unit;
       }
-      for (double v : out.values)
-        if (std::isfinite(v)) {
-          lo_ = std::min(lo_, v);
-          hi_ = std::max(hi_, v);
+      // The range and the camera follow the body's main pieces (render/framing.hpp): a fragment
+      // falling away sets neither.
+      const std::vector<std::uint8_t> main = render::main_piece_nodes(out.positions, out.triangles);
+      for (std::size_t i = 0; i < out.values.size() && i < main.size(); ++i)
+        if (main[i] && std::isfinite(out.values[i])) {
+          lo_ = std::min(lo_, out.values[i]);
+          hi_ = std::max(hi_, out.values[i]);
         }
-      render::extend_by_main_pieces(out.positions, out.triangles, box_);
+      for (std::size_t i = 0; i < main.size(); ++i)
+        if (main[i] && out.positions[i].allFinite()) box_.extend(out.positions[i]);
       held_bytes_ += out.positions.size() * sizeof(Vec3) + out.triangles.size() * sizeof(Tri) +
                      out.values.size() * sizeof(double);
     }

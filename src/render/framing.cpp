@@ -8,31 +8,30 @@
 #include <vector>
 
 namespace pliant::render {
-void extend_by_main_pieces(std::span<const Vec3> positions, std::span<const Tri> triangles, Aabb& box,
-                           double min_fraction) {
+std::vector<std::uint8_t> main_piece_nodes(std::span<const Vec3> positions, std::span<const Tri> triangles,
+                                           double min_fraction) {
   const std::size_t n = positions.size();
   const auto in_range = [n](Index i) { return i >= 0 && static_cast<std::size_t>(i) < n; };
   std::vector<Tri> kept;
   kept.reserve(triangles.size());
-  std::vector<char> used(n, 0);
+  std::vector<std::uint8_t> main(n, 0);
   for (const Tri& t : triangles) {
     if (!in_range(t[0]) || !in_range(t[1]) || !in_range(t[2])) continue;
     kept.push_back(t);
-    for (Index a : t) used[static_cast<std::size_t>(a)] = 1;
+    for (Index a : t) main[static_cast<std::size_t>(a)] = 1;
   }
   const Components pieces = connected_components(static_cast<Index>(n), unique_edges(kept));
   std::vector<std::size_t> size(static_cast<std::size_t>(pieces.count), 0);
   std::size_t total = 0;
   for (std::size_t i = 0; i < n; ++i)
-    if (used[i]) {
+    if (main[i]) {
       ++size[static_cast<std::size_t>(pieces.label[i])];
       ++total;
     }
   const double least = min_fraction * static_cast<double>(total);
   for (std::size_t i = 0; i < n; ++i)
-    if (used[i] && static_cast<double>(size[static_cast<std::size_t>(pieces.label[i])]) >= least &&
-        positions[i].allFinite())
-      box.extend(positions[i]);
+    main[i] = main[i] && static_cast<double>(size[static_cast<std::size_t>(pieces.label[i])]) >= least;
+  return main;
 }
 
 double color_bar_left(int width, int height) {

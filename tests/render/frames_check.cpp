@@ -190,7 +190,7 @@ int body_pixels(const Image& img) {
 // leaves a fragment: under gravity the triangle falls about 1.2 m in 0.5 s while the held sheet only
 // sags. The camera frames the sheet, not the fragment's path: the sheet fills as many pixels as in
 // the same run without the fragment (a camera widened to the fragment's 1.2 m fall would shrink the
-// sheet about 9× across).
+// sheet about 9× across), and its colour range is the sheet's.
 TEST_F(Frames, AFallingFragmentDoesNotShrinkTheBody) {
   const auto write_obj = [&](const std::string& name, bool fragment) {
     std::ofstream obj(dir / name);
@@ -221,6 +221,16 @@ TEST_F(Frames, AFallingFragmentDoesNotShrinkTheBody) {
     EXPECT_GT(with, 0.8 * whole) << "frame " << index;
     EXPECT_LT(with, 1.25 * whole) << "frame " << index;
   }
+  // Nor does the fragment's fall set the colour range: the bar and its labels are the same pixels in
+  // both runs (with the fragment's 1.2 m in the range the top label would read 1.2).
+  const Image a = frame("whole", 2), b = frame("fragment", 2);
+  int bar_differ = 0;
+  for (int y = 0; y < a.height; ++y)
+    for (int x = static_cast<int>(color_bar_left(a.width, a.height)); x < a.width; ++x) {
+      const std::uint8_t *p = a.pixel(x, y), *q = b.pixel(x, y);
+      bar_differ += std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) > 6;
+    }
+  EXPECT_EQ(bar_differ, 0);
 }
 
 // The simulated time in the top-left corner ("T = 0.100 S"): drawn over the background there, and

@@ -3,24 +3,26 @@
 //
 // The rule: a surface is split into its pieces (connected through triangles); a piece that holds
 // fewer than `min_fraction` (5 %) of its surface's nodes is an outlier fragment and does not widen
-// the frame. Whole bodies and every piece of 5 % or more do. The camera is decided once from the
-// frames and scripted targets known (framed_box), and widened only when a body of interest leaves
-// the view (in_view), never zoomed frame by frame.
+// the frame, nor the colour range of the frames' field. Whole bodies and every piece of 5 % or more do. The
+// camera is decided once from the frames and scripted targets known (framed_box), and widened only when a
+// body of interest leaves the view (in_view), never zoomed frame by frame.
 #pragma once
 
 #include "pliant/core/aabb.hpp"
 #include "pliant/core/types.hpp"
 #include "pliant/render/camera.hpp"
 
+#include <cstdint>
 #include <span>
+#include <vector>
 
 namespace pliant::render {
 
-/// Extends `box` by the positions of the pieces of a surface (#nodes positions, unit: m; triangles
-/// over them) holding at least `min_fraction` of the nodes that triangles use. Nodes no triangle uses
-/// are ignored; non-finite positions too.
-void extend_by_main_pieces(std::span<const Vec3> positions, std::span<const Tri> triangles, Aabb& box,
-                           double min_fraction = 0.05);
+/// Per node of a surface (#nodes positions, unit: m; triangles over them), 1 when it belongs to a piece
+/// holding at least `min_fraction` of the nodes that triangles use, else 0 (a fragment's node, or one
+/// no triangle uses). What frames are framed on and what sets their colour range.
+std::vector<std::uint8_t> main_piece_nodes(std::span<const Vec3> positions, std::span<const Tri> triangles,
+                                           double min_fraction = 0.05);
 
 /// The pixel column left of which rendered content stays clear of the colour bar (its value labels
 /// included) that the renderer draws at the right edge of a `width` × `height` image.
