@@ -2,7 +2,6 @@
 
 #include "panels/family_panel.hpp"
 
-#include "pliant/core/region.hpp"
 #include "pliant/scene/capabilities.hpp"
 #include "pliant/scene/collider_mesh.hpp"
 #include "pliant/scene/scene_file.hpp"
@@ -15,7 +14,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <variant>
 
 namespace pliant::viewer {
 namespace {
@@ -220,38 +218,25 @@ std::vector<TriMesh> WorldViewerModel::collider_surfaces(const Aabb& around) con
   return out;
 }
 
-// A scene's "fixed" regions select nodes of the body's own mesh; evaluated on the surface's rest
-// positions they pick the fixed nodes that show (an extreme face, a box, a half-space select the same
-// surface nodes either way). Node-list regions number the body's own nodes: they are skipped.
+// Each body's own fixed surface nodes (Body::fixed_surface_nodes), found again when the scene is rebuilt
+// or a body's surface changes (a cut renumbers it).
 std::vector<Vec3> WorldViewerModel::fixed_points() const {
-  if (fixed_generation_ != generation_) {
+  const std::size_t n = world_->body_count();
+  if (fixed_generation_ != generation_ || fixed_nodes_.size() != n) {
     fixed_generation_ = generation_;
-    fixed_nodes_.assign(world_->body_count(), {});
-    const json* bodies =
-        built_doc_.is_object() && built_doc_.contains("bodies") ? &built_doc_["bodies"] : nullptr;
-    for (std::size_t b = 0; bodies && bodies->is_array() && b < bodies->size() && b < world_->body_count();
-         ++b) {
-      const json& body = (*bodies)[b];
-      if (!body.is_object() || !body.contains("fixed") || !body["fixed"].is_array()) continue;
-      const std::span<const Vec3> rest = world_->body(static_cast<Index>(b)).surface_rest_positions();
-      const std::vector<Vec3> points(rest.begin(), rest.end());
-      std::vector<Index>& nodes = fixed_nodes_[b];
-      for (const json& text : body["fixed"]) {
-        if (!text.is_string()) continue;
-        const auto region = parse_region(text.get<std::string>());
-        if (!region.ok() || std::holds_alternative<NodeListRegion>(*region)) continue;
-        const std::vector<Index> picked = select_nodes(points, *region);
-        nodes.insert(nodes.end(), picked.begin(), picked.end());
-      }
-      std::sort(nodes.begin(), nodes.end());
-      nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-    }
+    fixed_nodes_.assign(n, {});
+    fixed_versions_.assign(n, ~std::uint64_t{0});
   }
   std::vector<Vec3> out;
-  for (std::size_t b = 0; b < fixed_nodes_.size() && b < world_->body_count(); ++b) {
-    const std::span<const Vec3> x = world_->body(static_cast<Index>(b)).surface_positions();
-    for (Index n : fixed_nodes_[b])
-      if (static_cast<std::size_t>(n) < x.size()) out.push_back(x[static_cast<std::size_t>(n)]);
+  for (std::size_t b = 0; b < n; ++b) {
+    const scene::Body& body = world_->body(static_cast<Index>(b));
+    if (fixed_versions_[b] != body.surface_topology_version()) {
+      fixed_versions_[b] = body.surface_topology_version();
+      fixed_nodes_[b] = body.fixed_surface_nodes();
+    }
+    const std::span<const Vec3> x = body.surface_positions();
+    for (Index i : fixed_nodes_[b])
+      if (static_cast<std::size_t>(i) < x.size()) out.push_back(x[static_cast<std::size_t>(i)]);
   }
   return out;
 }

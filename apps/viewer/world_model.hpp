@@ -149,10 +149,11 @@ class WorldViewerModel : public ViewerModel {
   bool rebuild_queued_ = false;
   double last_build_ms_ = 0.0;  // sets the progress estimate of the next rebuild (unit: ms)
   std::uint64_t generation_ = 0;
-  // Per body, the surface nodes its scene "fixed" regions select at rest, for fixed_points(); built
+  // Per body, its fixed surface nodes (Body::fixed_surface_nodes) for fixed_points(); built
   // for generation fixed_generation_.
   mutable std::vector<std::vector<Index>> fixed_nodes_;
   mutable std::uint64_t fixed_generation_ = ~std::uint64_t{0};
+  mutable std::vector<std::uint64_t> fixed_versions_;  // per body, the surface version fixed_nodes_ is of
   Index grab_body_ = -1;
   scene::GrabId grab_;
   std::string rebuild_error_;  // shown in the panel when a rebuild failed (the old world is kept)

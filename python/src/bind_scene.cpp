@@ -237,6 +237,15 @@ void bind_scene(py::module_& m) {
           [](py::object self) { return view_index<3>(self.cast<const Body&>().surface_triangles(), self); },
           "(k, 3) int32 read-only view of the surface triangles (outward)")
       .def_property_readonly(
+          "fixed_nodes",
+          [](const Body& b) {
+            const std::vector<Index> nodes = b.fixed_surface_nodes();
+            return index_column(nodes.size(), [&](std::size_t i) { return nodes[i]; });
+          },
+          "The surface nodes the body holds fixed (its supports, not grabs or contacts), ascending, a new "
+          "int32 array of surface node numbers (a meshless body's: the vertices fitted only to fixed "
+          "phyxels)")
+      .def_property_readonly(
           "fields",
           [](const Body& b) {
             py::dict d;

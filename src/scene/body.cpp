@@ -2,6 +2,8 @@
 
 #include "pliant/scene/capabilities.hpp"
 
+#include <algorithm>
+
 namespace pliant::scene {
 
 const EventLog& Body::events() const {
@@ -27,6 +29,17 @@ int find_field(const Body& body, std::string_view name) {
     if (infos[i].name == name) return static_cast<int>(i);
   }
   return -1;
+}
+
+std::vector<Index> surface_nodes_among(std::span<const Index> surface_to_volume,
+                                       std::span<const Index> volume_nodes) {
+  std::vector<Index> sorted(volume_nodes.begin(), volume_nodes.end());
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<Index> out;
+  for (std::size_t s = 0; s < surface_to_volume.size(); ++s)
+    if (std::binary_search(sorted.begin(), sorted.end(), surface_to_volume[s]))
+      out.push_back(static_cast<Index>(s));
+  return out;
 }
 
 double gravity_potential(std::span<const double> mass, std::span<const Vec3> x, const Vec3& g) {

@@ -28,6 +28,12 @@ class FemModalSceneBody final : public Body, public InteriorOutput {
   std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
   std::span<const Vec3> surface_rest_positions() const override { return body_.surface().positions; }
   std::span<const Index> surface_nodes() const override { return body_.surface_nodes(); }
+  std::vector<Index> fixed_surface_nodes() const override {
+    std::vector<Index> out;
+    for (Index sn = 0; sn < static_cast<Index>(body_.surface_positions().size()); ++sn)
+      if (!body_.surface_node_free(sn)) out.push_back(sn);
+    return out;
+  }
   std::span<const Tri> surface_triangles() const override { return body_.surface().triangles; }
 
   GrabId grab(const SurfacePoint& p) override { return grab_patch(p, kDefaultGrabRadius); }

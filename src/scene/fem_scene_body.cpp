@@ -88,6 +88,9 @@ class FemSceneBody : public Body,
   std::span<const Vec3> surface_positions() const override { return body_.surface_positions(); }
   std::span<const Vec3> surface_rest_positions() const override { return body_.surface().positions; }
   std::span<const Index> surface_nodes() const override { return body_.surface_nodes(); }
+  std::vector<Index> fixed_surface_nodes() const override {
+    return surface_nodes_among(body_.surface_nodes(), body_.def().fixed_nodes);
+  }
   std::span<const Tri> surface_triangles() const override { return body_.surface().triangles; }
   std::uint64_t surface_topology_version() const override { return body_.surface_topology_version(); }
 

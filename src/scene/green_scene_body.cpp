@@ -61,6 +61,18 @@ class GreenSceneBody final : public Body, public DescribesPhysics {
     return {{m}, m.density > 0.0 ? Vec3(body_force_ / m.density) : Vec3::Zero()};
   }
   std::span<const Vec3> surface_positions() const override { return body_.state().positions; }
+  // Constrained surface nodes but a control element's (moved by its rotation fit, not fixed).
+  std::vector<Index> fixed_surface_nodes() const override {
+    std::vector<Index> controlled;
+    for (const green::ControlElement& e : asset_->control_elements())
+      controlled.insert(controlled.end(), e.volume_nodes.begin(), e.volume_nodes.end());
+    const std::vector<Index> moved = surface_nodes_among(asset_->volume_node(), controlled);
+    std::vector<Index> out;
+    for (std::size_t s = 0; s < asset_->constrained().size(); ++s)
+      if (asset_->constrained()[s] && !std::binary_search(moved.begin(), moved.end(), static_cast<Index>(s)))
+        out.push_back(static_cast<Index>(s));
+    return out;
+  }
   const std::shared_ptr<const green::GreenAsset>& asset() const { return asset_; }
   std::span<const Vec3> surface_rest_positions() const override { return asset_->surface().positions; }
   std::span<const Tri> surface_triangles() const override { return asset_->surface().triangles; }

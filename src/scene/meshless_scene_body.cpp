@@ -76,6 +76,19 @@ class MeshlessSceneBody final : public Body,
   std::span<const Vec3> surface_rest_positions() const override { return body_.surface().rest_positions(); }
   std::span<const Tri> surface_triangles() const override { return body_.surface().triangles(); }
   std::uint64_t surface_topology_version() const override { return body_.surface_topology_version(); }
+  std::vector<Index> fixed_surface_nodes() const override {
+    std::vector<std::uint8_t> fixed(body_.phyxels().position.size(), 0);
+    for (Index j : body_.def().fixed_phyxels)
+      if (j >= 0 && static_cast<std::size_t>(j) < fixed.size()) fixed[static_cast<std::size_t>(j)] = 1;
+    std::vector<Index> out;
+    for (Index v = 0; v < static_cast<Index>(body_.surface_positions().size()); ++v) {
+      const auto bound = body_.surface().phyxels(v);
+      if (!bound.empty() && std::all_of(bound.begin(), bound.end(),
+                                        [&](Index j) { return fixed[static_cast<std::size_t>(j)] != 0; }))
+        out.push_back(v);
+    }
+    return out;
+  }
 
   // Holds the triangle corner with the largest barycentric weight.
   GrabId grab(const SurfacePoint& p) override {

@@ -62,6 +62,17 @@ class SpringsSceneBody final : public Body, public ReportsEnergy {
     return identity_ ? std::span<const Index>() : std::span<const Index>(nodes_);
   }
   std::uint64_t surface_topology_version() const override { return body_.mesh().topology_version; }
+  // The nodes fixed in the asset (the scene's "fixed" regions select initial nodes; tearing keeps their
+  // numbers), not those a grab holds now.
+  std::vector<Index> fixed_surface_nodes() const override {
+    const springs::SpringMesh& initial = body_.asset()->mesh();
+    const auto fixed = [&](Index n) { return n >= 0 && n < initial.node_count() && initial.fixed(n); };
+    std::vector<Index> out;
+    const std::size_t count = identity_ ? body_.mesh().position.size() : nodes_.size();
+    for (std::size_t s = 0; s < count; ++s)
+      if (fixed(identity_ ? static_cast<Index>(s) : nodes_[s])) out.push_back(static_cast<Index>(s));
+    return out;
+  }
 
   // Holds the triangle corner with the largest barycentric weight.
   GrabId grab(const SurfacePoint& p) override {

@@ -68,6 +68,10 @@ class Body {
   /// Increments whenever surface nodes or triangles are added or re-connected (tearing), so a BVH or
   /// GPU buffer knows to rebuild instead of refit.
   virtual std::uint64_t surface_topology_version() const { return 0; }
+  /// The surface nodes the body holds fixed, its supports (a scene's "fixed" regions, or a def's fixed
+  /// nodes; not grabs or contacts), ascending, in surface numbering: what the viewer marks. A meshless
+  /// body's are the surface vertices fitted only to fixed phyxels. Default: none.
+  virtual std::vector<Index> fixed_surface_nodes() const { return {}; }
 
   /// Starts a grab at a surface point, holding it where it is now. A family with soft grabs holds
   /// a patch of its default radius (grab_patch with kDefaultGrabRadius).
@@ -133,6 +137,11 @@ std::vector<SurfaceField> copy_fields(const Body& body);
 
 /// The index of the field named `name` in body.fields(), or -1.
 int find_field(const Body& body, std::string_view name);
+
+/// The surface nodes (surface numbering: index s of surface_to_volume) whose volume node
+/// surface_to_volume[s] is one of `volume_nodes` (any order), ascending.
+std::vector<Index> surface_nodes_among(std::span<const Index> surface_to_volume,
+                                       std::span<const Index> volume_nodes);
 
 /// An optional capability of a body (capabilities.hpp: Cuttable, ImpactTarget, InteriorOutput), or nullptr:
 /// interactions query it and never ask which family they touch.
