@@ -283,7 +283,7 @@ void run_surface(const SurfaceArgs& a) {
           sl.slivers_after, sl.slivers_after == 1 ? "tet has" : "tets have", a.min_dihedral,
           sl.min_dihedral_after, sl.worst_tet, sl.worst_center.x(), sl.worst_center.y(), sl.worst_center.z(),
           sl.worst_boundary_nodes,
-          remesh ? "" : "; --size H remeshes the surface, which usually removes them");
+          remesh || a.keep_surface ? "" : "; --size H remeshes the surface, which usually removes them");
     }
     if (sl.surface_moves > 0) {
       fmt::print(
@@ -293,6 +293,13 @@ void run_surface(const SurfaceArgs& a) {
           sl.surface_nodes_moved, sl.surface_moves, sl.surface_deviation, sl.surface_tolerance,
           a.slide_tolerance,
           100.0 * (sl.volume_after - sl.volume_before) / std::max(sl.volume_before, 1e-300));
+      if (sl.surface_deviation > sl.surface_tolerance)
+        fmt::print(
+            "warning: the boundary is up to {:.3g} m from the input, more than the slide bound {:.3g} m "
+            "(peeled "
+            "slivers and slides add up): --slide-angle 20 slides less, --keep-surface keeps the input "
+            "surface\n",
+            sl.surface_deviation, sl.surface_tolerance);
     }
   }
   write_tets(a.output, *mesh);

@@ -72,7 +72,8 @@ TEST(FixedSurfaceNodes, MeshlessVerticesFittedOnlyToFixedPhyxels) {
   for (const char* region : {"xmin", "x<1"}) {
     const std::string json = std::string(R"({"name": "b", "family": "meshless",
         "mesh": {"shape": "box", "size": [0.06, 0.06, 0.06], "cells": [3, 3, 3]},
-        "fixed": [")") + region + R"("], "material": {"E": 20000, "nu": 0.3, "density": 1000},
+        "fixed": [")") + region +
+                             R"("], "material": {"E": 20000, "nu": 0.3, "density": 1000},
         "meshless": {"spacing": 0.01}})";
     Result<std::unique_ptr<Body>> made = make_body(json, "fixed.json", dt);
     ASSERT_TRUE(made.ok()) << made.message();
