@@ -25,6 +25,8 @@
 #include "pliant/models/green/green_body.hpp"
 #include "pliant/models/green/green_file.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -357,6 +359,25 @@ std::unique_ptr<Body> make_green_body(const JsonReader& body, BodyInputs in) {
   fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
   if (fixed.empty())
     body.at("fixed").fail("the fixed regions select no node: a Green body must be held somewhere");
+  {
+    // A Green body is linear and static: it needs three fixed nodes not on one line (else it turns
+    // freely about that line and K stays singular). Said here, at the region, with what it selected.
+    const Vec3 p0 = mesh.positions[static_cast<std::size_t>(fixed[0])];
+    Vec3 p1 = p0;
+    for (Index n : fixed)
+      if ((mesh.positions[static_cast<std::size_t>(n)] - p0).squaredNorm() > (p1 - p0).squaredNorm())
+        p1 = mesh.positions[static_cast<std::size_t>(n)];
+    double spread = 0.0;  // the largest distance of a fixed node from the line p0 p1 (unit: m)
+    const Vec3 axis = (p1 - p0).norm() > 0.0 ? Vec3((p1 - p0).normalized()) : Vec3::Zero();
+    for (Index n : fixed)
+      spread = std::max(spread, (mesh.positions[static_cast<std::size_t>(n)] - p0).cross(axis).norm());
+    if (spread <= 1e-9 * std::max((p1 - p0).norm(), 1e-300))
+      body.at("fixed").fail(fmt::format(
+          "the fixed regions select {} node{}{}: a Green body needs at least 3 fixed nodes not on one "
+          "line (on a curved body \"zmin\" selects its lowest point only: a band such as \"zmin+5%\" "
+          "holds a patch)",
+          fixed.size(), fixed.size() == 1 ? "" : "s", fixed.size() == 1 ? "" : ", all on one line"));
+  }
   const std::size_t surface_nodes = boundary.volume_node.size();
   if (fixed.size() == mesh.node_count())
     body.at("fixed").fail("the fixed regions hold all " + std::to_string(fixed.size()) +

@@ -236,6 +236,10 @@ put("fixed_selects_nothing_springs.json", springs(bodies__0__fixed=["sphere:1,1,
     '/bodies/0/fixed/0: region "sphere:1,1,1,0.01" selects no node')
 put("green_not_fixed.json", green(bodies__0__fixed=DELETE),
     '/bodies/0: missing required key "fixed" (a Green body must be held somewhere)')
+put("green_fixed_one_line.json", green(bodies__0__fixed=["nodes:0-1"]),
+    "/bodies/0/fixed: the fixed regions select 2 nodes, all on one line: a Green body needs at least 3 fixed nodes")
+put("green_fixed_one_node.json", green(bodies__0__fixed=["nodes:0"]),
+    "/bodies/0/fixed: the fixed regions select 1 node: a Green body needs at least 3")
 
 # ---- springs ----
 put("springs_unknown_method.json", springs(bodies__0__springs__method="verlet"),
