@@ -136,12 +136,14 @@ namespace {
 constexpr double kHertzR = 0.01, kHertzE = 1e4, kHertzNu = 0.3;  // m, Pa, dimensionless
 
 // Grid coordinates from 0 to `length`: spacing h0 up to `core`, then each step `ratio` times the one
-// before, the last one stretched or merged so that the lines end at `length` exactly.
-std::vector<double> graded_lines(double h0, double core, double ratio, double length) {
+// before (`far_ratio` times beyond `far`), the last one stretched or merged so that the lines end at
+// `length` exactly.
+std::vector<double> graded_lines(double h0, double core, double ratio, double length, double far,
+                                 double far_ratio) {
   std::vector<double> s = {0.0};
   double h = h0;
   while (s.back() + 1e-12 < length) {
-    if (s.back() + 1e-12 >= core) h *= ratio;
+    if (s.back() + 1e-12 >= core) h *= s.back() + 1e-12 >= far ? far_ratio : ratio;
     s.push_back(s.back() + h);
   }
   // The last step overshoots: end at `length`, merging a sliver of under half a step into the one before.
@@ -152,9 +154,10 @@ std::vector<double> graded_lines(double h0, double core, double ratio, double le
 
 // The block [−L, L]² × [−H, 0], graded toward (0, 0, 0): box_mesh's structured five-tet grid, its node
 // (i, j, k) moved to the graded lines (a monotone map per axis keeps every tet positively oriented).
-TetMesh graded_block(double h0, double core, double ratio, double half_width, double depth) {
-  const std::vector<double> half = graded_lines(h0, core, ratio, half_width);
-  const std::vector<double> down = graded_lines(h0, core, ratio, depth);
+TetMesh graded_block(double h0, double core, double ratio, double half_width, double depth, double far,
+                     double far_ratio) {
+  const std::vector<double> half = graded_lines(h0, core, ratio, half_width, far, far_ratio);
+  const std::vector<double> down = graded_lines(h0, core, ratio, depth, far, far_ratio);
   std::vector<double> xs;
   for (std::size_t i = half.size(); i-- > 1;) xs.push_back(-half[i]);
   xs.insert(xs.end(), half.begin(), half.end());
@@ -176,35 +179,57 @@ TetMesh graded_block(double h0, double core, double ratio, double half_width, do
   return m;
 }
 
-}  // namespace
+// The block on mesh `level` as a clamped scene body of `family` ("green" or "fem", quasi-static linear
+// tets), E (times the variant's scale) and ν of the Hertz problem.
+// `level` 0, 1, 2: the finest spacing R/8, R/12, R/18 and the grading ratio beyond the core 1.5, 1.33,
+// 1.22, the block's size kept: L = H = 4 R, or `size` R with spacings doubling beyond 4 R.
+struct GradedBody {
+  std::unique_ptr<scene::Body> body;
+  double spacing = 0.0;  // finest grid spacing, at the top face's centre (unit: m)
+  Index nodes = 0;       // the mesh's nodes
+};
+constexpr double kBlockSize = 4.0;  // the block's half-width L and depth H, over R
 
-HertzRun hertz_indentation(const std::string& family, int level, const Variant& variant) {
-  const double R = kHertzR, E = kHertzE, nu = kHertzNu;
-  const double e_star = E / (1.0 - nu * nu);
+GradedBody graded_body(const std::string& family, int level, const Variant& variant, double dt,
+                       double size = kBlockSize) {
+  const double R = kHertzR;
   // The mesh refined as a whole: the finest spacing and the grading ratio beyond the core together.
   const std::size_t l = static_cast<std::size_t>(level);
   const double h0 = R / std::array<double, 3>{8.0, 12.0, 18.0}.at(l);
   const double ratio = std::array<double, 3>{1.5, 1.33, 1.22}.at(l);
-  const double size = 4.0, core = 0.25;  // the block's half-width and depth, and the core, over R
-  constexpr int hold = 6;                // quasi-static steps a depth is held (the active set settled in 3)
+  const double core = 0.25;  // the core of finest spacing, over R
   scene::BodyMesh mesh;
-  mesh.volume = graded_block(h0, core * R, ratio, size * R, size * R);
-  HertzRun run;
-  run.spacing = h0;
-  run.nodes = static_cast<Index>(mesh.volume->node_count());
-  const double dt = 1.0;  // quasi-static: time only orders the depths (unit: s)
+  mesh.volume = graded_block(h0, core * R, ratio, size * R, size * R, kBlockSize * R, 2.0);
+  GradedBody out;
+  out.spacing = h0;
+  out.nodes = static_cast<Index>(mesh.volume->node_count());
   const std::string material =
       fmt::format(R"("material": {{"E": {:.17g}, "nu": {:.17g}, "density": 1000}}, "fixed": ["zmin"])",
-                  E * variant.youngs_scale, nu);
+                  kHertzE * variant.youngs_scale, kHertzNu);
   const std::string json = family == "fem"
                                ? fmt::format(R"({{"name": "block", "family": "fem", {},
                 "fem": {{"element": "linear", "integrator": "quasi_static"}}}})",
                                              material)
                                : fmt::format(R"({{"name": "block", "family": "green", {}}})", material);
-  Result<std::unique_ptr<scene::Body>> body = scene::make_body(json, "hertz.json", dt, &mesh);
-  if (!body) throw std::runtime_error("hertz block: " + body.message());
+  Result<std::unique_ptr<scene::Body>> body = scene::make_body(json, "graded_block.json", dt, &mesh);
+  if (!body) throw std::runtime_error("graded block: " + body.message());
+  out.body = std::move(body).value();
+  return out;
+}
+
+}  // namespace
+
+HertzRun hertz_indentation(const std::string& family, int level, const Variant& variant) {
+  const double R = kHertzR, E = kHertzE, nu = kHertzNu;
+  const double e_star = E / (1.0 - nu * nu);
+  constexpr int hold = 6;  // quasi-static steps a depth is held (the active set settled in 3)
+  const double dt = 1.0;   // quasi-static: time only orders the depths (unit: s)
+  GradedBody block = graded_body(family, level, variant, dt);
+  HertzRun run;
+  run.spacing = block.spacing;
+  run.nodes = block.nodes;
   scene::World world(dt);
-  world.add_body(std::move(body).value());
+  world.add_body(std::move(block.body));
   const double margin = 1e-3 * R;  // body's and sphere's each: the pair holds nodes 2e-3 R off the sphere
   scene::BodyContact contact;
   contact.friction = 0.0;
