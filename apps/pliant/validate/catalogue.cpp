@@ -59,6 +59,7 @@ const std::vector<Entry>& catalogue() {
     add("grasp_threshold", true, grasp_threshold);
     add("hertz_green", true, [](const Variant& v) { return hertz("green", v); });
     add("hertz_fem", true, [](const Variant& v) { return hertz("fem", v); });
+    add("boussinesq_green", true, boussinesq);
     for (springs::Method m : springs::all_methods)
       add(fmt::format("grimm_table21_{}", springs::method_name(m)), true,
           [m](const Variant& v) { return grimm_table21(m, v); });

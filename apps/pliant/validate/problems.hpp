@@ -120,6 +120,30 @@ HertzRun hertz_indentation(const std::string& family, int level, const Variant& 
 /// over the levels up to it.
 Problem hertz(const std::string& family, const Variant& variant);
 
+/// One sampled top-surface node of a Boussinesq point load.
+struct BoussinesqSample {
+  double radius = 0.0;        ///< r, the node's rest distance from the load (unit: m)
+  double displacement = 0.0;  ///< its downward displacement (unit: m)
+  double reference = 0.0;     ///< Boussinesq's (1 − ν²) F / (π E r) (unit: m)
+};
+
+/// A normal point force F into the top face's centre node of the Hertz problem's graded block as a Green
+/// body (mesh `level` 0, 1, 2 as hertz_indentation's, its half-width and depth 16 R, its spacing doubling
+/// beyond 4 R), and the top nodes' deflection at 3 h0 ≤ r ≤ R/2 against Boussinesq's (Boussinesq 1885;
+/// Johnson 1985, §3.2). Set-up in docs/validation.md, "Boussinesq's point load".
+struct BoussinesqRun {
+  double spacing = 0.0;  ///< finest grid spacing, under the load (unit: m)
+  Index nodes = 0;       ///< the mesh's nodes
+  std::vector<BoussinesqSample> samples;
+  double error = 0.0;  ///< the largest |displacement/reference − 1| over the samples (dimensionless)
+};
+BoussinesqRun boussinesq_load(int level, const Variant& variant);
+
+/// Boussinesq's point load: the deflection over Boussinesq's at the sample of the worst error of
+/// boussinesq_load on the finest mesh (level 2; quick: level 1; coarse: level 0), the series of worst
+/// errors over the levels up to it.
+Problem boussinesq(const Variant& variant);
+
 /// Grimm (2005) Table 2.1: steps for one interaction method to settle the pulled membrane, against the
 /// thesis' count (reported, not checked). With `velocity_coupling` a combined method's correction also
 /// changes velocities, at k h²/m = 0.4: the parameter that brings Dragnet mass-spring near the thesis.
