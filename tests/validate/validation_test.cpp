@@ -4,6 +4,8 @@
 // schema and order fit are checked here too; tests/cli runs the whole quick catalogue.
 #include "problems.hpp"
 
+#include "core/asan.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -242,6 +244,11 @@ TEST(Validation, HertzForceFallsUnderRefinementFollowsTheThreeHalvesPowerAndRead
 // 16.6 % and 13.1 %), and a 10 % stiffer block reading every deflection exactly 1/1.1 of the nominal
 // one (linear elasticity) and failing the row's tolerance.
 TEST(Validation, BoussinesqDeflectionFallsUnderRefinementAndReadsTheModulus) {
+#ifdef PLIANT_ASAN
+  // Two Green precomputes of 6k and 15k nodes (67 s in Release, about a gigabyte): too long under
+  // AddressSanitizer. The graded block and its Green body run there in the Hertz test above.
+  GTEST_SKIP() << "the release suite runs it";
+#endif
   const BoussinesqRun coarse = boussinesq_load(0, Variant{});
   const BoussinesqRun fine = boussinesq_load(1, Variant{});
   ASSERT_FALSE(coarse.samples.empty());
