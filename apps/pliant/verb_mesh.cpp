@@ -296,9 +296,8 @@ void run_surface(const SurfaceArgs& a) {
       if (sl.surface_deviation > sl.surface_tolerance)
         fmt::print(
             "warning: the boundary is up to {:.3g} m from the input, more than the slide bound {:.3g} m "
-            "(peeled "
-            "slivers and slides add up): --slide-angle 20 slides less, --keep-surface keeps the input "
-            "surface\n",
+            "(peeled slivers and slides add up): --slide-angle 20 slides less, --keep-surface keeps the "
+            "input surface\n",
             sl.surface_deviation, sl.surface_tolerance);
     }
   }
