@@ -194,8 +194,8 @@ TEST(Validation, GraspThresholdIsCoulombsAndFailsWithAWrongFriction) {
 
 // Hertz contact on a Green body: the force over Hertz's and its error falling under refinement, the 3/2
 // power of the depth (a least-squares fit of log F against log δ over the five depths), the contact
-// radius, a wrong modulus read as such, and quasi-static FEM on the same mesh giving the same forces. The 5 %
-// of the issue is not reached on these meshes (docs/validation.md): the bounds are what holds, measured 17 %
+// radius, a wrong modulus read as such, and quasi-static FEM on the same mesh giving the same forces. The
+// goal of 5 % is not reached on these meshes (docs/validation.md): the bounds are what holds, measured 17 %
 // on level 0 and 13 % on level 1.
 TEST(Validation, HertzForceFallsUnderRefinementFollowsTheThreeHalvesPowerAndReadsTheModulus) {
   const HertzRun coarse = hertz_indentation("green", 0, Variant{});

@@ -307,7 +307,7 @@ Problem hertz(const std::string& family, const Variant& variant) {
   p.measured = worst;
   p.reference = 1.0;
   p.reference_source = "Hertz 1882; Johnson 1985 §4.2: F = 4/3 E* √R δ^{3/2}";
-  // The issue asks for 5 %; what holds is 15 %: 12.8 % on level 1, 9.6 % on level 2 (docs/validation.md,
+  // The goal is 5 %; what holds is 15 %: 12.8 % on level 1, 9.6 % on level 2 (docs/validation.md,
   // where the causes are measured).
   p.tolerance = 0.15;
   if (p.series.h.size() >= 2) p.order = fitted_order(p.series);
