@@ -192,6 +192,12 @@ std::string table(const std::vector<Problem>& problems) {
                        std::isnan(p.tolerance) ? "-" : fmt::format("{:.3g}", p.tolerance),
                        p.order ? fmt::format("{:.2f}", *p.order) : "", result);
   }
+  // What each row compares, in full (the method column is cut at 34 columns): for a few problems here,
+  // for the whole catalogue in the JSON.
+  if (problems.size() <= 10) {
+    for (const Problem& p : problems)
+      out += fmt::format("  {}: {}; reference {}\n", p.name, p.method, p.reference_source);
+  }
   out +=
       fmt::format("{} problems, {} passed, {} failed\n", problems.size(), problems.size() - failed, failed);
   return out;

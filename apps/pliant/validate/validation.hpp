@@ -78,7 +78,8 @@ Result<std::vector<const Entry*>> select(const std::vector<std::string>& only, b
 std::vector<Problem> run(const std::vector<const Entry*>& entries, const Variant& variant,
                          const std::function<void(const Problem&)>& progress = {});
 
-/// The aligned text table of the problems (one row each, and a last line counting failures).
+/// The aligned text table of the problems (one row each; for up to ten problems, a line each with the
+/// full method and reference source; and a last line counting failures).
 std::string table(const std::vector<Problem>& problems);
 
 /// {"problems": [...]} with exactly the keys name, family, method, quantity, measured, reference,
