@@ -683,7 +683,8 @@ RunReport run_checked(scene::Scene& scene, const RunOptions& options) {
                             {"sticking", p.last.sticking},
                             {"slipping", p.last.slipping},
                             {"normal_force_n", p.last.normal_force},
-                            {"tangential_force_n", p.last.tangential_force}}}});
+                            {"tangential_force_n", p.last.tangential_force},
+                            {"force_n", {p.last.force.x(), p.last.force.y(), p.last.force.z()}}}}});
       // The pair's other side: a collider, or the body whose surface holds this one's nodes.
       if (collider >= 0)
         contacts.back()["collider"] = world.colliders()[static_cast<std::size_t>(collider)].name;
