@@ -6,6 +6,11 @@ set(_run ${PROJECT_SOURCE_DIR}/tests/cli/run_cli.cmake)
 #                         [FIXTURE_REQUIRED f])
 function(pliant_meshing_cli_test name)
   cmake_parse_arguments(A "" "RC;STDOUT;STDERR;FIXTURE_SETUP;FIXTURE_REQUIRED" "ARGS;FILES" ${ARGN})
+  # A ';' or an unbalanced '[' in a pattern splits it into list elements: the pattern would be cut there
+  # and the rest silently dropped. Refuse instead (write '.' for ';', '.' or '\\[' inside a class).
+  if(A_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${name}: arguments left over (${A_UNPARSED_ARGUMENTS}): a pattern holding ';' or '['?")
+  endif()
   set(defs -DEXPECT_RC=${A_RC} -DWORKDIR=${_out})
   if(DEFINED A_STDOUT)
     list(APPEND defs "-DSTDOUT_REGEX=${A_STDOUT}")
@@ -30,11 +35,11 @@ endfunction()
 pliant_meshing_cli_test(tube RC 0 ARGS mesh tube --segments-around 16 --segments-along 10 --segments-through 2 -o ${_out}/tube.vtu
   STDOUT "wrote .*tube.vtu: 528 nodes, 1920 tets" FILES ${_out}/tube.vtu)
 pliant_meshing_cli_test(box_five RC 0 ARGS mesh box --size 1 0.5 0.25 --cells 4 2 1 --split 5 -o ${_out}/box.vtu
-  STDOUT "30 nodes, 40 tets; volume 0.125 m³" FILES ${_out}/box.vtu)
+  STDOUT "30 nodes, 40 tets. volume 0.125 m³" FILES ${_out}/box.vtu)
 pliant_meshing_cli_test(box_default_five RC 0 ARGS mesh box --size 1 0.5 0.25 --cells 4 2 1 -o ${_out}/box5.vtu
-  STDOUT "30 nodes, 40 tets; volume 0.125 m³" FILES ${_out}/box5.vtu)
+  STDOUT "30 nodes, 40 tets. volume 0.125 m³" FILES ${_out}/box5.vtu)
 pliant_meshing_cli_test(box_six RC 0 ARGS mesh box --size 1 0.5 0.25 --cells 4 2 1 --split 6 -o ${_out}/box6.vtu
-  STDOUT "30 nodes, 48 tets; volume 0.125 m³" FILES ${_out}/box6.vtu)
+  STDOUT "30 nodes, 48 tets. volume 0.125 m³" FILES ${_out}/box6.vtu)
 pliant_meshing_cli_test(ball_stl RC 0 ARGS mesh ball --resolution 4 -o ${_out}/ball.stl
   STDOUT "125 nodes, 384 tets \\(boundary surface written\\)" FILES ${_out}/ball.stl)
 pliant_meshing_cli_test(disc_seed RC 0 ARGS mesh disc --nodes 1403 --boundary-nodes 140 -o ${_out}/disc.obj
@@ -80,11 +85,11 @@ if(TARGET pliant::meshing_gmsh)
   # No mesh of a sphere has all dihedral angles above 50°: the sliver pass runs, and the warning names
   # the worst tet left and where.
   pliant_meshing_cli_test(sliver_warning RC 0 ARGS mesh ${_out}/sphere.stl --min-dihedral 50 -o ${_out}/sphere50.vtu
-    STDOUT "slivers: [0-9]+ tets under 50° after gmsh .*; [0-9]+ left, smallest dihedral [0-9.]+°\nwarning: [0-9]+ tets? ha(s|ve) a dihedral angle under 50°, the smallest [0-9.]+° at tet [0-9]+ near \\([-0-9.e]+, [-0-9.e]+, [-0-9.e]+\\) m \\([0-4] of its 4 nodes on the surface\\)"
+    STDOUT "slivers: [0-9]+ tets under 50° after gmsh .*. [0-9]+ left, smallest dihedral [0-9.]+°\nwarning: [0-9]+ tets? ha(s|ve) a dihedral angle under 50°, the smallest [0-9.]+° at tet [0-9]+ near \\([-0-9.e]+, [-0-9.e]+, [-0-9.e]+\\) m \\([0-4] of its 4 nodes on the surface\\)"
     FILES ${_out}/sphere50.vtu FIXTURE_REQUIRED meshing_sphere_stl)
   # Surface nodes of slivers slide along the sphere, each slide within 10% of the mean edge of it.
   pliant_meshing_cli_test(sliver_slide RC 0 ARGS mesh ${_out}/sphere.stl --min-dihedral 20 -o ${_out}/sphere20.vtu
-    STDOUT "slivers: [0-9]+ surface nodes slid along the surface \\([0-9]+ moves\\); the boundary around them within [-0-9.e]+ m of the input \\(each slide bounded by [-0-9.e]+ m, 0.1 of the mean surface edge"
+    STDOUT "slivers: [0-9]+ surface nodes slid along the surface \\([0-9]+ moves\\). the boundary around them within [-0-9.e]+ m of the input \\(each slide bounded by [-0-9.e]+ m, 0.1 of the mean surface edge"
     FILES ${_out}/sphere20.vtu FIXTURE_REQUIRED meshing_sphere_stl)
   pliant_meshing_cli_test(err_slide_angle RC 2 ARGS mesh ${_out}/sphere.stl --slide-angle 95 -o ${_out}/bad.vtu
     STDERR "--slide-angle" FIXTURE_REQUIRED meshing_sphere_stl)
@@ -102,7 +107,7 @@ if(TARGET pliant::meshing_gmsh)
     FILES ${_out}/repaired.vtu)
   # A hole larger than --max-hole-edges is an opening of the shape: refused, naming the input's edge.
   pliant_meshing_cli_test(err_hole_too_big RC 2 ARGS mesh ${_out}/open.obj --max-hole-edges 2 -o ${_out}/bad.vtu
-    STDERR "open.obj: surface is not closed: edge [0-9]+-[0-9]+ belongs only to triangle [0-9]+ \\(3 open edges\\) \\(repair could not fix it; after repair: surface is not closed")
+    STDERR "open.obj: surface is not closed: edge [0-9]+-[0-9]+ belongs only to triangle [0-9]+ \\(3 open edges\\) \\(repair could not fix it. after repair: surface is not closed")
   file(WRITE ${_out}/duplicated.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\nf 3 1 4\nf 2 4 1\nf 4 2 3\n")
   pliant_meshing_cli_test(repair_duplicates RC 0 ARGS mesh ${_out}/duplicated.obj -o ${_out}/dedup.vtu
     STDOUT "notice: repair: removed 2 duplicate triangles\n" FILES ${_out}/dedup.vtu)
@@ -132,7 +137,7 @@ if(TARGET pliant::meshing_gmsh)
   # itself, so it is refused as before.
   pliant_meshing_cli_test(err_self_intersecting_unrepairable RC 2 ARGS mesh
     ${PROJECT_SOURCE_DIR}/tests/data/bad/obj_self_intersecting.obj -o ${_out}/bad.vtu
-    STDERR "crossing pairs in all\\) \\(repair could not fix it; after repair: surface intersects itself")
+    STDERR "crossing pairs in all\\) \\(repair could not fix it. after repair: surface intersects itself")
   pliant_meshing_cli_test(err_missing_file RC 2 ARGS mesh ${_out}/does_not_exist.stl -o ${_out}/bad.vtu
     STDERR "does_not_exist.stl")
 else()
@@ -141,4 +146,4 @@ endif()
 
 # A misspelt shape names the shapes there are.
 pliant_meshing_cli_test(err_unknown_shape RC 2 ARGS mesh cube -o ${_out}/bad.vtu
-  STDERR "mesh: unknown shape 'cube' \\(shapes: box, tube, ball, disc, rect, hexdisc, icosphere; or a surface file")
+  STDERR "mesh: unknown shape 'cube' \\(shapes: box, tube, ball, disc, rect, hexdisc, icosphere. or a surface file")
