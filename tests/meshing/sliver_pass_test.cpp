@@ -16,17 +16,8 @@
 namespace pliant::meshing {
 namespace {
 
-double min_dihedral(const TetMesh& mesh) {
-  double lo = std::numeric_limits<double>::infinity();
-  for (const Tet& t : mesh.tets) {
-    lo = std::min(lo, tet_quality(mesh.positions[static_cast<std::size_t>(t[0])],
-                                  mesh.positions[static_cast<std::size_t>(t[1])],
-                                  mesh.positions[static_cast<std::size_t>(t[2])],
-                                  mesh.positions[static_cast<std::size_t>(t[3])])
-                          .min_dihedral_deg);
-  }
-  return lo;
-}
+// The mesh's smallest dihedral angle (unit: degree).
+double min_dihedral(const TetMesh& mesh) { return mesh_quality(mesh).min_dihedral_deg.min; }
 
 TEST(SliverPass, SmoothsAnInteriorNodeOutOfASliverWithoutTouchingTheBoundary) {
   TetMesh mesh = box_mesh({.size = Vec3(1, 1, 1), .cells = {4, 4, 4}}).value();

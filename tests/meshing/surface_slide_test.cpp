@@ -19,17 +19,8 @@
 namespace pliant::meshing {
 namespace {
 
-double min_dihedral(const TetMesh& mesh) {
-  double lo = std::numeric_limits<double>::infinity();
-  for (const Tet& t : mesh.tets) {
-    lo = std::min(lo, tet_quality(mesh.positions[static_cast<std::size_t>(t[0])],
-                                  mesh.positions[static_cast<std::size_t>(t[1])],
-                                  mesh.positions[static_cast<std::size_t>(t[2])],
-                                  mesh.positions[static_cast<std::size_t>(t[3])])
-                          .min_dihedral_deg);
-  }
-  return lo;
-}
+// The mesh's smallest dihedral angle (unit: degree).
+double min_dihedral(const TetMesh& mesh) { return mesh_quality(mesh).min_dihedral_deg.min; }
 
 // Moves surface node v `fraction` of the way towards the middle of the opposite edge of one of its
 // boundary triangles: that triangle flattens, and so does the tet on it.
